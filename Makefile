@@ -1,0 +1,56 @@
+# Two commands for a newcomer: `make lab` and `make test`. Everything lives in .venv.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8888
+
+.PHONY: lab test test-fast test-browser bench reproduce clean help
+
+help:
+	@echo "make lab           create .venv (once) and start JupyterLab on notebooks/"
+	@echo "make test          create/refresh .venv with test extras; unit tests + every notebook (nbval)"
+	@echo "make test-browser  drive JupyterLab in headless Chromium (notebooks 01 and 02)"
+	@echo "make bench         slider latency, reconstruction scaling, trees; writes benchmarks/RESULTS.md"
+	@echo "make reproduce     python -m ppdm_edu reproduce all --quick (reports/)"
+
+# Stamp files: a second `make lab` reuses the environment; editing pyproject.toml refreshes it.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+$(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	touch $@
+
+$(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,browser]"
+	touch $@
+
+lab: $(VENV)/.lab-installed
+	$(BIN)/jupyter lab --no-browser --notebook-dir=notebooks --port=$(PORT)
+
+test: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -m "not browser"
+
+test-fast: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -m "not browser" tests
+
+test-browser: $(VENV)/.browser-installed
+	$(BIN)/python -m pytest -m browser tests/browser
+
+bench: $(VENV)/.bench-installed
+	$(BIN)/python benchmarks/run.py
+
+reproduce: $(VENV)/.lab-installed
+	$(BIN)/python -m ppdm_edu reproduce all --quick
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,28 @@
+"""Data for the course: the bundled UCI Adult files and the papers' synthetic generators.
+
+Nothing here downloads anything: the Adult files ship inside the package.
+"""
+from .adult import (
+    ADULT_CATEGORICAL,
+    ADULT_COLUMNS,
+    ADULT_CONTINUOUS,
+    DataIntegrityError,
+    load_adult,
+)
+from .synthetic import (
+    AGRAWAL_ATTRIBUTES,
+    AGRAWAL_DOMAINS,
+    AGRAWAL_NUMERIC,
+    agrawal,
+    plateau,
+    plateau_pdf,
+    triangles,
+    triangles_pdf,
+)
+
+__all__ = [
+    "load_adult", "DataIntegrityError", "ADULT_COLUMNS", "ADULT_CONTINUOUS", "ADULT_CATEGORICAL",
+    "agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS",
+    "plateau", "triangles", "plateau_pdf", "triangles_pdf",
+]
+# Other dataset builders (e.g. adult_binary for Du & Zhan) are added below by their modules.

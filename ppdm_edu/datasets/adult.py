@@ -1,0 +1,116 @@
+"""The UCI Adult ("Census Income") data, shipped inside the package (see data/PROVENANCE.md).
+
+The gzip files are the original UCI bytes. :func:`load_adult` checks the sha256 of the
+decompressed bytes against the values in PROVENANCE.md before parsing, so a missing, truncated
+or edited file is reported by name instead of silently changing every result downstream.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import io
+from importlib import resources
+
+import pandas as pd
+
+__all__ = ["load_adult", "ADULT_COLUMNS", "ADULT_CONTINUOUS", "ADULT_CATEGORICAL", "DataIntegrityError"]
+
+ADULT_COLUMNS = [
+    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status",
+    "occupation", "relationship", "race", "sex", "capital_gain", "capital_loss",
+    "hours_per_week", "native_country",
+]
+ADULT_CONTINUOUS = ["age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"]
+ADULT_CATEGORICAL = [c for c in ADULT_COLUMNS if c not in ADULT_CONTINUOUS]
+
+# sha256 of the decompressed files, from data/PROVENANCE.md (UCI originals).
+_FILES = {
+    "train": ("adult.data.gz", "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d", 32_561),
+    "test": ("adult.test.gz", "a2a9044bc167a35b2361efbabec64e89d69ce82d9790d2980119aac5fd7e9c05", 16_281),
+}
+
+
+class DataIntegrityError(RuntimeError):
+    """A bundled data file is missing or its content differs from the published one."""
+
+
+def _read_verified(filename: str, expected_sha256: str) -> bytes:
+    path = resources.files("ppdm_edu.datasets").joinpath("data", filename)
+    try:
+        compressed = path.read_bytes()
+    except FileNotFoundError:
+        raise DataIntegrityError(
+            f"bundled data file {filename} is missing from {path}; reinstall ppdm-edu "
+            f"(expected sha256 of its decompressed bytes: {expected_sha256})"
+        ) from None
+    try:
+        raw = gzip.decompress(compressed)
+    except (OSError, EOFError) as err:
+        raise DataIntegrityError(
+            f"bundled data file {filename} is not a valid gzip file ({err}); expected the UCI "
+            f"original whose decompressed sha256 is {expected_sha256}"
+        ) from None
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != expected_sha256:
+        raise DataIntegrityError(
+            f"bundled data file {filename} has been altered: sha256 of its decompressed bytes is "
+            f"{digest}, expected {expected_sha256} (see ppdm_edu/datasets/data/PROVENANCE.md)"
+        )
+    return raw
+
+
+@functools.lru_cache(maxsize=2)
+def _load(split: str) -> pd.DataFrame:
+    filename, sha, n_rows = _FILES[split]
+    raw = _read_verified(filename, sha)
+    frame = pd.read_csv(
+        io.BytesIO(raw),
+        header=None,
+        names=ADULT_COLUMNS + ["income"],
+        skipinitialspace=True,
+        na_values=["?"],
+        # the test file opens with the comment line "|1x3 Cross validator"
+        skiprows=1 if split == "test" else 0,
+        skip_blank_lines=True,
+    )
+    label = frame["income"].astype(str).str.strip().str.rstrip(".")
+    if not label.isin([">50K", "<=50K"]).all():
+        raise DataIntegrityError(f"{filename}: unexpected income labels {sorted(set(label) - {'>50K', '<=50K'})}")
+    frame["income"] = (label == ">50K").astype("int64")
+    for col in ADULT_CONTINUOUS:
+        frame[col] = frame[col].astype("int64")
+    if len(frame) != n_rows:
+        raise DataIntegrityError(f"{filename}: parsed {len(frame)} rows, expected {n_rows}")
+    return frame
+
+
+def load_adult(split: str = "train") -> pd.DataFrame:
+    """Load the UCI Adult data as a DataFrame (offline; bundled with the package).
+
+    Parameters
+    ----------
+    split : {"train", "test"}
+        ``"train"`` is adult.data (32,561 rows), ``"test"`` is adult.test (16,281 rows).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``age, workclass, fnlwgt, education, education_num, marital_status, occupation,
+        relationship, race, sex, capital_gain, capital_loss, hours_per_week, native_country``
+        and ``income`` (1 = ">50K", 0 = "<=50K"). A "?" in the file is a missing value (NaN).
+
+    Raises
+    ------
+    DataIntegrityError
+        If the bundled file is missing or its decompressed sha256 differs from the UCI original.
+
+    Examples
+    --------
+    >>> df = load_adult("train")
+    >>> df.shape
+    (32561, 15)
+    """
+    if split not in _FILES:
+        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    return _load(split).copy()

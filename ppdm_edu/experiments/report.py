@@ -1,0 +1,102 @@
+"""A common shape for paper reproductions: our number beside the paper's, with a verdict.
+
+Every ``experiments.<paper>`` module exposes ``reproduce(mode="quick"|"full", out_dir=Path,
+seed=0) -> Reproduction``; ``python -m ppdm_edu reproduce NAME`` calls it and writes
+``out_dir/NAME.md`` from :meth:`Reproduction.to_markdown`; ``reproduce all`` joins them into
+``REPORT.md``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["Comparison", "Reproduction", "verdict"]
+
+VERDICTS = ("reproduced", "not reproduced", "no number in the paper")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One cell of a paper's table or one claim, with our measurement beside it.
+
+    ``ours`` is a mean and ``ours_sd`` its standard deviation over repeats (None for one run).
+    ``tolerance`` is how far ours may be from the paper's number and still count as reproduced.
+    """
+
+    experiment: str
+    item: str
+    paper: float | str | None
+    ours: float | str
+    ours_sd: float | None = None
+    tolerance: float | None = None
+    verdict: str = ""
+    note: str = ""
+
+    def __post_init__(self):
+        if self.verdict and self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+
+def verdict(paper, ours, tolerance) -> str:
+    """reproduced if |ours - paper| <= tolerance; 'no number in the paper' if paper is None."""
+    if paper is None:
+        return "no number in the paper"
+    return "reproduced" if abs(float(ours) - float(paper)) <= float(tolerance) else "not reproduced"
+
+
+def _fmt(value, sd=None) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
+    text = f"{value:.2f}"
+    if sd is not None:
+        text += f" ± {sd:.2f}"
+    return text
+
+
+@dataclass
+class Reproduction:
+    """The outcome of one ``reproduce``: comparisons, files written and free-text remarks."""
+
+    name: str
+    title: str
+    comparisons: list[Comparison] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    seconds: float | None = None
+    mode: str = "quick"
+
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame([c.__dict__ for c in self.comparisons])
+
+    def counts(self) -> dict[str, int]:
+        out = {v: 0 for v in VERDICTS}
+        for c in self.comparisons:
+            if c.verdict in out:
+                out[c.verdict] += 1
+        return out
+
+    def to_markdown(self) -> str:
+        lines = [f"## {self.title}", ""]
+        if self.seconds is not None:
+            lines.append(f"Mode `{self.mode}`, {self.seconds:.0f} s.")
+            lines.append("")
+        if self.comparisons:
+            lines.append("| experiment | item | paper | ours | verdict | note |")
+            lines.append("| --- | --- | --- | --- | --- | --- |")
+            for c in self.comparisons:
+                lines.append(
+                    f"| {c.experiment} | {c.item} | {_fmt(c.paper)} | {_fmt(c.ours, c.ours_sd)} "
+                    f"| {c.verdict} | {c.note} |"
+                )
+            lines.append("")
+        for remark in self.remarks:
+            lines.append(f"- {remark}")
+        if self.files:
+            lines.append("")
+            lines.append("Files: " + ", ".join(f"`{Path(f).name}`" for f in self.files))
+        lines.append("")
+        return "\n".join(lines)

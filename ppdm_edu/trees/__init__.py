@@ -1,0 +1,33 @@
+"""Decision trees: plain and on perturbed / disguised data.
+
+- ``gini``: :class:`DecisionTree`, a binary gini tree (Agrawal & Srikant's Original / Randomized)
+- ``reconstruction_tree``: :class:`ReconstructionTree` (Global, ByClass, Local)
+- ``id3``: :class:`ID3`, :class:`RRID3`, :func:`estimate_accuracy` (Du & Zhan)
+- ``c45``: :class:`C45`, :class:`PPDTC45` (Liu, Kantarcioglu & Thuraisingham)
+"""
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "DecisionTree": "gini",
+    "ReconstructionTree": "reconstruction_tree",
+    "ID3": "id3",
+    "RRID3": "id3",
+    "estimate_accuracy": "id3",
+    "C45": "c45",
+    "PPDTC45": "c45",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ppdm_edu.trees' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

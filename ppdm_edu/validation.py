@@ -1,0 +1,130 @@
+"""Input checks shared by every module.
+
+Errors are raised at the boundary, before any numpy work, with a message that says what was
+wrong and what is allowed (the project's standard: never a NaN plot or a traceback deep in numpy).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_random_state",
+    "check_positive",
+    "check_probability",
+    "check_finite_1d",
+    "check_finite_2d",
+    "check_binary",
+]
+
+
+def check_random_state(rng) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` from ``None``, an int seed or a Generator.
+
+    ``None`` gives fresh entropy; an int gives the same stream every time; a Generator is used
+    as it is (its state advances).
+    """
+    if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
+        if isinstance(rng, numbers.Integral) and int(rng) < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {rng}")
+        return np.random.default_rng(rng)
+    if isinstance(rng, np.random.Generator):
+        return rng
+    raise TypeError(
+        "rng must be None, a non-negative int seed or a numpy.random.Generator, "
+        f"got {type(rng).__name__}"
+    )
+
+
+def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
+    """A finite real number > 0 (or >= 0 with ``allow_zero``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def check_probability(value, name: str, *, open_interval: bool = False) -> float:
+    """A number in [0, 1] (or in (0, 1) with ``open_interval``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if open_interval:
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"{name} must be strictly between 0 and 1, got {value}")
+    elif not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be between 0 and 1, got {value}")
+    return value
+
+
+def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
+    """A 1-D float array with no NaN or infinity."""
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be numeric: {err}") from None
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} is empty: at least one value is needed")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        raise ValueError(
+            f"{name} contains {int(bad.sum())} NaN or infinite value(s) "
+            f"(first at position {int(np.flatnonzero(bad)[0])}); drop or impute them first"
+        )
+    return arr
+
+
+def check_finite_2d(X, name: str = "X") -> np.ndarray:
+    """A 2-D float array (n_samples, n_features) with no NaN or infinity."""
+    try:
+        arr = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be numeric: {err}") from None
+    if arr.ndim == 1:
+        raise ValueError(
+            f"{name} must be two-dimensional (n_samples, n_features), got a 1-D array of "
+            f"length {arr.shape[0]}; use X.reshape(-1, 1) for a single feature"
+        )
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be two-dimensional, got shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape})")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValueError(
+            f"{name} contains {int(bad.sum())} NaN or infinite value(s) "
+            f"(first at row {row}, column {col}); drop or impute them first"
+        )
+    return arr
+
+
+def check_binary(X, name: str = "X") -> np.ndarray:
+    """An array of 0/1 values (bool or integer), returned as uint8; NaN or other values raise."""
+    arr = np.asarray(X)
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one record is needed")
+    if arr.dtype == bool:
+        return arr.astype(np.uint8)
+    try:
+        num = arr.astype(float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold only 0/1 values, got dtype {arr.dtype}") from None
+    ok = (num == 0) | (num == 1)
+    if not ok.all():
+        bad = num[~ok].ravel()[0]
+        raise ValueError(
+            f"{name} must hold only 0/1 values (binarize first); found {bad!r}"
+        )
+    return num.astype(np.uint8)

@@ -1,0 +1,27 @@
+"""Interactive panels for the notebooks: controls wired to the package's real algorithms.
+
+One module per notebook topic; every panel is a :class:`~ppdm_edu.widgets.panel.Panel`.
+:func:`all_panels` finds them all (the benchmarks drive each control of each panel headlessly).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from .panel import Panel
+
+__all__ = ["Panel", "all_panels"]
+
+
+def all_panels() -> dict[str, type[Panel]]:
+    """Every concrete panel class in ``ppdm_edu.widgets``, keyed ``module.ClassName``."""
+    found: dict[str, type[Panel]] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name == "panel":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for obj in vars(module).values():
+            if (isinstance(obj, type) and issubclass(obj, Panel) and obj is not Panel
+                    and obj.__module__ == module.__name__ and not obj.__name__.startswith("_")):
+                found[f"{info.name}.{obj.__name__}"] = obj
+    return found
