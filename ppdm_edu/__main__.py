@@ -1,4 +1,8 @@
-"""Command line: ``python -m ppdm_edu reproduce NAME [--quick|--full] [--out DIR] [--seed N]``."""
+"""Command line: ``python -m ppdm_edu reproduce NAME [--quick|--full] [--out DIR] [--seed N]``.
+
+Results go to ``reports/quick/`` (ignored by git) or ``reports/full/`` (committed: the
+notebooks and the README show the latest paper-scale numbers from there).
+"""
 from __future__ import annotations
 
 import argparse
@@ -32,10 +36,12 @@ def main(argv=None) -> int:
                       help="small and fast (default; minutes)")
     size.add_argument("--full", dest="mode", action="store_const", const="full",
                       help="the paper's scale")
-    rep.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default: reports/)")
+    rep.add_argument("--out", type=Path, default=None,
+                     help="output folder (default: reports/quick or reports/full)")
     rep.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     mode = args.mode or "quick"
+    args.out = args.out or Path("reports") / mode
     args.out.mkdir(parents=True, exist_ok=True)
     if args.name == "all":
         from .experiments.reproduce_all import reproduce_all
