@@ -35,8 +35,13 @@ class DataIntegrityError(RuntimeError):
     """A bundled data file is missing or its content differs from the published one."""
 
 
+def _data_path(filename: str):
+    """Where a bundled file lives (inside the installed package)."""
+    return resources.files("ppdm_edu.datasets").joinpath("data", filename)
+
+
 def _read_verified(filename: str, expected_sha256: str) -> bytes:
-    path = resources.files("ppdm_edu.datasets").joinpath("data", filename)
+    path = _data_path(filename)
     try:
         compressed = path.read_bytes()
     except FileNotFoundError:

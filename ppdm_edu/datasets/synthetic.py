@@ -111,7 +111,7 @@ def agrawal(n: int, function: int, seed=None, balanced: bool = False):
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
         raise ValueError(f"n must be a positive integer, got {n!r}")
-    if function not in _FUNCTIONS:
+    if isinstance(function, bool) or not isinstance(function, (int, np.integer)) or function not in _FUNCTIONS:
         raise ValueError(f"function must be one of {_FUNCTIONS} (Table 3), got {function!r}")
     rng = check_random_state(seed)
     n = int(n)
