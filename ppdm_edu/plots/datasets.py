@@ -1,0 +1,56 @@
+"""First-look plots of the course's data (notebook 00)."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import seaborn as sns
+
+from ..datasets import ADULT_CONTINUOUS, agrawal, plateau, plateau_pdf, triangles, triangles_pdf
+
+__all__ = ["plot_agrawal_classes", "plot_fig2_shapes", "plot_adult_continuous"]
+
+_GROUP_NAMES = {1: "Group A", 0: "Group B"}
+
+
+def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=None):
+    """Age against salary, coloured by class, for the given Table 3 functions."""
+    if axes is None:
+        _, axes = plt.subplots(1, len(functions), figsize=(5.5 * len(functions), 4.2), squeeze=False)
+        axes = axes.ravel()
+    for ax, function in zip(axes, functions):
+        X, y = agrawal(n, function=function, seed=seed)
+        frame = X.assign(group=[_GROUP_NAMES[v] for v in y])
+        sns.scatterplot(data=frame, x="age", y="salary", hue="group", hue_order=["Group A", "Group B"],
+                        s=8, alpha=0.6, linewidth=0, ax=ax)
+        ax.set_title(f"Function {function}")
+        ax.yaxis.set_major_formatter(lambda v, _: f"{v / 1000:.0f}K")
+    return axes
+
+
+def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
+    """The two original distributions of AS2000 Fig. 2: density and a sample histogram."""
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    grid = np.linspace(0, 1, 401)
+    for ax, (name, sampler, pdf) in zip(axes, [("plateau", plateau, plateau_pdf),
+                                                ("triangles", triangles, triangles_pdf)]):
+        ax.hist(sampler(n, seed=seed), bins=20, range=(0, 1), density=True, alpha=0.45,
+                label=f"sample, n = {n:,}")
+        ax.plot(grid, pdf(grid), color="black", label="density")
+        ax.set_title(name)
+        ax.set_xlabel("attribute value")
+        ax.legend(loc="lower center")
+    axes[0].set_ylabel("density")
+    return axes
+
+
+def plot_adult_continuous(frame, axes=None):
+    """Histograms of Adult's six continuous attributes, split by income class."""
+    if axes is None:
+        _, axes = plt.subplots(2, 3, figsize=(13, 6.5))
+        axes = np.asarray(axes).ravel()
+    for ax, col in zip(axes, ADULT_CONTINUOUS):
+        sns.histplot(data=frame, x=col, hue="income", bins=30, element="step", stat="density",
+                     common_norm=False, ax=ax, legend=(col == ADULT_CONTINUOUS[0]))
+        ax.set_ylabel("")
+    return axes
