@@ -1,0 +1,609 @@
+"""ID3 on binary data, and ID3 on randomized-response data (Du & Zhan, KDD 2003, Section 4).
+
+:class:`ID3` is the textbook algorithm the paper lists in Section 4.2 (information gain, Eq. 1-2)
+with its three stopping rules: a pure node is a leaf (step 2), a node with no attributes left is a
+majority leaf (step 3), and an empty branch becomes a leaf labelled with the *parent's* majority
+class (step 6c).
+
+:class:`RRID3` is the same algorithm run on data disguised with multivariate randomized response
+(MRR: each record is sent unchanged with probability theta, or with every value flipped with
+probability 1 - theta). It cannot count the records of a node, so every count it needs -- the
+node size |S|, the class frequencies Q_j and the branch sizes |S_v| -- is *estimated* for the
+node's full path conjunction E from the proportions P*(E) and P*(Ebar) in the disguised data,
+by solving the 2 x 2 system of Eq. 3:
+
+    P*(E)    = theta P(E)    + (1 - theta) P(Ebar)
+    P*(Ebar) = theta P(Ebar) + (1 - theta) P(E)
+
+where Ebar is E with every attribute value flipped (and the class value flipped too when the
+class label was disguised with the record; kept when it was sent truthfully).
+
+How the counting is vectorized (no loop over records): the records that satisfy a node's path
+conjunction E are exactly the records whose route down the (partial) tree reaches that node; the
+records that satisfy Ebar are exactly those whose *complement* reaches it. So the fit keeps two
+routes, one for the disguised records and one for their complements, and at each depth counts
+every (node, attribute, value, class) cell of the whole frontier at once with ``np.bincount``.
+The loops are over tree levels and attributes only.
+
+:func:`estimate_accuracy` is Section 4.3: the accuracy of a tree on the *undisguised* test set,
+estimated from a disguised test set S and its complement Sbar through the same 2 x 2 system.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ppdm_edu.trees import ID3, RRID3
+>>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+>>> y = X[:, 0] & X[:, 1]
+>>> print(ID3().fit(X, y).export_text(feature_names=["a", "b"]))
+|--- a = 0
+|   |--- class: 0
+|--- a = 1
+|   |--- b = 0
+|   |   |--- class: 0
+|   |--- b = 1
+|   |   |--- class: 1
+>>> RRID3(theta=1.0).fit(X, y).export_text() == ID3().fit(X, y).export_text()
+True
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..validation import check_binary, check_probability
+
+__all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "rr_solve"]
+
+# Why a node became a leaf (stored per node in ``tree_.reason``).
+SPLIT, PURE, NO_ATTRIBUTES, EMPTY = 0, 1, 2, 3
+_REASONS = {SPLIT: "split", PURE: "pure", NO_ATTRIBUTES: "no attributes left", EMPTY: "empty branch"}
+
+
+# --------------------------------------------------------------------------------------------
+# Eq. 3: the 2 x 2 system
+# --------------------------------------------------------------------------------------------
+def _check_theta(theta) -> float:
+    if isinstance(theta, bool) or not isinstance(theta, numbers.Real):
+        raise TypeError(f"theta must be a real number in [0, 1], got {theta!r}")
+    theta = check_probability(theta, "theta")
+    if theta == 0.5:
+        raise ValueError(
+            "theta = 0.5 makes Eq. 3 singular: a disguised record is then its original or its "
+            "complement with equal probability, so P*(E) = P*(Ebar) carries no information about "
+            "P(E). Choose theta != 0.5 (e.g. 0.45 or 0.55; theta in [0, 0.4] or [0.6, 1] gives "
+            "accurate trees in the paper)."
+        )
+    return theta
+
+
+def rr_solve(p_star_e, p_star_ebar, theta):
+    """Solve Eq. 3 for P(E) given P*(E) and P*(Ebar) (vectorized; counts work as well).
+
+    P(E) = (theta P*(E) - (1 - theta) P*(Ebar)) / (2 theta - 1). Written this way, theta = 1
+    returns P*(E) and theta = 0 returns P*(Ebar) bit for bit, which is what makes RR-ID3 at
+    theta = 0 or 1 build exactly the ID3 tree of the original data. The result is unbiased and
+    is *not* clipped: it can fall below 0 or above 1 (callers decide how to handle that).
+
+    Examples
+    --------
+    >>> # P(E) = 0.72, P(Ebar) = 0.2 give P*(E) = 0.564, P*(Ebar) = 0.356 at theta = 0.7
+    >>> round(rr_solve(0.564, 0.356, 0.7), 10)
+    0.72
+    >>> rr_solve(0.3, 0.5, 1.0), rr_solve(0.3, 0.5, 0.0)
+    (0.3, 0.5)
+    """
+    theta = _check_theta(theta)
+    a = np.asarray(p_star_e, dtype=float)
+    b = np.asarray(p_star_ebar, dtype=float)
+    out = (theta * a - (1.0 - theta) * b) / (2.0 * theta - 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+# --------------------------------------------------------------------------------------------
+# the fitted tree
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TreeArrays:
+    """A fitted tree as flat arrays (node 0 is the root), like ``sklearn``'s ``tree_``.
+
+    Attributes
+    ----------
+    feature : ndarray of int, shape (n_nodes,)
+        Attribute tested at the node; -1 for a leaf.
+    children : ndarray of int, shape (n_nodes, 2)
+        Child for value 0 and for value 1; -1 for a leaf.
+    label : ndarray of int, shape (n_nodes,)
+        Predicted class (for an inner node: its majority class).
+    class_counts : ndarray of float, shape (n_nodes, 2)
+        Number of training records of class 0 / 1 in the node: exact counts for ID3, unbiased
+        MRR estimates for RR-ID3 (not clipped; they can be negative or non-integer).
+    gain : ndarray of float, shape (n_nodes,)
+        Information gain of the chosen split (Eq. 2); 0 for a leaf.
+    depth : ndarray of int, shape (n_nodes,)
+    reason : ndarray of int, shape (n_nodes,)
+        0 split, 1 pure, 2 no attributes left, 3 empty branch (see ``describe_reason``).
+    """
+
+    feature: np.ndarray
+    children: np.ndarray
+    label: np.ndarray
+    class_counts: np.ndarray
+    gain: np.ndarray
+    depth: np.ndarray
+    reason: np.ndarray
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.feature.size)
+
+    @property
+    def n_leaves(self) -> int:
+        return int((self.feature < 0).sum())
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.depth.max())
+
+    @staticmethod
+    def describe_reason(code: int) -> str:
+        return _REASONS[int(code)]
+
+
+def _entropy2(q0):
+    """Eq. 1 for two classes, in bits, with 0 log 0 = 0 (q0 already in [0, 1])."""
+    q0 = np.asarray(q0, dtype=float)
+    q1 = 1.0 - q0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -(np.where(q0 > 0, q0 * np.log2(q0), 0.0) + np.where(q1 > 0, q1 * np.log2(q1), 0.0))
+    return h
+
+
+def _fraction(part, whole):
+    """part / whole clipped to [0, 1]; 0 where whole <= 0 (the clipping rule of RR-ID3)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(whole > 0, part / np.where(whole > 0, whole, 1.0), 0.0)
+    return np.clip(f, 0.0, 1.0)
+
+
+def _frontier_counts(pos, X, y, n_front):
+    """Counts of records per (frontier node, attribute, value, class), by bincount.
+
+    ``pos[r]`` is the frontier node record r has reached (-1: stopped in a leaf). Returns
+    ``cells`` of shape (n_front, K, 2, 2) and ``node`` of shape (n_front, 2) (per class).
+    """
+    keep = pos >= 0
+    key = pos[keep] * 2 + y[keep]
+    m = 2 * n_front
+    node = np.bincount(key, minlength=m).astype(float)
+    Xk = X[keep]
+    K = X.shape[1]
+    ones = np.empty((m, K))
+    for k in range(K):  # loop over attributes, not records
+        ones[:, k] = np.bincount(key, weights=Xk[:, k], minlength=m)
+    node = node.reshape(n_front, 2)
+    ones = ones.reshape(n_front, 2, K).transpose(0, 2, 1)  # (front, K, class)
+    cells = np.empty((n_front, K, 2, 2))
+    cells[:, :, 1, :] = ones
+    cells[:, :, 0, :] = node[:, None, :] - ones
+    return cells, node
+
+
+def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
+    """The ID3 recursion of Section 4.2, grown level by level over the whole frontier.
+
+    ``estimate(A, B)`` turns disguised proportions P*(E) (A) and P*(Ebar) (B) into the
+    proportions P(E) the algorithm uses; for plain ID3 it returns A (B is None).
+    """
+    n, K = X.shape
+    # root: E = "true", so P*(E) = P*(Ebar) = 1 and every estimate below is the same formula
+    pos = np.zeros(n, dtype=np.int64)
+    pos_bar = None if Xbar is None else np.zeros(n, dtype=np.int64)
+
+    A_root = np.bincount(y, minlength=2).astype(float) / n
+    B_root = None if ybar is None else np.bincount(ybar, minlength=2).astype(float) / n
+    front_counts = estimate(A_root, B_root)[None, :]  # (1, 2) estimated P(E and class)
+    front_used = np.zeros((1, K), dtype=bool)
+    front_ids = np.array([0])
+
+    feature, children, label, counts, gain, depth, reason = [], [], [], [], [], [], []
+
+    def new_nodes(c, d):
+        start = len(feature)
+        m = c.shape[0]
+        feature.extend([-1] * m)
+        children.extend([[-1, -1]] * m)
+        label.extend([0] * m)
+        counts.extend(list(c * n))
+        gain.extend([0.0] * m)
+        depth.extend([d] * m)
+        reason.extend([SPLIT] * m)
+        return np.arange(start, start + m)
+
+    new_nodes(front_counts, 0)
+    level = 0
+    while front_ids.size:
+        n_front = front_ids.size
+        size = front_counts.sum(axis=1)  # estimated |S| / n
+        q0 = _fraction(front_counts[:, 0], size)  # Q_0, clipped; Q_1 = 1 - Q_0 (Section 4.2)
+        majority = (q0 < 0.5).astype(int)  # ties -> class 0
+        pure = (q0 == 0.0) | (q0 == 1.0)
+        no_attr = front_used.all(axis=1)
+        for i, node_id in enumerate(front_ids):
+            label[node_id] = int(majority[i])
+        leaf = pure | no_attr
+
+        # Counts for every (node, attribute, value, class) cell: P*(E and A_k = v and C = c)
+        # from the disguised records, P*(Ebar ...) from their complements (Eq. 3).
+        A, _ = _frontier_counts(pos, X, y, n_front)
+        B = None
+        if Xbar is not None:
+            B, _ = _frontier_counts(pos_bar, Xbar, ybar, n_front)
+            B = B / n
+        cells = estimate(A / n, B)  # (front, K, value, class)
+        branch = cells.sum(axis=3)  # estimated |S_v| / n
+        w = _fraction(branch, size[:, None, None])  # |S_v| / |S| in [0, 1]
+        h_child = _entropy2(_fraction(cells[:, :, :, 0], branch))
+        h_node = _entropy2(q0)
+        gains = h_node[:, None] - (w * h_child).sum(axis=2)  # Eq. 2
+        gains = np.where(front_used, -np.inf, gains)
+        best = np.argmax(gains, axis=1)  # ties -> first attribute
+
+        split = ~leaf
+        split_idx = np.flatnonzero(split)
+        next_counts, next_used, next_ids = [], [], []
+        child_front = np.full((n_front, 2), -1, dtype=np.int64)
+        feat_front = np.full(n_front, -1, dtype=np.int64)
+        for i in np.flatnonzero(leaf):
+            reason[front_ids[i]] = PURE if pure[i] else NO_ATTRIBUTES
+            if pure[i]:
+                label[front_ids[i]] = 0 if q0[i] == 1.0 else 1
+        if split_idx.size:
+            k = best[split_idx]
+            child_c = cells[split_idx, k]  # (s, value, class)
+            ids = new_nodes(child_c.reshape(-1, 2), level + 1).reshape(-1, 2)
+            empty = child_c.sum(axis=2) <= 0  # estimated size <= 0: empty branch (step 6c)
+            for j, i in enumerate(split_idx):
+                nid = front_ids[i]
+                feature[nid] = int(k[j])
+                children[nid] = [int(ids[j, 0]), int(ids[j, 1])]
+                gain[nid] = float(gains[i, k[j]])
+                feat_front[i] = k[j]
+                for v in (0, 1):
+                    cid = ids[j, v]
+                    if empty[j, v]:
+                        reason[cid] = EMPTY
+                        label[cid] = int(majority[i])
+                    else:
+                        child_front[i, v] = len(next_ids)
+                        next_ids.append(cid)
+                        next_counts.append(child_c[j, v])
+                        u = front_used[i].copy()
+                        u[k[j]] = True
+                        next_used.append(u)
+
+        # route records (and complements) one level down; -1 once they stop in a leaf
+        pos = _route(pos, X, feat_front, child_front)
+        if pos_bar is not None:
+            pos_bar = _route(pos_bar, Xbar, feat_front, child_front)
+        front_ids = np.array(next_ids, dtype=np.int64)
+        front_counts = np.array(next_counts).reshape(-1, 2)
+        front_used = np.array(next_used, dtype=bool).reshape(-1, K)
+        level += 1
+
+    return TreeArrays(
+        feature=np.array(feature, dtype=np.int64),
+        children=np.array(children, dtype=np.int64).reshape(-1, 2),
+        label=np.array(label, dtype=np.int64),
+        class_counts=np.array(counts, dtype=float).reshape(-1, 2),
+        gain=np.array(gain, dtype=float),
+        depth=np.array(depth, dtype=np.int64),
+        reason=np.array(reason, dtype=np.int64),
+    )
+
+
+def _route(pos, X, feat_front, child_front):
+    out = np.full_like(pos, -1)
+    live = pos >= 0
+    if not live.any():
+        return out
+    p = pos[live]
+    f = feat_front[p]
+    ok = f >= 0
+    rows = np.flatnonzero(live)[ok]
+    out[rows] = child_front[p[ok], X[rows, f[ok]]]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# estimators
+# --------------------------------------------------------------------------------------------
+def _check_Xy(X, y, n_features=None):
+    names = None
+    if hasattr(X, "columns"):
+        names = [str(c) for c in X.columns]
+    Xa = check_binary(X, "X")
+    if Xa.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (n_records, n_attributes), got shape {Xa.shape}")
+    if n_features is not None and Xa.shape[1] != n_features:
+        raise ValueError(f"X has {Xa.shape[1]} attributes but the tree was fitted on {n_features}")
+    if y is None:
+        return Xa, None, names
+    ya = check_binary(y, "y")
+    if ya.ndim != 1:
+        raise ValueError(f"y must be one-dimensional (one 0/1 class label per record), got shape {ya.shape}")
+    if ya.size != Xa.shape[0]:
+        raise ValueError(f"X has {Xa.shape[0]} records but y has {ya.size} labels")
+    return Xa, ya, names
+
+
+class _BinaryTree:
+    """Shared prediction and printing for :class:`ID3` and :class:`RRID3`."""
+
+    def _check_fitted(self):
+        if not hasattr(self, "tree_"):
+            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+
+    def predict(self, X) -> np.ndarray:
+        """Class (0/1) of each record, following its attribute values from the root."""
+        self._check_fitted()
+        Xa, _, _ = _check_Xy(X, None, self.n_features_in_)
+        t = self.tree_
+        node = np.zeros(Xa.shape[0], dtype=np.int64)
+        rows = np.arange(Xa.shape[0])
+        for _ in range(t.max_depth):  # loop over levels, not records
+            f = t.feature[node]
+            inner = f >= 0
+            if not inner.any():
+                break
+            node[inner] = t.children[node[inner], Xa[rows[inner], f[inner]]]
+        return t.label[node]
+
+    def score(self, X, y) -> float:
+        """Accuracy (fraction of records whose predicted class equals y)."""
+        _, ya, _ = _check_Xy(X, y, self.n_features_in_)
+        return float(np.mean(self.predict(X) == ya))
+
+    def export_text(self, feature_names=None, max_depth=None, show_counts=False, decimals=0) -> str:
+        """The tree as indented text, in the style of ``sklearn.tree.export_text``.
+
+        Parameters
+        ----------
+        feature_names : list of str, optional
+            Defaults to the DataFrame columns seen in ``fit``, else ``A0, A1, ...``.
+        max_depth : int, optional
+            Print only this many levels; deeper subtrees are summarized as ``... (k nodes)``.
+        show_counts : bool
+            Append the class counts of each leaf (estimated ones for RR-ID3, marked ``~``).
+        decimals : int
+            Decimals of the printed counts.
+        """
+        self._check_fitted()
+        names = feature_names or getattr(self, "feature_names_in_", None) or [
+            f"A{k}" for k in range(self.n_features_in_)
+        ]
+        if len(names) != self.n_features_in_:
+            raise ValueError(f"feature_names has {len(names)} names, the tree has {self.n_features_in_} attributes")
+        t = self.tree_
+        approx = "~" if isinstance(self, RRID3) else ""
+        lines: list[str] = []
+
+        def subtree_size(i):
+            stack, m = [i], 0
+            while stack:
+                j = stack.pop()
+                m += 1
+                if t.feature[j] >= 0:
+                    stack.extend(t.children[j])
+            return m
+
+        def leaf_text(i):
+            text = f"class: {t.label[i]}"
+            if show_counts:
+                c0, c1 = t.class_counts[i]
+                text += f" [{approx}{c0:.{decimals}f}, {approx}{c1:.{decimals}f}]"
+            if t.reason[i] == EMPTY:
+                text += " (empty branch)"
+            return text
+
+        def walk(i, indent):
+            if t.feature[i] < 0:
+                lines.append(f"{'|   ' * indent}|--- {leaf_text(i)}")
+                return
+            if max_depth is not None and indent >= max_depth:
+                lines.append(f"{'|   ' * indent}|--- ... ({subtree_size(i)} nodes, majority class {t.label[i]})")
+                return
+            for v in (0, 1):
+                lines.append(f"{'|   ' * indent}|--- {names[t.feature[i]]} = {v}")
+                walk(t.children[i, v], indent + 1)
+
+        if t.feature[0] < 0:
+            lines.append(f"|--- {leaf_text(0)}")
+        else:
+            walk(0, 0)
+        return "\n".join(lines)
+
+
+class ID3(_BinaryTree):
+    """ID3 on 0/1 attributes and a 0/1 class (Du & Zhan, Section 4.2; Quinlan's algorithm).
+
+    Splits on the attribute of largest information gain (Eq. 1-2, entropy in bits; ties go to the
+    first attribute) and stops as the paper's listing does: a pure node is a leaf; a node with no
+    attributes left is a leaf of its majority class; a branch with no records is a leaf of the
+    parent's majority class. There is no pruning and no minimum gain, as in the paper.
+
+    Attributes
+    ----------
+    tree_ : TreeArrays
+        The fitted tree (flat arrays; node 0 is the root).
+    n_features_in_ : int
+    feature_names_in_ : list of str or None
+        Column names if ``X`` was a DataFrame.
+    classes_ : ndarray
+        ``array([0, 1])``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
+    >>> ID3().fit(X, [1, 1, 0, 0]).predict([[1, 0], [0, 1]]).tolist()
+    [1, 0]
+    """
+
+    def __init__(self):
+        pass
+
+    def fit(self, X, y):
+        """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``."""
+        Xa, ya, names = _check_Xy(X, y)
+        self.tree_ = _grow(Xa, ya, lambda A, B: A)
+        self.n_features_in_ = Xa.shape[1]
+        self.feature_names_in_ = names
+        self.classes_ = np.array([0, 1])
+        return self
+
+
+class RRID3(_BinaryTree):
+    """ID3 built from data disguised by multivariate randomized response (Du & Zhan, Section 4.2).
+
+    ``fit`` receives the *disguised* records (each one the original with probability ``theta``,
+    or its complement). Every quantity ID3 needs -- |S|, the class frequencies Q_j of Eq. 1 and
+    the branch sizes |S_v| of Eq. 2 -- is estimated for the node's full path conjunction E by
+    solving Eq. 3 with P*(E) and P*(Ebar) counted in the disguised data.
+
+    Estimates outside [0, n] (they are unbiased, not bounded) are handled like this:
+
+    * the estimated class frequency Q_0 = P(E and C = 0) / P(E) is clipped to [0, 1] and
+      Q_1 = 1 - Q_0, as in the paper; a node whose clipped Q_0 is 0 or 1 is pure (a leaf);
+    * a branch weight |S_v| / |S| is clipped to [0, 1];
+    * a branch whose estimated size |S_v| is <= 0 is an *empty branch*: it is not split further
+      and becomes a leaf of the parent's (estimated) majority class (step 6c of the listing).
+
+    With ``theta`` = 1 the disguised data are the original data, with ``theta`` = 0 they are
+    its complement; in both cases Eq. 3 gives the exact counts and the tree is *exactly* the
+    :class:`ID3` tree of the original data (same splits, same counts). ``theta`` = 0.5 raises a
+    ValueError (Eq. 3 is singular).
+
+    Parameters
+    ----------
+    theta : float in [0, 1], not 0.5
+        Probability that a record was sent unchanged.
+    disguised_label : bool, default True
+        True: the class label was flipped together with the record (Ebar uses the opposite
+        class value). False: the label was sent truthfully (Ebar keeps the class value).
+
+    Attributes
+    ----------
+    tree_ : TreeArrays
+        ``tree_.class_counts`` holds the estimated (unclipped) class counts of each node.
+    n_features_in_, feature_names_in_, classes_ : as in :class:`ID3`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu.trees import ID3, RRID3
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(4000, 3))
+    >>> y = X[:, 0] | X[:, 1]
+    >>> keep = rng.random(4000) <= 0.8                 # MRR with theta = 0.8
+    >>> Xd, yd = np.where(keep[:, None], X, 1 - X), np.where(keep, y, 1 - y)
+    >>> tree = RRID3(theta=0.8).fit(Xd, yd)
+    >>> tree.score(X, y)
+    1.0
+    """
+
+    def __init__(self, theta, disguised_label=True):
+        self.theta = theta
+        self.disguised_label = disguised_label
+
+    def fit(self, X, y):
+        """Build the tree from disguised 0/1 records ``X`` and (disguised or true) labels ``y``."""
+        theta = _check_theta(self.theta)
+        if not isinstance(self.disguised_label, (bool, np.bool_)):
+            raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
+        Xa, ya, names = _check_Xy(X, y)
+        Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
+        ybar = 1 - ya if self.disguised_label else ya
+        self.tree_ = _grow(Xa, ya, lambda A, B: rr_solve(A, B, theta), Xbar, ybar)
+        self.n_features_in_ = Xa.shape[1]
+        self.feature_names_in_ = names
+        self.classes_ = np.array([0, 1])
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Section 4.3: accuracy from a disguised test set
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AccuracyEstimate:
+    """Result of :func:`estimate_accuracy` (Section 4.3).
+
+    Attributes
+    ----------
+    accuracy : float
+        Estimated P(correct) on the undisguised test set (unbiased, *not* clipped).
+    p_star : float
+        P*(correct): fraction of correct predictions on the disguised test set S.
+    p_star_bar : float
+        Pbar*(correct): fraction of correct predictions on its complement Sbar.
+    theta : float
+    n : int
+        Number of test records.
+    """
+
+    accuracy: float
+    p_star: float
+    p_star_bar: float
+    theta: float
+    n: int
+
+    @property
+    def clipped(self) -> float:
+        """The estimate clipped to [0, 1] (biased near the ends; for display)."""
+        return float(min(1.0, max(0.0, self.accuracy)))
+
+
+def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> AccuracyEstimate:
+    """Accuracy of ``tree`` on the original test data, estimated from a disguised test set (§4.3).
+
+    Predict on the disguised test set S and on its complement Sbar; then
+    P*(correct) = theta P(correct) + (1 - theta) Pbar(correct) and
+    Pbar*(correct) = theta Pbar(correct) + (1 - theta) P(correct); solve for P(correct).
+
+    Parameters
+    ----------
+    tree : fitted ID3 or RRID3
+    disguised_test : tuple (X, y)
+        Disguised 0/1 test records and their labels (disguised with the record or true).
+    theta : float in [0, 1], not 0.5
+        The theta the test set was disguised with.
+    disguised_label : bool, optional
+        Whether the labels were flipped with the records; default: the tree's own
+        ``disguised_label`` (True for :class:`ID3`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0], [1]] * 50); y = X[:, 0]
+    >>> tree = ID3().fit(X, y)
+    >>> estimate_accuracy(tree, (X, y), theta=1.0).accuracy
+    1.0
+    """
+    theta = _check_theta(theta)
+    if not (isinstance(disguised_test, (tuple, list)) and len(disguised_test) == 2):
+        raise ValueError("disguised_test must be a pair (X, y) of disguised test records and labels")
+    if disguised_label is None:
+        disguised_label = getattr(tree, "disguised_label", True)
+    Xs, ys = disguised_test
+    Xa, ya, _ = _check_Xy(Xs, ys, getattr(tree, "n_features_in_", None))
+    ybar = 1 - ya if disguised_label else ya
+    p_star = float(np.mean(tree.predict(Xa) == ya))
+    p_star_bar = float(np.mean(tree.predict(1 - Xa) == ybar))
+    return AccuracyEstimate(
+        accuracy=rr_solve(p_star, p_star_bar, theta),
+        p_star=p_star,
+        p_star_bar=p_star_bar,
+        theta=theta,
+        n=int(ya.size),
+    )
