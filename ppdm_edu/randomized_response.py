@@ -1,0 +1,570 @@
+"""Randomized response: Warner's related-question model and multivariate randomized response.
+
+Du & Zhan (KDD 2003), Section 3 (Warner 1965) and Section 4.1 (MRR).
+
+*Warner's related-question model.* Each respondent secretly answers "I have attribute A" with
+probability ``theta`` and its negation "I do not have A" with probability ``1 - theta``. The
+interviewer sees only yes/no. With ``pi = P(A = yes)`` and ``lambda = P*(yes)`` (the proportion of
+"yes" responses), Section 3 of the paper gives::
+
+    P*(A = yes) = P(A = yes) * theta + P(A = no) * (1 - theta)
+
+so ``pi_hat = (lambda_hat - (1 - theta)) / (2 * theta - 1)``, which exists only for theta != 1/2.
+
+*Multivariate randomized response (MRR).* A record of N binary attributes is sent unchanged with
+probability ``theta``, or with **every** attribute flipped with probability ``1 - theta``. For a
+conjunction E (e.g. ``A1 = 1 and A2 = 1 and A3 = 0``, pattern ``110``) and its complementary
+pattern E-bar (``001``), Eq. 3 of the paper::
+
+    P*(E)    = P(E)    * theta + P(E-bar) * (1 - theta)
+    P*(Ebar) = P(Ebar) * theta + P(E)     * (1 - theta)
+
+is a 2x2 linear system with determinant ``2 * theta - 1``; :func:`mrr_solve` solves it.
+
+*Today's vocabulary.* The same mechanism is ``epsilon``-local differential privacy with
+``epsilon = |ln(theta / (1 - theta))|`` (:func:`epsilon`): theta near 1/2 is strong privacy and a
+noisy estimate, theta = 0 or 1 reveals every answer (epsilon = infinity).
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .validation import check_binary, check_probability, check_random_state
+
+__all__ = [
+    "warner_disguise",
+    "warner_estimate",
+    "WarnerEstimate",
+    "mrr_disguise",
+    "mrr_estimate",
+    "mrr_solve",
+    "MRREstimate",
+    "epsilon",
+    "theta_for_epsilon",
+    "warner_std_error",
+]
+
+# |2 theta - 1| below this counts as theta = 1/2 (a slider value such as 0.5000000001 included).
+_SINGULAR_TOL = 1e-9
+
+
+def _singular_message(theta: float) -> str:
+    return (
+        f"theta = {theta:g} makes the randomized-response system singular: its determinant "
+        "2*theta - 1 is 0 (Eq. 3 of Du & Zhan), because with theta = 0.5 every disguised answer "
+        "is a fair coin flip whatever the truth, so the responses carry no information about "
+        "P(E). Choose theta != 0.5 (further from 0.5 = more accurate but less private), or use "
+        "Warner's unrelated-question model, where the second question is an unrelated one whose "
+        "'yes' probability is known."
+    )
+
+
+def _check_theta(theta, *, estimating: bool) -> float:
+    """theta in [0, 1]; for estimation also theta != 1/2 (singular system)."""
+    theta = check_probability(theta, "theta")
+    if estimating and abs(2.0 * theta - 1.0) < _SINGULAR_TOL:
+        raise ValueError(_singular_message(theta))
+    return theta
+
+
+def _check_responses(responses, name: str) -> np.ndarray:
+    arr = np.asarray(responses)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be one-dimensional (one 0/1 answer per respondent), got shape {arr.shape}"
+        )
+    return check_binary(arr, name)
+
+
+# --------------------------------------------------------------------------------------------
+# Warner's related-question model (Section 3)
+# --------------------------------------------------------------------------------------------
+def warner_disguise(truth, theta: float, rng=None) -> np.ndarray:
+    """Disguise yes/no answers with Warner's related-question model.
+
+    Each respondent answers the true question ("I have A") with probability ``theta`` and its
+    negation ("I do not have A") with probability ``1 - theta`` (Section 3 of Du & Zhan).
+
+    Parameters
+    ----------
+    truth : array-like of 0/1 (or bool), shape (n,)
+        The true answers (1 = has the sensitive attribute A).
+    theta : float in [0, 1]
+        Probability of answering the true question. ``theta = 0.5`` is allowed here (the answers
+        become fair coin flips) but nothing can be estimated from them.
+    rng : None, int or numpy.random.Generator
+        Randomness of the respondents' devices.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n,)
+        The disguised answers. ``theta = 1`` returns ``truth`` and ``theta = 0`` its negation,
+        exactly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> truth = np.array([1, 0, 0, 1, 1])
+    >>> warner_disguise(truth, 1.0, rng=0).tolist()
+    [1, 0, 0, 1, 1]
+    >>> warner_disguise(truth, 0.0, rng=0).tolist()
+    [0, 1, 1, 0, 0]
+    """
+    truth = _check_responses(truth, "truth")
+    theta = _check_theta(theta, estimating=False)
+    rng = check_random_state(rng)
+    # random() is in [0, 1): theta = 1 -> always the true question, theta = 0 -> never.
+    tells_truth = rng.random(truth.shape[0]) < theta
+    return np.where(tells_truth, truth, 1 - truth).astype(np.uint8)
+
+
+def warner_std_error(pi, theta, n):
+    """Warner's standard error of the unbiased estimate (vectorized; broadcasts its inputs).
+
+    ``sqrt(pi (1 - pi) / n + theta (1 - theta) / (n (2 theta - 1)^2))``: sampling variance of a
+    proportion plus the price of the randomizing device (Warner 1965). Equal to
+    ``sqrt(lambda (1 - lambda) / (n (2 theta - 1)^2))`` with ``lambda = theta pi + (1 - theta)(1 - pi)``.
+    Returns ``inf`` at theta = 1/2.
+
+    Examples
+    --------
+    >>> round(float(warner_std_error(0.3, 0.8, 1000)), 4)
+    0.0256
+    """
+    pi = np.asarray(pi, dtype=float)
+    theta = np.asarray(theta, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = pi * (1 - pi) / n + theta * (1 - theta) / (n * (2 * theta - 1) ** 2)
+    var = np.where(np.abs(2 * theta - 1) < _SINGULAR_TOL, np.inf, var)
+    out = np.sqrt(np.maximum(var, 0.0))
+    return float(out) if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class WarnerEstimate:
+    """Result of :func:`warner_estimate`.
+
+    Attributes
+    ----------
+    estimate : float
+        Unbiased estimate of P(A = yes); may fall outside [0, 1] when theta is near 0.5.
+    estimate_clipped : float
+        ``estimate`` clipped to [0, 1] (what you would report; slightly biased near 0 and 1).
+    std_error : float
+        Estimated Warner standard error ``sqrt(pi_hat (1 - pi_hat)/n + theta (1 - theta)/(n (2 theta - 1)^2))``.
+    ci_low, ci_high : float
+        Normal-approximation confidence interval ``estimate -/+ z * std_error``, intersected
+        with [0, 1].
+    p_star : float
+        Observed proportion of "yes" responses, P*(A = yes).
+    n : int
+    theta : float
+    confidence : float
+    """
+
+    estimate: float
+    estimate_clipped: float
+    std_error: float
+    ci_low: float
+    ci_high: float
+    p_star: float
+    n: int
+    theta: float
+    confidence: float
+
+
+def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> WarnerEstimate:
+    """Estimate P(A = yes) from disguised answers (Warner's related-question model).
+
+    Solves ``P*(yes) = P(yes) theta + (1 - P(yes)) (1 - theta)`` (Section 3 of Du & Zhan) for
+    ``P(yes)``: ``pi_hat = (p_star - (1 - theta)) / (2 theta - 1)``, unbiased for a random sample.
+
+    Parameters
+    ----------
+    responses : array-like of 0/1, shape (n,)
+        The disguised answers, e.g. from :func:`warner_disguise`.
+    theta : float in [0, 1], not 0.5
+        The probability of answering the true question that the respondents used.
+    confidence : float in (0, 1)
+        Level of the normal-approximation confidence interval.
+
+    Returns
+    -------
+    WarnerEstimate
+
+    Raises
+    ------
+    ValueError
+        theta = 0.5 (singular: the answers are coin flips), theta outside [0, 1], responses
+        empty or not 0/1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> truth = np.random.default_rng(0).random(20_000) < 0.3
+    >>> answers = warner_disguise(truth, 0.8, rng=1)
+    >>> res = warner_estimate(answers, 0.8)
+    >>> bool(abs(res.estimate - truth.mean()) < 3 * res.std_error)
+    True
+    """
+    responses = _check_responses(responses, "responses")
+    theta = _check_theta(theta, estimating=True)
+    confidence = check_probability(confidence, "confidence", open_interval=True)
+    n = int(responses.shape[0])
+    yes = float(np.count_nonzero(responses))
+    p_star = yes / n
+    # Section 3: solve P* = P theta + (1 - P)(1 - theta) for P. Written on counts so that
+    # theta = 1 gives yes / n and theta = 0 gives (n - yes) / n exactly (integer arithmetic).
+    est = float((yes - (1.0 - theta) * n) / ((2.0 * theta - 1.0) * n))
+    se = float(warner_std_error(est, theta, n))
+    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
+    low = min(max(est - z * se, 0.0), 1.0)
+    high = min(max(est + z * se, 0.0), 1.0)
+    return WarnerEstimate(
+        estimate=est,
+        estimate_clipped=min(max(est, 0.0), 1.0),
+        std_error=se,
+        ci_low=low,
+        ci_high=high,
+        p_star=p_star,
+        n=n,
+        theta=theta,
+        confidence=confidence,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Multivariate randomized response (Section 4.1)
+# --------------------------------------------------------------------------------------------
+def _as_binary_matrix(X, name: str = "X"):
+    """(uint8 array, column labels or None) from a 0/1 DataFrame or 2-D array."""
+    if isinstance(X, pd.DataFrame):
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(f"{name} is empty (shape {X.shape})")
+        return check_binary(X.to_numpy(), name), list(X.columns)
+    arr = np.asarray(X)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D 0/1 matrix (records x attributes), got shape {arr.shape}; "
+            "for a single yes/no question use warner_disguise / warner_estimate"
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape})")
+    return check_binary(arr, name), None
+
+
+def _column_positions(keys, columns, n_cols: int, what: str) -> list[int]:
+    """Map column names (DataFrame) or integer indices (array) to positions."""
+    positions = []
+    for key in keys:
+        if columns is not None:
+            if key not in columns:
+                raise ValueError(
+                    f"{what} refers to unknown column {key!r}; columns are: "
+                    + ", ".join(map(str, columns))
+                )
+            positions.append(columns.index(key))
+        else:
+            if isinstance(key, bool) or not isinstance(key, numbers.Integral):
+                raise ValueError(
+                    f"{what} must use integer column indices for an array, got {key!r} "
+                    "(use a DataFrame to refer to columns by name)"
+                )
+            if not -n_cols <= int(key) < n_cols:
+                raise ValueError(f"{what}: column index {key} out of range for {n_cols} columns")
+            positions.append(int(key) % n_cols)
+    return positions
+
+
+def _keep_positions(keep, columns, n_cols: int) -> list[int]:
+    if keep is None:
+        return []
+    if isinstance(keep, (str, numbers.Integral)):
+        keep = [keep]
+    return sorted(set(_column_positions(list(keep), columns, n_cols, "keep")))
+
+
+def mrr_disguise(X, theta: float, rng=None, keep=None):
+    """Disguise a 0/1 data set with multivariate randomized response (Section 4.1).
+
+    Each record is sent unchanged with probability ``theta``, or with **every** attribute
+    flipped (0 <-> 1) with probability ``1 - theta`` (step 3a of Section 5.1). Columns in
+    ``keep`` are never flipped: the paper's variant where the class label is not sensitive.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or array-like of 0/1, shape (n, N)
+    theta : float in [0, 1]
+        Probability of sending the record unchanged. 0.5 is allowed here (nothing can be
+        estimated from the result, see :func:`mrr_solve`).
+    rng : None, int or numpy.random.Generator
+    keep : None, a column, or a list of columns
+        Columns sent truthfully (e.g. the class column): names for a DataFrame, integer
+        indices for an array.
+
+    Returns
+    -------
+    Same kind as ``X`` (DataFrame with the same index and columns, or ndarray), dtype uint8.
+    ``theta = 1`` returns the data and ``theta = 0`` their complement (except ``keep``), exactly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 1, 0], [0, 1, 1]])
+    >>> mrr_disguise(X, 0.0, rng=0).tolist()
+    [[0, 0, 1], [1, 0, 0]]
+    >>> mrr_disguise(X, 0.0, rng=0, keep=[2]).tolist()
+    [[0, 0, 0], [1, 0, 1]]
+    """
+    arr, columns = _as_binary_matrix(X)
+    theta = _check_theta(theta, estimating=False)
+    rng = check_random_state(rng)
+    n, n_cols = arr.shape
+    flip_cols = np.ones(n_cols, dtype=bool)
+    flip_cols[_keep_positions(keep, columns, n_cols)] = False
+    # step 3a: r < theta -> copy the record, otherwise copy its complement
+    lie = rng.random(n) >= theta
+    flip = (lie[:, None] & flip_cols[None, :]).astype(np.uint8)
+    out = arr ^ flip
+    if columns is not None:
+        return pd.DataFrame(out, index=X.index, columns=X.columns)
+    return out
+
+
+def mrr_solve(p_star_e, p_star_ebar, theta: float):
+    """Solve Eq. 3 of Du & Zhan for P(E), vectorized over many conjunctions at once.
+
+    ``P*(E) = P(E) theta + P(Ebar)(1 - theta)`` and ``P*(Ebar) = P(Ebar) theta + P(E)(1 - theta)``
+    give ``P(E) = (theta P*(E) - (1 - theta) P*(Ebar)) / (2 theta - 1)``.
+
+    Parameters
+    ----------
+    p_star_e, p_star_ebar : float or array-like (broadcastable)
+        Observed proportions (or counts: the system is linear, so counts in give estimated
+        counts out) of disguised records matching E and its complementary pattern E-bar.
+    theta : float in [0, 1], not 0.5
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The unbiased estimate of P(E) (not clipped: it can fall outside [0, 1] — or [0, n] for
+        counts — when theta is near 0.5; clip it yourself if you need a proportion). P(Ebar) is
+        ``mrr_solve(p_star_ebar, p_star_e, theta)``. ``theta = 1`` returns ``p_star_e`` and
+        ``theta = 0`` returns ``p_star_ebar``, exactly.
+
+    Raises
+    ------
+    ValueError
+        theta = 0.5 (determinant 0), theta outside [0, 1], negative or non-finite inputs.
+
+    Examples
+    --------
+    >>> round(mrr_solve(0.3, 0.1, 0.75), 10)
+    0.4
+    >>> mrr_solve([0.3, 0.2], [0.1, 0.2], 0.75).round(3).tolist()
+    [0.4, 0.2]
+    """
+    theta = _check_theta(theta, estimating=True)
+    try:
+        a = np.asarray(p_star_e, dtype=float)
+        b = np.asarray(p_star_ebar, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"p_star_e and p_star_ebar must be numeric: {err}") from None
+    for name, v in (("p_star_e", a), ("p_star_ebar", b)):
+        if not np.isfinite(v).all() or (v < 0).any():
+            raise ValueError(
+                f"{name} must hold finite, non-negative proportions (or counts); got "
+                f"{v[~(np.isfinite(v) & (v >= 0))].ravel()[0]!r}"
+            )
+    # Eq. 3, solved by Cramer's rule (determinant 2 theta - 1)
+    out = (theta * a - (1.0 - theta) * b) / (2.0 * theta - 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class MRREstimate:
+    """Result of :func:`mrr_estimate`.
+
+    Attributes
+    ----------
+    estimate : float
+        Unbiased estimate of P(E) from Eq. 3 (may leave [0, 1] when theta is near 0.5).
+    estimate_clipped : float
+        ``estimate`` clipped to [0, 1].
+    estimate_complement : float
+        The estimate of P(Ebar) from the same system.
+    std_error : float
+        Estimated standard error for a random sample (multinomial counts of E, Ebar, rest)::
+
+            sqrt((theta^2 a(1-a) + (1-theta)^2 b(1-b) + 2 theta (1-theta) a b) / (n (2 theta - 1)^2))
+
+        with ``a = P*(E)``, ``b = P*(Ebar)``. Reduces to Warner's for a single attribute.
+    p_star_e, p_star_ebar : float
+        Observed proportions of disguised records matching E and Ebar.
+    n : int
+    theta : float
+    conditions : dict
+        E, as given; ``complement`` is Ebar (kept columns keep their value).
+    complement : dict
+    """
+
+    estimate: float
+    estimate_clipped: float
+    estimate_complement: float
+    std_error: float
+    p_star_e: float
+    p_star_ebar: float
+    n: int
+    theta: float
+    conditions: dict
+    complement: dict
+
+
+def _check_conditions(conditions) -> dict:
+    if not isinstance(conditions, Mapping):
+        raise ValueError(
+            "conditions must be a dict {column: 0 or 1} describing the conjunction E, "
+            f"got {type(conditions).__name__}"
+        )
+    out = {}
+    for key, value in conditions.items():
+        if isinstance(value, (bool, np.bool_)):
+            value = int(value)
+        if not isinstance(value, numbers.Real) or value not in (0, 1):
+            raise ValueError(f"conditions[{key!r}] must be 0 or 1 (binary data), got {value!r}")
+        out[key] = int(value)
+    return out
+
+
+def mrr_estimate(disguised, theta: float, conditions, keep=None) -> MRREstimate:
+    """Estimate P(E) for a conjunction E from MRR-disguised data (Eq. 3 of Du & Zhan).
+
+    Counts the disguised records matching E and its complementary pattern Ebar (every value of
+    E flipped, except columns in ``keep``, which were sent truthfully) and solves Eq. 3.
+
+    Parameters
+    ----------
+    disguised : pandas.DataFrame or 2-D array-like of 0/1
+        Output of :func:`mrr_disguise`.
+    theta : float in [0, 1], not 0.5
+    conditions : dict {column: 0 or 1}
+        The conjunction E, e.g. ``{"A1": 1, "A2": 1, "A3": 0}`` (column names for a DataFrame,
+        integer indices for an array). An empty dict is the always-true E (estimate 1).
+    keep : None, a column, or a list of columns
+        The columns left undisguised by :func:`mrr_disguise` (must match what was used there).
+
+    Returns
+    -------
+    MRREstimate
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = (rng.random((50_000, 3)) < [0.6, 0.5, 0.3]).astype(int)
+    >>> G = mrr_disguise(X, 0.8, rng=1)
+    >>> res = mrr_estimate(G, 0.8, {0: 1, 1: 1, 2: 0})
+    >>> truth = np.mean((X[:, 0] == 1) & (X[:, 1] == 1) & (X[:, 2] == 0))
+    >>> bool(abs(res.estimate - truth) < 4 * res.std_error)
+    True
+    """
+    arr, columns = _as_binary_matrix(disguised, "disguised")
+    theta = _check_theta(theta, estimating=True)
+    conditions = _check_conditions(conditions)
+    n, n_cols = arr.shape
+    pos = _column_positions(list(conditions), columns, n_cols, "conditions")
+    kept = set(_keep_positions(keep, columns, n_cols))
+    values = np.array(list(conditions.values()), dtype=np.uint8)
+    # Ebar: the complementary pattern; undisguised (kept) columns keep their value (Section 4.2)
+    flips = np.array([p not in kept for p in pos], dtype=np.uint8)
+    values_bar = values ^ flips
+    sub = arr[:, pos]
+    count_e = float(np.count_nonzero(np.all(sub == values, axis=1)))
+    count_ebar = float(np.count_nonzero(np.all(sub == values_bar, axis=1)))
+    p_e, p_ebar = count_e / n, count_ebar / n
+    # Eq. 3 on counts, then / n: theta = 0 or 1 gives the exact proportion of the true data
+    est = mrr_solve(count_e, count_ebar, theta) / n
+    est_bar = mrr_solve(count_ebar, count_e, theta) / n
+    d2 = (2.0 * theta - 1.0) ** 2
+    if np.array_equal(values, values_bar):
+        # E and Ebar are the same event (only kept columns): P(E) = P*(E), a plain proportion
+        var = p_e * (1 - p_e) / n
+    else:
+        var = (theta**2 * p_e * (1 - p_e) + (1 - theta) ** 2 * p_ebar * (1 - p_ebar)
+               + 2 * theta * (1 - theta) * p_e * p_ebar) / (n * d2)
+    labels = list(conditions)
+    return MRREstimate(
+        estimate=est,
+        estimate_clipped=min(max(est, 0.0), 1.0),
+        estimate_complement=est_bar,
+        std_error=float(np.sqrt(max(var, 0.0))),
+        p_star_e=p_e,
+        p_star_ebar=p_ebar,
+        n=int(n),
+        theta=theta,
+        conditions=dict(conditions),
+        complement={k: int(v) for k, v in zip(labels, values_bar)},
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# theta <-> epsilon (local differential privacy)
+# --------------------------------------------------------------------------------------------
+def epsilon(theta):
+    """Local-differential-privacy level of randomized response: ``|ln(theta / (1 - theta))|``.
+
+    A disguised answer is at most ``e^epsilon`` times more likely under one true answer than
+    under the other, which is the definition of epsilon-LDP; this holds for Warner's model and
+    for MRR (a whole record is flipped or not). theta = 0.5 gives 0 (perfect privacy, no
+    information); theta = 0 or 1 gives infinity (the truth is revealed).
+
+    Parameters
+    ----------
+    theta : float or array-like in [0, 1]
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> round(epsilon(0.75), 4)
+    1.0986
+    >>> epsilon(0.25) == epsilon(0.75)
+    True
+    >>> epsilon(1.0)
+    inf
+    """
+    try:
+        t = np.asarray(theta, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"theta must be a number in [0, 1], got {theta!r}") from None
+    if t.size == 0:
+        raise ValueError("theta is empty")
+    if not np.all((t >= 0) & (t <= 1)):
+        raise ValueError(f"theta must be between 0 and 1, got {t[~((t >= 0) & (t <= 1))].ravel()[0]!r}")
+    with np.errstate(divide="ignore"):
+        out = np.abs(np.log(t) - np.log1p(-t))
+    return float(out) if out.ndim == 0 else out
+
+
+def theta_for_epsilon(eps):
+    """The theta >= 0.5 with ``epsilon(theta) = eps``: ``e^eps / (1 + e^eps)`` (1 - theta works too).
+
+    Examples
+    --------
+    >>> round(theta_for_epsilon(1.0), 4)
+    0.7311
+    """
+    e = np.asarray(eps, dtype=float)
+    if not np.all(e >= 0) or np.isnan(e).any():
+        raise ValueError(f"epsilon must be >= 0 (inf allowed), got {eps!r}")
+    out = 1.0 / (1.0 + np.exp(-e))
+    return float(out) if out.ndim == 0 else out
