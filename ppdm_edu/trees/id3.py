@@ -58,6 +58,11 @@ __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "rr_solve"]
 
 # Why a node became a leaf (stored per node in ``tree_.reason``).
 SPLIT, PURE, NO_ATTRIBUTES, EMPTY = 0, 1, 2, 3
+# Round-off guard for estimated quantities: a proportion (of n) or a class frequency within
+# _EPS of 0, 1/2 or 1 is treated as exactly that value, and gains within _EPS as a tie (first
+# attribute wins). Real proportions differ by at least 1/n >> _EPS, so for plain ID3 this only
+# breaks float round-off ties (the test suite checks ID3 against a naive reference).
+_EPS = 1e-9
 _REASONS = {SPLIT: "split", PURE: "pure", NO_ATTRIBUTES: "no attributes left", EMPTY: "empty branch"}
 
 
@@ -97,7 +102,7 @@ def rr_solve(p_star_e, p_star_ebar, theta):
     theta = _check_theta(theta)
     a = np.asarray(p_star_e, dtype=float)
     b = np.asarray(p_star_ebar, dtype=float)
-    out = (theta * a - (1.0 - theta) * b) / (2.0 * theta - 1.0)
+    out = (theta * a - (1.0 - theta) * b) / (2.0 * theta - 1.0) + 0.0  # + 0.0: no "-0" at theta = 0
     return float(out) if out.ndim == 0 else out
 
 
@@ -164,7 +169,9 @@ def _fraction(part, whole):
     """part / whole clipped to [0, 1]; 0 where whole <= 0 (the clipping rule of RR-ID3)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(whole > 0, part / np.where(whole > 0, whole, 1.0), 0.0)
-    return np.clip(f, 0.0, 1.0)
+    f = np.clip(f, 0.0, 1.0)
+    f = np.where(f < _EPS, 0.0, np.where(f > 1.0 - _EPS, 1.0, f))
+    return f
 
 
 def _frontier_counts(pos, X, y, n_front):
@@ -227,7 +234,7 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
         n_front = front_ids.size
         size = front_counts.sum(axis=1)  # estimated |S| / n
         q0 = _fraction(front_counts[:, 0], size)  # Q_0, clipped; Q_1 = 1 - Q_0 (Section 4.2)
-        majority = (q0 < 0.5).astype(int)  # ties -> class 0
+        majority = (q0 < 0.5 - _EPS).astype(int)  # ties -> class 0
         pure = (q0 == 0.0) | (q0 == 1.0)
         no_attr = front_used.all(axis=1)
         for i, node_id in enumerate(front_ids):
@@ -248,7 +255,7 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
         h_node = _entropy2(q0)
         gains = h_node[:, None] - (w * h_child).sum(axis=2)  # Eq. 2
         gains = np.where(front_used, -np.inf, gains)
-        best = np.argmax(gains, axis=1)  # ties -> first attribute
+        best = np.argmax(gains >= gains.max(axis=1, keepdims=True) - _EPS, axis=1)  # ties -> first
 
         split = ~leaf
         split_idx = np.flatnonzero(split)
@@ -263,7 +270,7 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
             k = best[split_idx]
             child_c = cells[split_idx, k]  # (s, value, class)
             ids = new_nodes(child_c.reshape(-1, 2), level + 1).reshape(-1, 2)
-            empty = child_c.sum(axis=2) <= 0  # estimated size <= 0: empty branch (step 6c)
+            empty = child_c.sum(axis=2) <= _EPS  # estimated size <= 0: empty branch (step 6c)
             for j, i in enumerate(split_idx):
                 nid = front_ids[i]
                 feature[nid] = int(k[j])
