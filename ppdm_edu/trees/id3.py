@@ -52,9 +52,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..randomized_response import mrr_solve
 from ..validation import check_binary, check_probability
 
-__all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "rr_solve"]
+__all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "TreeArrays"]
 
 # Why a node became a leaf (stored per node in ``tree_.reason``).
 SPLIT, PURE, NO_ATTRIBUTES, EMPTY = 0, 1, 2, 3
@@ -70,40 +71,23 @@ _REASONS = {SPLIT: "split", PURE: "pure", NO_ATTRIBUTES: "no attributes left", E
 # Eq. 3: the 2 x 2 system
 # --------------------------------------------------------------------------------------------
 def _check_theta(theta) -> float:
+    """theta in [0, 1] and not 0.5; the singular case gets randomized_response's message."""
     if isinstance(theta, bool) or not isinstance(theta, numbers.Real):
         raise TypeError(f"theta must be a real number in [0, 1], got {theta!r}")
     theta = check_probability(theta, "theta")
-    if theta == 0.5:
-        raise ValueError(
-            "theta = 0.5 makes Eq. 3 singular: a disguised record is then its original or its "
-            "complement with equal probability, so P*(E) = P*(Ebar) carries no information about "
-            "P(E). Choose theta != 0.5 (e.g. 0.45 or 0.55; theta in [0, 0.4] or [0.6, 1] gives "
-            "accurate trees in the paper)."
-        )
+    mrr_solve(0.0, 0.0, theta)  # raises ValueError at theta = 0.5 (determinant 2 theta - 1 = 0)
     return theta
 
 
-def rr_solve(p_star_e, p_star_ebar, theta):
-    """Solve Eq. 3 for P(E) given P*(E) and P*(Ebar) (vectorized; counts work as well).
+def _solve(p_star_e, p_star_ebar, theta):
+    """Eq. 3 solved for P(E) by :func:`ppdm_edu.randomized_response.mrr_solve`.
 
-    P(E) = (theta P*(E) - (1 - theta) P*(Ebar)) / (2 theta - 1). Written this way, theta = 1
-    returns P*(E) and theta = 0 returns P*(Ebar) bit for bit, which is what makes RR-ID3 at
-    theta = 0 or 1 build exactly the ID3 tree of the original data. The result is unbiased and
-    is *not* clipped: it can fall below 0 or above 1 (callers decide how to handle that).
-
-    Examples
-    --------
-    >>> # P(E) = 0.72, P(Ebar) = 0.2 give P*(E) = 0.564, P*(Ebar) = 0.356 at theta = 0.7
-    >>> round(rr_solve(0.564, 0.356, 0.7), 10)
-    0.72
-    >>> rr_solve(0.3, 0.5, 1.0), rr_solve(0.3, 0.5, 0.0)
-    (0.3, 0.5)
+    mrr_solve computes (theta P*(E) - (1 - theta) P*(Ebar)) / (2 theta - 1): theta = 1 returns
+    P*(E) and theta = 0 returns P*(Ebar) bit for bit, which is what makes RR-ID3 at theta = 0 or
+    1 build exactly the ID3 tree of the original data. ``+ 0.0`` turns the -0.0 that theta = 0
+    gives for an empty cell into 0.0 (so the printed tree shows "0", not "-0").
     """
-    theta = _check_theta(theta)
-    a = np.asarray(p_star_e, dtype=float)
-    b = np.asarray(p_star_ebar, dtype=float)
-    out = (theta * a - (1.0 - theta) * b) / (2.0 * theta - 1.0) + 0.0  # + 0.0: no "-0" at theta = 0
-    return float(out) if out.ndim == 0 else out
+    return mrr_solve(p_star_e, p_star_ebar, theta) + 0.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -532,7 +516,7 @@ class RRID3(_BinaryTree):
         Xa, ya, names = _check_Xy(X, y)
         Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
         ybar = 1 - ya if self.disguised_label else ya
-        self.tree_ = _grow(Xa, ya, lambda A, B: rr_solve(A, B, theta), Xbar, ybar)
+        self.tree_ = _grow(Xa, ya, lambda A, B: _solve(A, B, theta), Xbar, ybar)
         self.n_features_in_ = Xa.shape[1]
         self.feature_names_in_ = names
         self.classes_ = np.array([0, 1])
@@ -608,7 +592,7 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
     p_star = float(np.mean(tree.predict(Xa) == ya))
     p_star_bar = float(np.mean(tree.predict(1 - Xa) == ybar))
     return AccuracyEstimate(
-        accuracy=rr_solve(p_star, p_star_bar, theta),
+        accuracy=_solve(p_star, p_star_bar, theta),
         p_star=p_star,
         p_star_bar=p_star_bar,
         theta=theta,
