@@ -13,7 +13,7 @@ Examples
 0.95
 >>> round(GaussianNoise(sigma=1.0).interval_width(0.95), 2)  # Table 1: 3.92 sigma
 3.92
->>> noise_for_privacy("gaussian", level=1.0, value_range=130_000).interval_width(0.95)
+>>> round(noise_for_privacy("gaussian", level=1.0, value_range=130_000).interval_width(0.95), 6)
 130000.0
 >>> w = perturb(np.array([30.0, 40.0]), UniformNoise(5.0), rng=0)
 """
@@ -351,7 +351,7 @@ def noise_for_privacy(kind: str, level: float, value_range: float, confidence: f
 
     Examples
     --------
-    >>> round(noise_for_privacy("gaussian", 1.0, 3.92).sigma, 6)
+    >>> round(noise_for_privacy("gaussian", 1.0, 3.92).sigma, 3)   # 3.92 = 2 x 1.96
     1.0
     """
     level = check_positive(level, "privacy level")
@@ -368,7 +368,7 @@ def noise_for_snr(x, snr: float, kind: str = "gaussian") -> Noise:
     --------
     >>> import numpy as np
     >>> x = np.arange(10.0)
-    >>> round(noise_for_snr(x, 1.0).var / x.var(), 6)
+    >>> round(noise_for_snr(x, 1.0).var / float(x.var()), 6)
     1.0
     """
     values = check_finite_1d(x, "x")
