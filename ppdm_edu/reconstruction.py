@@ -1,0 +1,797 @@
+"""Reconstructing the original distribution from perturbed values (Agrawal & Srikant 2000, Sec. 3).
+
+The server sees only ``w_i = x_i + y_i`` and the public noise distribution ``f_Y``. It estimates
+the distribution of ``X`` over a partition of the domain into intervals ``I_1..I_m``:
+
+* ``method="bayes"`` -- the paper's iterative Bayes procedure with partitioning (Fig. 1, Eq. 3)::
+
+      Pr'(X in I_p) = 1/n sum_s N(I_s) f_Y(m(I_s) - m(I_p)) Pr(X in I_p)
+                                      / sum_t f_Y(m(I_s) - m(I_t)) Pr(X in I_t)
+
+  where ``N(I_s)`` counts the perturbed values in observed bin ``I_s`` and ``m(.)`` is an
+  interval's mid-point. The start is uniform.
+* ``method="em"`` -- the EM algorithm of Agrawal & Aggarwal (PODS 2001). Same update, but the
+  mid-point density ``f_Y(m(I_s) - m(I_p))`` is replaced by the exact probability that a value
+  uniform in ``I_p`` lands in the observed bin ``I_s`` after noise (differences of the noise
+  CDF). Each update increases the likelihood of the binned data, so EM converges to the
+  maximum-likelihood estimate of the interval probabilities.
+
+Both share one vectorized update: with ``A[s, p]`` the (approximate) probability of observed
+bin ``s`` given interval ``p`` and ``D = A @ Pr`` the denominators (computed once per iteration
+and re-used for every ``p``, the paper's footnote 2), one iteration is
+``Pr' = Pr * (A.T @ (N / D)) / n`` -- O(m_w x m) work, no loop over records.
+
+Stopping criterion (Sec. 3, "Stopping Criterion"): the paper compares successive estimates and
+stops "when the difference ... becomes very small (1% of the threshold of the chi^2 test)". We
+use Pearson's statistic between successive *count* estimates,
+``chi2 = sum_p (N_{j+1}(I_p) - N_j(I_p))^2 / N_j(I_p)`` with ``N_j = n Pr_j``, and stop when it
+is at most ``tol`` (default 0.01) times the 95 % critical value of chi^2 with ``m - 1`` degrees of
+freedom -- the threshold a goodness-of-fit test of one estimate against the other would use.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ppdm_edu import GaussianNoise, perturb, plateau, reconstruct
+>>> x = plateau(10_000, seed=0)
+>>> noise = GaussianNoise(0.25)
+>>> rec = reconstruct(perturb(x, noise, rng=1), noise, bounds=(0, 1), width=0.05)
+>>> rec.probabilities.shape, bool(rec.converged)
+((20,), True)
+>>> truth = interval_distribution(x, rec.edges)
+>>> bool(total_variation(rec.probabilities, truth) < 0.1)
+True
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special, stats
+
+from .randomization import GaussianNoise, Noise, UniformNoise
+from .validation import check_finite_1d, check_positive
+
+__all__ = [
+    "Reconstruction",
+    "Reconstructor",
+    "reconstruct",
+    "reconstruct_counts",
+    "response_matrix",
+    "make_edges",
+    "default_n_intervals",
+    "interval_distribution",
+    "total_variation",
+    "sample_total_variation",
+    "posterior",
+    "chi2_threshold",
+    "METHODS",
+    "DEFAULT_MAX_ITER",
+    "DEFAULT_TOL",
+]
+
+METHODS = ("bayes", "em")
+DEFAULT_MAX_ITER = 1000
+DEFAULT_TOL = 0.01  # "1% of the threshold of the chi^2 test" (Sec. 3)
+# A response matrix larger than this (m_w x m entries) would need hundreds of MB.
+_MAX_MATRIX_ENTRIES = 20_000_000
+_MAX_INTERVALS = 10_000
+# Perturbed values farther than this from the domain cannot have come from it (noise support).
+_REACH_COVERAGE = 1.0 - 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# result
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Reconstruction:
+    """The reconstructed distribution of ``X`` over intervals (result of :func:`reconstruct`).
+
+    Attributes
+    ----------
+    edges : ndarray, shape (m + 1,)
+        Interval boundaries; interval ``p`` is ``[edges[p], edges[p+1])``.
+    probabilities : ndarray, shape (m,)
+        Estimated ``Pr(X in I_p)``: non-negative, summing to 1.
+    counts : ndarray, shape (m,)
+        Estimated ``N(I_p) = n Pr(X in I_p)`` (``n`` = number of perturbed values given).
+    n_iter : int
+        Number of iterations run.
+    converged : bool
+        True if the stopping criterion was met before ``max_iter``.
+    history : ndarray, shape (n_iter + 1, m), or None
+        The estimate after each iteration, row 0 being the uniform start (None unless
+        ``keep_history``).
+    method : str
+        ``"bayes"`` or ``"em"``.
+    noise : Noise
+        The noise model used (needed by :meth:`posterior`).
+    n : int
+        Number of perturbed values.
+    n_ignored : int
+        Values that no interval of the domain can produce under the noise (e.g. further than
+        alpha from the domain with uniform noise); they are left out of the update.
+    statistic : float
+        Chi^2 statistic between the last two estimates (see the module notes).
+    threshold : float
+        The stopping threshold it was compared with (``tol`` x chi^2 critical value).
+    """
+
+    edges: np.ndarray
+    probabilities: np.ndarray
+    counts: np.ndarray
+    n_iter: int
+    converged: bool
+    history: np.ndarray | None = None
+    method: str = "bayes"
+    noise: Noise | None = None
+    n: int = 0
+    n_ignored: int = 0
+    statistic: float = float("nan")
+    threshold: float = float("nan")
+
+    @property
+    def midpoints(self) -> np.ndarray:
+        """Interval mid-points ``m(I_p)``."""
+        return 0.5 * (self.edges[:-1] + self.edges[1:])
+
+    @property
+    def widths(self) -> np.ndarray:
+        """Interval widths ``L_p``."""
+        return np.diff(self.edges)
+
+    @property
+    def density(self) -> np.ndarray:
+        """Average density over each interval, ``f_X(I_p) = Pr(X in I_p) / L_p``."""
+        return self.probabilities / self.widths
+
+    @property
+    def n_intervals(self) -> int:
+        return int(self.probabilities.size)
+
+    def cdf(self) -> np.ndarray:
+        """Estimated ``F_X`` at the right edge of each interval."""
+        return np.cumsum(self.probabilities)
+
+    def posterior(self, w, method: str | None = None) -> np.ndarray:
+        """``P(X in I_p | W = w_i)`` for each value, using this estimate as the prior.
+
+        See :func:`posterior`. Rows sum to 1.
+        """
+        return posterior(w, self.edges, self.probabilities, self.noise,
+                         method=self.method if method is None else method)
+
+    def posterior_mean(self, w, method: str | None = None) -> np.ndarray:
+        """The posterior mean of each individual value (mid-point approximation)."""
+        return self.posterior(w, method) @ self.midpoints
+
+    def to_frame(self):
+        """A DataFrame with one row per interval (lower, upper, probability, count)."""
+        import pandas as pd
+
+        return pd.DataFrame({
+            "lower": self.edges[:-1], "upper": self.edges[1:],
+            "probability": self.probabilities, "count": self.counts,
+        })
+
+
+# ---------------------------------------------------------------------------------------------
+# input checks and the interval grid
+# ---------------------------------------------------------------------------------------------
+def _check_noise(noise) -> Noise:
+    if not isinstance(noise, Noise):
+        raise TypeError(
+            f"noise must be a UniformNoise or GaussianNoise, got {type(noise).__name__}"
+        )
+    return noise
+
+
+def _check_method(method) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    return method
+
+
+def _check_int(value, name: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        allowed = f">= {low}" if high is None else f"between {low} and {high}"
+        raise ValueError(f"{name} must be {allowed}, got {value}")
+    return value
+
+
+def _check_tol(tol) -> float:
+    return check_positive(tol, "tol", allow_zero=True)
+
+
+def _check_bounds(bounds, w: np.ndarray | None = None) -> tuple[float, float]:
+    if bounds is None:
+        if w is None:
+            raise ValueError("bounds are needed")
+        lo, hi = float(w.min()), float(w.max())
+        if hi <= lo:  # a single value (or all equal): give the grid some width
+            lo, hi = lo - 0.5, hi + 0.5
+        return lo, hi
+    try:
+        lo, hi = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds must be a pair (low, high) of numbers, got {bounds!r}") from None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"bounds must be finite, got ({lo}, {hi})")
+    if hi <= lo:
+        raise ValueError(f"bounds must satisfy low < high, got ({lo}, {hi})")
+    return lo, hi
+
+
+def default_n_intervals(n: int) -> int:
+    """The paper's heuristic (Sec. 4.2): about 100 points per interval, bounded to 10..100.
+
+    >>> default_n_intervals(500), default_n_intervals(4_321), default_n_intervals(10**6)
+    (10, 43, 100)
+    """
+    return int(min(100, max(10, round(n / 100))))
+
+
+def make_edges(bounds, n_intervals=None, width=None, n: int | None = None) -> np.ndarray:
+    """Equal-width interval boundaries over ``bounds``.
+
+    Give ``n_intervals`` or ``width`` (not both); with neither, :func:`default_n_intervals` of
+    ``n``. With ``width`` the last interval may end a little past ``bounds[1]``.
+
+    >>> make_edges((0, 1), width=0.25).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    lo, hi = _check_bounds(bounds)
+    if n_intervals is not None and width is not None:
+        raise ValueError("give n_intervals or width, not both")
+    if width is not None:
+        width = check_positive(width, "width")
+        m = max(1, int(math.ceil((hi - lo) / width - 1e-9)))
+        if m > _MAX_INTERVALS:
+            raise ValueError(
+                f"width {width} gives {m} intervals over ({lo}, {hi}); at most "
+                f"{_MAX_INTERVALS} are allowed: use a larger width"
+            )
+        return lo + width * np.arange(m + 1)
+    if n_intervals is None:
+        if n is None:
+            raise ValueError("give n_intervals, width or n (for the default heuristic)")
+        n_intervals = default_n_intervals(n)
+    m = _check_int(n_intervals, "n_intervals", 1, _MAX_INTERVALS)
+    return np.linspace(lo, hi, m + 1)
+
+
+def _check_edges(edges, name="edges") -> np.ndarray:
+    e = check_finite_1d(edges, name)
+    if e.size < 2 or np.any(np.diff(e) <= 0):
+        raise ValueError(f"{name} must be at least two strictly increasing boundaries")
+    return e
+
+
+def _reach(noise: Noise) -> float:
+    """Half-width of an interval that holds the noise with probability 1 - 1e-12."""
+    return float(noise.support(_REACH_COVERAGE)[1])
+
+
+def _extend_edges(edges: np.ndarray, reach: float) -> np.ndarray:
+    """``edges`` extended on both sides with intervals of the end widths to cover +-reach."""
+    left_w, right_w = edges[1] - edges[0], edges[-1] - edges[-2]
+    k_left = int(math.ceil(reach / left_w)) + 1
+    k_right = int(math.ceil(reach / right_w)) + 1
+    left = edges[0] - left_w * np.arange(k_left, 0, -1)
+    right = edges[-1] + right_w * np.arange(1, k_right + 1)
+    return np.concatenate([left, edges, right])
+
+
+# ---------------------------------------------------------------------------------------------
+# the response matrix A[s, p] ~ P(observed bin s | X in interval p)
+# ---------------------------------------------------------------------------------------------
+def _cdf_integral(noise: Noise, t: np.ndarray) -> np.ndarray:
+    """``G(t) = integral_{-inf}^t F_Y(u) du`` (closed forms for the two noise kinds)."""
+    t = np.asarray(t, dtype=float)
+    if isinstance(noise, GaussianNoise):
+        s = noise.sigma
+        z = t / s
+        return s * (z * special.ndtr(z) + np.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi))
+    if isinstance(noise, UniformNoise):
+        a = noise.alpha
+        inside = (t + a) ** 2 / (4.0 * a)
+        return np.where(t <= -a, 0.0, np.where(t >= a, t, inside))
+    raise NotImplementedError  # handled by quadrature in _response_pairs
+
+
+def _below(edges: np.ndarray, c: float, noise: Noise) -> np.ndarray:
+    """P(W < c | X ~ Uniform(I_p)) = [G(c - a_p) - G(c - b_p)] / L_p for each interval."""
+    a, b = edges[:-1], edges[1:]
+    try:
+        return np.clip((_cdf_integral(noise, c - a) - _cdf_integral(noise, c - b)) / (b - a), 0, 1)
+    except NotImplementedError:
+        nodes, weights = np.polynomial.legendre.leggauss(16)
+        out = np.zeros(a.size)
+        for node, weight in zip(nodes, weights):
+            out += 0.5 * weight * noise.cdf(c - (a + 0.5 * (node + 1.0) * (b - a)))
+        return out
+
+
+def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") -> np.ndarray:
+    """The ``m_w x m`` matrix ``A[s, p] ~ P(W in observed bin s | X in interval p)``.
+
+    Parameters
+    ----------
+    edges : array-like, shape (m + 1,)
+        Boundaries of the intervals of the original values.
+    noise : Noise
+        The public noise model.
+    w_edges : array-like, shape (m_w + 1,), optional
+        Boundaries of the bins the perturbed values are counted in (default: ``edges``).
+    method : {"bayes", "em"}
+        ``"bayes"``: the paper's mid-point approximation ``f_Y(m(I_s) - m(I_p)) L_s`` (Sec. 3);
+        columns sum to about 1 over a grid that covers the noise. ``"em"``: the exact
+        probability for a value uniform in ``I_p`` (differences of the noise CDF), as in
+        Agrawal & Aggarwal (2001); columns sum to exactly the probability of landing inside
+        ``w_edges``.
+
+    Examples
+    --------
+    >>> from ppdm_edu import UniformNoise
+    >>> A = response_matrix([0, 1, 2, 3], UniformNoise(0.5), method="em")
+    >>> A.round(3).tolist()
+    [[0.75, 0.125, 0.0], [0.125, 0.75, 0.125], [0.0, 0.125, 0.75]]
+    """
+    edges = _check_edges(edges)
+    w_edges = edges if w_edges is None else _check_edges(w_edges, "w_edges")
+    noise = _check_noise(noise)
+    method = _check_method(method)
+    if (w_edges.size - 1) * (edges.size - 1) > _MAX_MATRIX_ENTRIES:
+        raise ValueError(
+            f"the response matrix would have {(w_edges.size - 1) * (edges.size - 1)} entries "
+            f"(more than {_MAX_MATRIX_ENTRIES}); use fewer or wider intervals"
+        )
+    return _response_pairs(edges, w_edges[:-1], w_edges[1:], noise, method)
+
+
+def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> float:
+    """The stopping threshold: ``tol`` x the ``level`` critical value of chi^2 with m-1 df."""
+    return float(tol) * float(stats.chi2.ppf(level, max(int(m) - 1, 1)))
+
+
+# ---------------------------------------------------------------------------------------------
+# the iteration (Fig. 1 with Eq. 3)
+# ---------------------------------------------------------------------------------------------
+def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_history: bool):
+    """Run Fig. 1 / Eq. 3 on observed bin counts ``N`` (m_w,) with response ``A`` (m_w, m).
+
+    Rows of ``A`` must not be all zero. Returns (pr, n_iter, converged, history, statistic,
+    threshold).
+    """
+    m = A.shape[1]
+    n = float(N.sum())
+    pr = np.full(m, 1.0 / m)  # step (1): uniform start
+    threshold = chi2_threshold(m, tol)
+    history = [pr] if keep_history else None
+    statistic = float("nan")
+    converged = False
+    n_iter = 0
+    AT = np.ascontiguousarray(A.T)
+    for n_iter in range(1, max_iter + 1):
+        # Eq. 3: the denominators sum_t A[s, t] Pr(X in I_t) are computed once per
+        # iteration and re-used for every p (footnote 2: O(m^2) instead of O(m^3)).
+        D = A @ pr
+        ok = D > 0.0
+        if ok.all():
+            ratio = N / D
+            n_eff = n
+        else:
+            # an observed bin that the current estimate cannot produce carries no
+            # information about it: leave it out instead of dividing by zero (never NaN)
+            ratio = np.where(ok, N / np.where(ok, D, 1.0), 0.0)
+            n_eff = float(N[ok].sum())
+            if n_eff <= 0.0:
+                break
+        new = pr * (AT @ ratio) / n_eff
+        total = new.sum()
+        if not total > 0.0 or not np.isfinite(total):  # pragma: no cover - defensive
+            break
+        new /= total
+        # stopping criterion: Pearson chi^2 between successive count estimates n Pr_j
+        prev = n * pr
+        diff = n * new - prev
+        pos = prev > 0.0
+        statistic = float(np.sum(diff[pos] ** 2 / prev[pos]))
+        pr = new
+        if keep_history:
+            history.append(pr)
+        if statistic <= threshold:
+            converged = True
+            break
+    hist = np.array(history) if keep_history else None
+    return pr, n_iter, converged, hist, statistic, threshold
+
+
+def _check_run_args(method, max_iter, tol):
+    method = _check_method(method)
+    max_iter = _check_int(max_iter, "max_iter", 1)
+    tol = _check_tol(tol)
+    return method, max_iter, tol
+
+
+def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) -> Reconstruction:
+    possible = A.sum(axis=1) > 0.0
+    n_ignored = int(N[~possible].sum())
+    if n_ignored == n_total:
+        raise ValueError(
+            "none of the perturbed values can come from the domain "
+            f"[{edges[0]}, {edges[-1]}] under {noise!r}; check bounds and the noise model"
+        )
+    if not possible.all():
+        N, A = N[possible], A[possible]
+    keep = N > 0
+    if not keep.all():
+        N, A = N[keep], A[keep]
+    pr, n_iter, converged, history, statistic, threshold = _iterate(
+        N.astype(float), A, max_iter, tol, keep_history
+    )
+    for arr in (edges, pr) + ((history,) if history is not None else ()):
+        arr.setflags(write=False)
+    counts = n_total * pr
+    counts.setflags(write=False)
+    return Reconstruction(
+        edges=edges, probabilities=pr, counts=counts, n_iter=int(n_iter),
+        converged=bool(converged), history=history, method=method, noise=noise,
+        n=int(n_total), n_ignored=n_ignored, statistic=statistic, threshold=threshold,
+    )
+
+
+def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, method="bayes",
+                max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL,
+                keep_history: bool = True) -> Reconstruction:
+    """Reconstruct the distribution of the original values from perturbed ``w = x + y``.
+
+    Parameters
+    ----------
+    w : array-like of float, shape (n,)
+        Perturbed values (no NaN or infinity).
+    noise : UniformNoise or GaussianNoise
+        The public noise model used to perturb.
+    bounds : (low, high), optional
+        Domain of the original values, split into intervals. Default: the range of the
+        perturbed values ``(min(w), max(w))``, which contains the original values' range
+        (noise spreads values outwards) but is wider by about the noise's reach: pass the
+        attribute's known domain (e.g. ``(0, 1)``, or age 20..80) when you have it, as in the
+        paper.
+    n_intervals, width : int or float, optional
+        Number or width of the equal-width intervals (not both). With neither, the paper's
+        heuristic (Sec. 4.2): ``n / 100`` intervals bounded to 10..100.
+    method : {"bayes", "em"}
+        Agrawal & Srikant's iterative Bayes with mid-points (Eq. 3) or Agrawal & Aggarwal's EM
+        with exact bin probabilities (see the module notes).
+    max_iter : int
+        At most this many iterations.
+    tol : float
+        Stop when the chi^2 statistic between successive count estimates is at most ``tol``
+        times the 95 % chi^2 critical value with ``m - 1`` degrees of freedom (paper: 1 %).
+        ``tol=0`` runs ``max_iter`` iterations.
+    keep_history : bool
+        Keep the estimate after every iteration (for animations).
+
+    Returns
+    -------
+    Reconstruction
+
+    Notes
+    -----
+    The perturbed values are counted on the same grid as the intervals, extended beyond
+    ``bounds`` to cover them; only the non-empty bins enter the update. Values farther than
+    the noise can reach from the domain (with uniform noise: more than alpha beyond a bound)
+    are impossible for every interval and are ignored (``n_ignored``).
+
+    Examples
+    --------
+    >>> from ppdm_edu import UniformNoise, perturb, triangles
+    >>> x = triangles(5_000, seed=0)
+    >>> noise = UniformNoise(0.5)
+    >>> rec = reconstruct(perturb(x, noise, rng=0), noise, bounds=(0, 1), n_intervals=20)
+    >>> round(float(rec.probabilities.sum()), 6), round(float(rec.counts.sum()))
+    (1.0, 5000)
+    """
+    values = check_finite_1d(w, "w")
+    noise = _check_noise(noise)
+    method, max_iter, tol = _check_run_args(method, max_iter, tol)
+    lo, hi = _check_bounds(bounds, values)
+    edges = make_edges((lo, hi), n_intervals=n_intervals, width=width, n=values.size)
+    m = edges.size - 1
+    L = (edges[-1] - edges[0]) / m
+    # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
+    # Values beyond the noise's reach are clipped to a bin just outside it (they are
+    # impossible for every interval either way), which keeps the indices bounded.
+    k_out = int(math.ceil(_reach(noise) / L)) + 2
+    k = np.floor((np.clip(values, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
+    k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
+    bins, N = np.unique(k, return_counts=True)  # only the non-empty bins
+    if bins.size * m > _MAX_MATRIX_ENTRIES:
+        raise ValueError(
+            f"{bins.size} observed bins x {m} intervals is too large a problem; "
+            "use fewer or wider intervals"
+        )
+    ks = bins.astype(float)
+    w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
+    A = _response_pairs(edges, w_lower, w_upper, noise, method)
+    return _finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history)
+
+
+def _response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
+    """Response matrix for observed bins ``[w_lower[s], w_upper[s])`` (need not be contiguous).
+
+    ``"em"``: exact P(W in [c_s, d_s) | X ~ Uniform[a_p, b_p)) (Agrawal & Aggarwal 2001),
+    ``1/L_p int_{a_p}^{b_p} [F_Y(d_s - x) - F_Y(c_s - x)] dx
+    = [G(d_s - a_p) - G(d_s - b_p) - G(c_s - a_p) + G(c_s - b_p)] / L_p`` with ``G' = F_Y``.
+    ``"bayes"``: the paper's mid-point approximation ``f_Y(m(I_s) - m(I_p)) L_s`` (Sec. 3).
+    """
+    if method == "em":
+        a, b = edges[None, :-1], edges[None, 1:]
+        c, d = w_lower[:, None], w_upper[:, None]
+        L = b - a
+        try:
+            P = (_cdf_integral(noise, d - a) - _cdf_integral(noise, d - b)
+                 - _cdf_integral(noise, c - a) + _cdf_integral(noise, c - b)) / L
+        except NotImplementedError:
+            # any other noise model: Gauss-Legendre quadrature of the CDF difference over I_p
+            nodes, weights = np.polynomial.legendre.leggauss(16)
+            P = np.zeros((c.shape[0], a.shape[1]))
+            for node, weight in zip(nodes, weights):
+                x = a + 0.5 * (node + 1.0) * L
+                P += 0.5 * weight * (noise.cdf(d - x) - noise.cdf(c - x))
+        # differences of nearly equal numbers can dip a hair below 0 or above 1
+        return np.clip(P, 0.0, 1.0)
+    mx = 0.5 * (edges[:-1] + edges[1:])
+    mw = 0.5 * (w_lower + w_upper)
+    Lw = w_upper - w_lower
+    return _midpoint_pdf(noise, mw[:, None] - mx[None, :], float(Lw.min())) * Lw[:, None]
+
+
+def _midpoint_pdf(noise: Noise, d: np.ndarray, scale: float) -> np.ndarray:
+    """``f_Y(d)`` for mid-point distances, with the average of the one-sided limits at a jump.
+
+    Mid-point distances are multiples of the interval width up to rounding, so with uniform
+    noise whose alpha is such a multiple, rounding alone would decide whether a bin exactly
+    alpha away counts (``|d| <= alpha``): the matrix becomes asymmetric and the estimate
+    oscillates. At the jump we use ``1 / (4 alpha)``, the mean of the two limits (the usual
+    convention for a discontinuous integrand in a mid-point/trapezoid rule).
+    """
+    if isinstance(noise, UniformNoise):
+        a = noise.alpha
+        gap = np.abs(d) - a
+        eps = 1e-9 * max(scale, a)
+        return np.where(gap < -eps, 0.5 / a, np.where(gap <= eps, 0.25 / a, 0.0))
+    return noise.pdf(d)
+
+
+def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None, n=None,
+                       method: str = "bayes", max_iter: int = DEFAULT_MAX_ITER,
+                       tol: float = DEFAULT_TOL, keep_history: bool = False) -> Reconstruction:
+    """The iteration alone, on counts of perturbed values per observed bin.
+
+    Use with a precomputed :func:`response_matrix` when reconstructing many subsets on the
+    same grid (decision trees: per class and per node); :class:`Reconstructor` does this for
+    you.
+
+    Parameters
+    ----------
+    counts_w : array-like, shape (m_w,)
+        Number of perturbed values in each observed bin (non-negative).
+    matrix : ndarray, shape (m_w, m)
+        ``response_matrix(edges, noise, w_edges, method)``.
+    edges : array-like, shape (m + 1,), optional
+        Interval boundaries stored in the result (default ``0..m``).
+    noise : Noise, optional
+        Stored in the result (needed only for ``Reconstruction.posterior``).
+    n : int, optional
+        Number of records the counts stand for (default ``sum(counts_w)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import UniformNoise
+    >>> edges, w_edges = [0, 1, 2, 3], [-1, 0, 1, 2, 3, 4]
+    >>> A = response_matrix(edges, UniformNoise(0.5), w_edges, method="em")
+    >>> A.sum(axis=0).tolist()   # every value lands in some observed bin
+    [1.0, 1.0, 1.0]
+    >>> rec = reconstruct_counts([125, 750, 125, 0, 0], A, edges=edges, method="em")
+    >>> rec.probabilities.round(2).tolist()   # all the mass in the first interval
+    [1.0, 0.0, 0.0]
+    """
+    N = np.asarray(counts_w, dtype=float)
+    A = np.asarray(matrix, dtype=float)
+    if A.ndim != 2 or N.ndim != 1 or A.shape[0] != N.size:
+        raise ValueError(
+            f"matrix must have shape (len(counts_w), m); got counts of length {N.size} and "
+            f"matrix of shape {A.shape}"
+        )
+    if not (np.isfinite(N).all() and (N >= 0).all()):
+        raise ValueError("counts_w must be finite and non-negative")
+    if not (np.isfinite(A).all() and (A >= 0).all()):
+        raise ValueError("matrix must be finite and non-negative")
+    if N.sum() <= 0:
+        raise ValueError("counts_w sums to 0: at least one perturbed value is needed")
+    method, max_iter, tol = _check_run_args(method, max_iter, tol)
+    m = A.shape[1]
+    edges = np.arange(m + 1, dtype=float) if edges is None else _check_edges(edges)
+    if edges.size != m + 1:
+        raise ValueError(f"edges must have m + 1 = {m + 1} boundaries, got {edges.size}")
+    n_total = float(N.sum()) if n is None else float(n)
+    edges = edges.copy()
+    return _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history)
+
+
+class Reconstructor:
+    """Reconstruct many subsets quickly on one fixed grid (the response matrix is built once).
+
+    For the decision trees' ByClass and Local variants (Sec. 4.2), which reconstruct the
+    distribution of an attribute per class and per node: build one ``Reconstructor`` per
+    attribute at the root and call it on each subset of perturbed values.
+
+    Parameters
+    ----------
+    noise : Noise
+    edges : array-like
+        Interval boundaries of the original values (e.g. from :func:`make_edges`).
+    method, max_iter, tol : see :func:`reconstruct`.
+    w_edges : array-like, optional
+        Bins for the perturbed values. Default: ``edges`` extended on both sides (with the end
+        intervals' widths) by the noise's reach; values outside are counted in the end bins.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import GaussianNoise, perturb, plateau
+    >>> noise = GaussianNoise(0.25)
+    >>> rc = Reconstructor(noise, make_edges((0, 1), n_intervals=20))
+    >>> w = perturb(plateau(2_000, seed=0), noise, rng=0)
+    >>> rec = rc(w[:1000])
+    >>> round(float(rec.counts.sum()))
+    1000
+    """
+
+    def __init__(self, noise: Noise, edges, method: str = "bayes",
+                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL, w_edges=None):
+        self.noise = _check_noise(noise)
+        self.edges = _check_edges(edges)
+        self.method, self.max_iter, self.tol = _check_run_args(method, max_iter, tol)
+        if w_edges is None:
+            w_edges = _extend_edges(self.edges, _reach(self.noise))
+        self.w_edges = _check_edges(w_edges, "w_edges")
+        self.matrix = response_matrix(self.edges, self.noise, self.w_edges, self.method)
+        if self.method == "em":
+            # values outside w_edges are counted in the end bins, so those bins are open:
+            # add P(W < w_edges[0] | I_p) and P(W >= w_edges[-1] | I_p) (columns sum to 1)
+            self.matrix[0] += _below(self.edges, self.w_edges[0], self.noise)
+            self.matrix[-1] += 1.0 - _below(self.edges, self.w_edges[-1], self.noise)
+            np.clip(self.matrix, 0.0, 1.0, out=self.matrix)
+        self.matrix.setflags(write=False)
+
+    def bin_counts(self, w) -> np.ndarray:
+        """Counts of ``w`` in the observed bins (values outside go to the end bins)."""
+        values = check_finite_1d(w, "w")
+        idx = np.searchsorted(self.w_edges, values, side="right") - 1
+        idx = np.clip(idx, 0, self.w_edges.size - 2)
+        return np.bincount(idx, minlength=self.w_edges.size - 1)
+
+    def __call__(self, w, keep_history: bool = False) -> Reconstruction:
+        """Reconstruct from the perturbed values ``w`` of one subset."""
+        return self.from_counts(self.bin_counts(w), keep_history=keep_history)
+
+    def from_counts(self, counts_w, keep_history: bool = False) -> Reconstruction:
+        """Reconstruct from counts per observed bin (e.g. ``bin_counts(w)`` summed over nodes)."""
+        return reconstruct_counts(counts_w, self.matrix, edges=self.edges, noise=self.noise,
+                                  method=self.method, max_iter=self.max_iter, tol=self.tol,
+                                  keep_history=keep_history)
+
+    def __repr__(self):
+        return (f"Reconstructor({self.noise!r}, {self.edges.size - 1} intervals, "
+                f"{self.w_edges.size - 1} observed bins, method={self.method!r})")
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers for evaluation and for attacks
+# ---------------------------------------------------------------------------------------------
+def interval_distribution(x, edges, clip: bool = False) -> np.ndarray:
+    """Fraction of the values of ``x`` in each interval of ``edges``.
+
+    Values outside ``[edges[0], edges[-1]]`` are dropped (and the rest renormalized) unless
+    ``clip`` puts them into the end intervals. Used to score a reconstruction against the
+    original values and to draw the "Randomized" line of Fig. 2.
+
+    >>> interval_distribution([0.1, 0.2, 0.7, 5.0], [0, 0.5, 1]).tolist()
+    [0.6666666666666666, 0.3333333333333333]
+    """
+    values = check_finite_1d(x, "x")
+    edges = _check_edges(edges)
+    if clip:
+        values = np.clip(values, edges[0], edges[-1])
+    counts, _ = np.histogram(values, bins=edges)
+    total = counts.sum()
+    if total == 0:
+        raise ValueError(f"no value of x lies in [{edges[0]}, {edges[-1]}]")
+    return counts / total
+
+
+def total_variation(p, q) -> float:
+    """Total-variation distance ``0.5 sum |p - q|`` between two distributions on the same intervals.
+
+    >>> total_variation([0.5, 0.5], [1.0, 0.0])
+    0.5
+    """
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same shape, got {p.shape} and {q.shape}")
+    return float(0.5 * np.abs(p - q).sum())
+
+
+def sample_total_variation(x, w, edges) -> float:
+    """TV distance between the empirical distributions of two samples on the grid of ``edges``.
+
+    The grid is extended on both sides (with the end intervals' widths) until it covers both
+    samples, so mass one sample has outside ``[edges[0], edges[-1]]`` counts as a difference.
+    This is how far the *randomized* values are from the original ones (Fig. 2's
+    "Randomized" line against "Original").
+
+    >>> sample_total_variation([0.1, 0.2], [0.1, 1.7], [0, 0.5, 1])
+    0.5
+    """
+    a = check_finite_1d(x, "x")
+    b = check_finite_1d(w, "w")
+    e = _check_edges(edges)
+    lo = min(a.min(), b.min(), e[0])
+    hi = max(a.max(), b.max(), e[-1])
+    left_w, right_w = e[1] - e[0], e[-1] - e[-2]
+    k_left = int(math.ceil((e[0] - lo) / left_w)) + 1
+    k_right = int(math.ceil((hi - e[-1]) / right_w)) + 1
+    if k_left + k_right + e.size > 10 * _MAX_MATRIX_ENTRIES:
+        raise ValueError("the samples are too spread out for this grid; use wider intervals")
+    grid = np.concatenate([e[0] - left_w * np.arange(k_left, 0, -1), e,
+                           e[-1] + right_w * np.arange(1, k_right + 1)])
+    p = np.histogram(a, grid)[0] / a.size
+    q = np.histogram(b, grid)[0] / b.size
+    return total_variation(p, q)
+
+
+def posterior(w, edges, probabilities, noise: Noise, method: str = "em") -> np.ndarray:
+    """``P(X in I_p | W = w_i)`` for each perturbed value, with ``probabilities`` as the prior.
+
+    Bayes' rule for one record (the start of Sec. 3), discretized: the likelihood of ``w`` given
+    ``X in I_p`` is ``f_Y(w - m(I_p))`` (``method="bayes"``, mid-point) or the exact average
+    ``[F_Y(w - a_p) - F_Y(w - b_p)] / L_p`` (``method="em"``). A value no interval can produce
+    gets the prior as its posterior. Shape (n, m); rows sum to 1.
+
+    This is what an attacker learns about one individual from a good reconstruction (the
+    paper's warning: reconstruction gives distributions, not individual values).
+
+    >>> from ppdm_edu import UniformNoise
+    >>> posterior([0.9], [0, 1, 2], [0.5, 0.5], UniformNoise(0.5)).round(2).tolist()
+    [[0.6, 0.4]]
+    """
+    values = check_finite_1d(w, "w")
+    edges = _check_edges(edges)
+    prior = check_finite_1d(probabilities, "probabilities")
+    if prior.size != edges.size - 1:
+        raise ValueError(f"probabilities must have {edges.size - 1} entries, got {prior.size}")
+    if (prior < 0).any() or prior.sum() <= 0:
+        raise ValueError("probabilities must be non-negative and not all zero")
+    prior = prior / prior.sum()
+    noise = _check_noise(noise)
+    method = _check_method(method)
+    if method == "em":
+        like = (noise.cdf(values[:, None] - edges[None, :-1])
+                - noise.cdf(values[:, None] - edges[None, 1:])) / np.diff(edges)[None, :]
+        like = np.clip(like, 0.0, None)
+    else:
+        mid = 0.5 * (edges[:-1] + edges[1:])
+        like = noise.pdf(values[:, None] - mid[None, :])
+    joint = like * prior[None, :]
+    total = joint.sum(axis=1, keepdims=True)
+    out = np.where(total > 0, joint / np.where(total > 0, total, 1.0), prior[None, :])
+    return out
