@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
+# Jupyter refuses to run as root unless told; containers and some lab machines run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test test-fast test-browser bench reproduce clean help
 
@@ -36,7 +38,7 @@ $(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab --no-browser --notebook-dir=notebooks --port=$(PORT)
+	$(BIN)/jupyter lab --no-browser --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -m "not browser"
