@@ -1,0 +1,148 @@
+"""Figures for decision trees on randomized-response data (notebook 05; Du & Zhan Sections 4-5).
+
+Each function draws on the ``ax`` it is given (or a new one) and returns it, so the notebook, the
+``reproduce du-zhan`` command and the widget panel draw the same picture.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "plot_mean_accuracy",
+    "plot_accuracy_variance",
+    "plot_fig2",
+    "plot_estimated_vs_true",
+    "plot_panel_accuracy",
+    "side_by_side",
+]
+
+
+def _by_theta(df: pd.DataFrame):
+    g = df.groupby("theta")["accuracy"]
+    return g.mean(), g.var(ddof=1)
+
+
+def plot_mean_accuracy(df: pd.DataFrame, ax=None, original=None, show_runs: bool = True):
+    """Fig. 2(a): mean accuracy of RR-ID3 per theta, with the original ID3 accuracy as a line.
+
+    Parameters
+    ----------
+    df : DataFrame from :func:`ppdm_edu.experiments.rr_theta_sweep`
+    original : float, optional
+        Accuracy of ID3 on the original data; default ``df.attrs["original_accuracy"]``.
+    show_runs : bool
+        Also draw every single run as a faint dot (shows the spread behind the mean).
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    original = df.attrs.get("original_accuracy") if original is None else original
+    mean, _ = _by_theta(df)
+    if show_runs:
+        ax.scatter(df["theta"], 100 * df["accuracy"], s=8, color="C0", alpha=0.2, lw=0,
+                   label="single runs")
+    ax.plot(mean.index, 100 * mean.to_numpy(), "o-", color="C0", label="RR-ID3 (mean)")
+    if original is not None:
+        ax.axhline(100 * original, color="C1", ls="--", label=f"original ID3 ({100 * original:.1f} %)")
+    ax.axvspan(0.4, 0.6, color="0.92", zorder=0, label="θ ∈ (0.4, 0.6)")
+    ax.set_xlim(0, 1.02)
+    ax.set_xlabel("θ (probability a record is sent unchanged)")
+    ax.set_ylabel("accuracy on the test set (%)")
+    ax.set_title("Fig. 2(a): mean accuracy")
+    ax.legend(fontsize="small", loc="lower left")
+    return ax
+
+
+def plot_accuracy_variance(df: pd.DataFrame, ax=None, log: bool = True):
+    """Fig. 2(b): variance of the accuracy (in %², over the runs) per theta."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    _, var = _by_theta(df)
+    values = 1e4 * var.to_numpy()  # fraction^2 -> (% points)^2
+    ax.plot(var.index, values, "o-", color="C3")
+    ax.axvspan(0.4, 0.6, color="0.92", zorder=0)
+    if log and np.all(values[np.isfinite(values)] >= 0):
+        ax.set_yscale("symlog", linthresh=0.01)
+    ax.set_xlim(0, 1.02)
+    ax.set_xlabel("θ")
+    ax.set_ylabel("variance of the accuracy (%²)")
+    ax.set_title("Fig. 2(b): variance")
+    return ax
+
+
+def plot_fig2(df: pd.DataFrame, axes=None):
+    """Both panels of Fig. 2 side by side."""
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+    plot_mean_accuracy(df, ax=axes[0])
+    plot_accuracy_variance(df, ax=axes[1])
+    return axes
+
+
+def plot_estimated_vs_true(df: pd.DataFrame, ax=None, clip=(40.0, 100.0)):
+    """Section 4.3: accuracy estimated from a disguised test set vs the true test accuracy.
+
+    One dot per run, coloured by theta, with the diagonal. Points outside ``clip`` (the estimate
+    is unbiased but unbounded near theta = 0.5) are drawn at the border and counted in the title.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    true = 100 * df["accuracy"].to_numpy()
+    est = 100 * df["estimated_accuracy"].to_numpy()
+    lo, hi = clip
+    outside = int(np.sum((est < lo) | (est > hi)))
+    points = ax.scatter(true, np.clip(est, lo, hi), c=df["theta"], cmap="coolwarm", s=14,
+                        vmin=0, vmax=1)
+    ax.plot([lo, hi], [lo, hi], color="0.3", lw=1, ls="--", label="estimate = true")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_xlabel("true accuracy on the test set B (%)")
+    ax.set_ylabel("estimated from disguised B (%)")
+    title = "§4.3: accuracy from a disguised test set"
+    if outside:
+        title += f"\n({outside} estimates outside [{lo:.0f}, {hi:.0f}] drawn at the border)"
+    ax.set_title(title)
+    ax.figure.colorbar(points, ax=ax, label="θ")
+    ax.legend(fontsize="small", loc="upper left")
+    return ax
+
+
+def plot_panel_accuracy(original: float, accuracy: float, estimated: float, theta: float, ax=None):
+    """The widget's picture: original ID3, RR-ID3 on the true test set, and the §4.3 estimate."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3))
+    labels = ["ID3 on original data", "RR-ID3, true test set", "RR-ID3, estimated\nfrom disguised test set"]
+    values = [100 * original, 100 * accuracy, 100 * estimated]
+    shown = np.clip(values, 0, 100)
+    bars = ax.barh(labels, shown, color=["C1", "C0", "C2"])
+    for bar, value in zip(bars, values):
+        ax.text(min(bar.get_width(), 100) - 1, bar.get_y() + bar.get_height() / 2, f"{value:.1f} %",
+                ha="right", va="center", color="white", fontweight="bold")
+    ax.set_xlim(0, 100)
+    ax.axvline(100 * original, color="C1", ls="--", lw=1)
+    ax.invert_yaxis()
+    ax.set_xlabel("accuracy (%)")
+    ax.set_title(f"θ = {theta:.2f}")
+    return ax
+
+
+def side_by_side(left: str, right: str, titles=("left", "right"), gap: int = 4) -> str:
+    """Two blocks of text (e.g. two ``export_text`` outputs) printed next to each other.
+
+    Examples
+    --------
+    >>> print(side_by_side("a\\nbb", "c", titles=("x", "y")))
+    x     y
+    a     c
+    bb
+    """
+    lines_l = [titles[0], *left.splitlines()]
+    lines_r = [titles[1], *right.splitlines()]
+    width = max(len(s) for s in lines_l) + gap
+    rows = []
+    for i in range(max(len(lines_l), len(lines_r))):
+        a = lines_l[i] if i < len(lines_l) else ""
+        b = lines_r[i] if i < len(lines_r) else ""
+        rows.append((a.ljust(width) + b).rstrip())
+    return "\n".join(rows)
