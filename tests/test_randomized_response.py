@@ -261,3 +261,52 @@ def test_epsilon_is_the_ldp_likelihood_ratio():
     # P(report 1 | truth 1) / P(report 1 | truth 0) = theta / (1 - theta) = e^eps
     theta = 0.8
     assert np.exp(epsilon(theta)) == pytest.approx(theta / (1 - theta))
+
+
+# ------------------------------------------------------------------ simulations, panel
+def test_simulated_surveys_match_warner():
+    from ppdm_edu.randomized_response import simulate_warner_surveys
+
+    sim = simulate_warner_surveys(0.3, 0.75, 400, n_surveys=1_000, rng=3)
+    assert sim.estimates.shape == (1_000,)
+    assert abs(sim.estimates.mean() - 0.3) < 3 * sim.empirical_sd / np.sqrt(1_000)
+    assert abs(sim.empirical_sd / sim.std_error - 1) < 0.15
+    assert 0.92 < sim.within_2se < 0.98
+    again = simulate_warner_surveys(0.3, 0.75, 400, n_surveys=1_000, rng=3)
+    np.testing.assert_array_equal(sim.estimates, again.estimates)
+    with pytest.raises(ValueError, match="singular"):
+        simulate_warner_surveys(0.3, 0.5, 400)
+    with pytest.raises(ValueError, match="n must be"):
+        simulate_warner_surveys(0.3, 0.7, 0)
+
+
+def test_mrr_theta_sweep_is_tidy_and_reproducible():
+    from ppdm_edu.randomized_response import mrr_theta_sweep
+
+    X = _correlated_matrix(3_000, np.random.default_rng(5))
+    a = mrr_theta_sweep(X, {0: 1, 2: 0}, thetas=[0.2, 0.8], runs=4, rng=1)
+    b = mrr_theta_sweep(X, {0: 1, 2: 0}, thetas=[0.2, 0.8], runs=4, rng=1)
+    pd.testing.assert_frame_equal(a, b)
+    assert list(a.columns) == ["theta", "run", "estimate", "std_error", "p_star_e", "truth", "epsilon"]
+    assert a.truth.nunique() == 1
+    assert a.truth.iloc[0] == np.all(X[:, [0, 2]] == [1, 0], axis=1).mean()
+    with pytest.raises(ValueError, match="singular"):
+        mrr_theta_sweep(X, {0: 1}, thetas=[0.5], runs=1)
+
+
+def test_warner_panel_updates_and_shows_message_at_half():
+    from ppdm_edu.widgets.randomized_response import WarnerSurveyPanel
+
+    panel = WarnerSurveyPanel(theta=0.8, n=300)
+    assert panel.error is None and panel.image.value[:4] == b"\x89PNG"
+    assert panel.result.n == 300 and panel.result.theta == 0.8
+    image = panel.image.value
+    panel.controls["theta"].value = 0.5
+    assert panel.error is not None and "unrelated-question" in panel.message.value
+    assert panel.image.value == image  # the previous figure stays
+    for theta in (0.0, 1.0, 0.51):
+        panel.controls["theta"].value = theta
+        assert panel.error is None and panel.message.value == ""
+        assert np.isfinite(panel.result.estimates).all()
+    panel.controls["pi"].value = 0.0
+    assert panel.error is None

@@ -1,0 +1,128 @@
+"""Figures for randomized response (notebook 03; Du & Zhan Sections 3 and 4.1).
+
+Each function draws on the ``ax`` it is given (or a new one) and returns it, so the notebook and
+the widget panel draw the same picture.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..randomized_response import epsilon, sample_size_factor, warner_std_error
+
+__all__ = ["plot_sampling_distribution", "plot_theta_tradeoff", "plot_mrr_sweep"]
+
+# fixed axis so that the spread of the estimates can be compared across slider positions
+SAMPLING_XLIM = (-0.5, 1.5)
+
+
+def _lattice_edges(theta: float, n: int, lo: float, hi: float, bins: int) -> np.ndarray:
+    """Bin edges that never alias the discrete estimates.
+
+    A survey's estimate can only take the values ``(k - (1 - theta) n) / ((2 theta - 1) n)``,
+    k = 0..n: a lattice of spacing ``h = 1 / (n |2 theta - 1|)``. Bins of a whole number of
+    lattice steps, centred on lattice points, hold the same number of possible values each, so
+    the histogram shows no artificial gaps or spikes.
+    """
+    h = 1.0 / (n * abs(2.0 * theta - 1.0))
+    width = h * max(1, int(np.ceil((hi - lo) / bins / h)))
+    origin = -(1.0 - theta) / (2.0 * theta - 1.0)  # the estimate for k = 0 "yes" answers
+    first = origin + np.floor((lo - origin) / h) * h - h / 2.0
+    n_edges = int(np.ceil((hi - first) / width)) + 1
+    return first + width * np.arange(n_edges)
+
+
+def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100):
+    """Histogram of the estimates of many surveys, with the truth and the +-2 SE band.
+
+    Parameters
+    ----------
+    sim : SurveySimulation
+        From :func:`ppdm_edu.randomized_response.simulate_warner_surveys`.
+    ax : matplotlib Axes, optional
+    xlim : (float, float)
+        Fixed horizontal range (estimates outside it are counted in the legend, not drawn).
+    bins : int
+        At most about this many bins over ``xlim`` (bins are whole multiples of the spacing
+        between possible estimates, so small surveys show no aliasing gaps).
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.6))
+    lo, hi = xlim
+    edges = _lattice_edges(sim.theta, sim.n, lo, hi, bins)
+    counts, _ = np.histogram(sim.estimates, bins=edges)
+    off = int(np.sum((sim.estimates < lo) | (sim.estimates > hi)))
+    ax.axvspan(0.0, 1.0, color="0.93", zorder=0)  # the possible proportions
+    band_lo, band_hi = sim.truth - 2 * sim.std_error, sim.truth + 2 * sim.std_error
+    ax.axvspan(max(band_lo, lo), min(band_hi, hi), color="C2", alpha=0.25, zorder=1,
+               label="truth ± 2 SE (Warner)")
+    ax.stairs(counts, edges, fill=True, color="C0", alpha=0.75, zorder=2,
+              label=f"estimates ({off} off the axis)" if off else "estimates")
+    ax.axvline(sim.truth, color="C1", lw=2, zorder=3, label="truth")
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel("estimated P(A = yes)")
+    ax.set_ylabel("surveys per bin")
+    ax.set_title(f"θ = {sim.theta:.2f}, n = {sim.n:,} respondents per survey")
+    ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
+    return ax
+
+
+def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None):
+    """Why theta near 0.5 protects more and costs more: SE of the estimate and epsilon vs theta.
+
+    Left: Warner's standard error at sample size ``n`` (and the sample-size factor needed to match
+    a direct question). Right: the privacy level epsilon = |ln(theta / (1 - theta))| (smaller is
+    more private).
+    """
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    if thetas is None:
+        thetas = np.concatenate([np.linspace(0.0, 0.47, 95), np.linspace(0.53, 1.0, 95)])
+    thetas = np.asarray(thetas, dtype=float)
+    se = warner_std_error(pi, thetas, n)
+    ax = axes[0]
+    for side in (thetas < 0.5, thetas > 0.5):
+        ax.plot(thetas[side], se[side], color="C0")
+    ax.axhline(warner_std_error(pi, 1.0, n), color="0.4", ls=":", label="direct question (θ = 0 or 1)")
+    ax.axvline(0.5, color="C3", ls="--", lw=1, label="θ = 0.5: no estimate")
+    ax.set_yscale("log")
+    ax.set_xlabel("θ")
+    ax.set_ylabel("standard error of the estimate")
+    ax.set_title(f"cost: SE at n = {n:,}, P(A) = {pi:.2f}")
+    ax.legend(fontsize="small")
+    ax = axes[1]
+    eps = epsilon(np.clip(thetas, 1e-6, 1 - 1e-6))
+    for side in (thetas < 0.5, thetas > 0.5):
+        ax.plot(thetas[side], eps[side], color="C1")
+    ax.axvline(0.5, color="C3", ls="--", lw=1)
+    ax.set_ylim(0, 6)
+    ax.set_xlabel("θ")
+    ax.set_ylabel("ε = |ln(θ / (1 − θ))|")
+    ax.set_title("privacy: smaller ε = more private")
+    factor = sample_size_factor(pi, 0.7)
+    axes[0].text(0.02, 0.04, f"at θ = 0.7 you need {factor:.1f}× the respondents\nof a direct question",
+                 transform=axes[0].transAxes, fontsize="small")
+    return axes
+
+
+def plot_mrr_sweep(frame, ax=None, title: str | None = None):
+    """MRR estimates of P(E) against theta: every run as a dot, mean +- 2 SD, and the truth.
+
+    ``frame`` is the tidy output of :func:`ppdm_edu.randomized_response.mrr_theta_sweep`.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.8))
+    truth = float(frame["truth"].iloc[0])
+    jitter = np.random.default_rng(0).uniform(-0.006, 0.006, len(frame))  # drawing only
+    ax.scatter(frame["theta"] + jitter, frame["estimate"], s=8, alpha=0.35, color="C0",
+               label="one disguised data set")
+    stats = frame.groupby("theta")["estimate"].agg(["mean", "std"])
+    ax.errorbar(stats.index, stats["mean"], yerr=2 * stats["std"].fillna(0), fmt="o", color="black",
+                capsize=3, label="mean ± 2 SD over runs")
+    ax.axhline(truth, color="C1", lw=2, label=f"truth P(E) = {truth:.3f}")
+    ax.axvline(0.5, color="C3", ls="--", lw=1)
+    ax.set_xlabel("θ")
+    ax.set_ylabel("estimated P(E)")
+    ax.set_title(title or "MRR estimate of a conjunction as θ varies")
+    ax.legend(fontsize="small", loc="best")
+    return ax
