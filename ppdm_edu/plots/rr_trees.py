@@ -9,6 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..randomized_response import epsilon
+
 __all__ = [
     "plot_mean_accuracy",
     "plot_accuracy_variance",
@@ -117,13 +119,18 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
     shown = np.clip(values, 0, 100)
     bars = ax.barh(labels, shown, color=["C1", "C0", "C2"])
     for bar, value in zip(bars, values):
-        ax.text(min(bar.get_width(), 100) - 1, bar.get_y() + bar.get_height() / 2, f"{value:.1f} %",
-                ha="right", va="center", color="white", fontweight="bold")
+        y = bar.get_y() + bar.get_height() / 2
+        if bar.get_width() >= 15:  # label inside the bar
+            ax.text(bar.get_width() - 1, y, f"{value:.1f} %", ha="right", va="center",
+                    color="white", fontweight="bold")
+        else:  # short bar (or an estimate outside [0, 100]): label to its right
+            ax.text(bar.get_width() + 1, y, f"{value:.1f} %", ha="left", va="center", fontweight="bold")
     ax.set_xlim(0, 100)
     ax.axvline(100 * original, color="C1", ls="--", lw=1)
     ax.invert_yaxis()
     ax.set_xlabel("accuracy (%)")
-    ax.set_title(f"θ = {theta:.2f}")
+    eps = epsilon(theta)
+    ax.set_title(f"θ = {theta:.2f}, ε = " + ("∞" if np.isinf(eps) else f"{eps:.2f}"))
     return ax
 
 
