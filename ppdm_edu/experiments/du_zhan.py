@@ -196,7 +196,7 @@ def _comparisons(summary: pd.DataFrame) -> list[Comparison]:
     est_err = 100.0 * summary.loc[(summary.index <= 0.3 + 1e-9) | (summary.index >= 0.7 - 1e-9),
                                   "mean_abs_estimate_error"].max()
     out.append(Comparison(
-        experiment="§4.3", item="accuracy from a disguised test set, θ ∉ (0.3, 0.7): mean |estimate − true| (points)",
+        experiment="§4.3", item="accuracy from a disguised test set, θ ∉ (0.3, 0.7): mean absolute error of the estimate (points)",
         paper=None, ours=float(est_err), verdict="no number in the paper",
         note="the paper gives the method, no experiment",
     ))
