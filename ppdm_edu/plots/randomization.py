@@ -1,0 +1,114 @@
+"""Pictures for notebook 01: value distortion, Table 1 and the entropy privacy measures.
+
+Every function draws on the ``ax`` it is given (or a new one) and returns it; the panel of
+:mod:`ppdm_edu.widgets.randomization` reuses :func:`plot_original_vs_perturbed`.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..privacy import PAPER_TABLE1, gaussian_privacy_loss, interval_privacy
+from ..randomization import Noise
+
+__all__ = [
+    "plot_original_vs_perturbed",
+    "plot_noise_intervals",
+    "plot_table1_curves",
+    "plot_loss_vs_snr",
+]
+
+
+def _axes(ax, figsize=(8, 3.6)):
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize)
+    return ax
+
+
+def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, label: str = "x",
+                               unit: str = ""):
+    """Density histograms of the original values ``x`` and the perturbed ``w = x + r``.
+
+    Drawn as outlines (``Axes.stairs``) on one shared grid of ``bins`` bins spanning both
+    samples, so the widening by the noise is visible and the drawing stays cheap. If
+    ``value_range = (low, high)`` is given the attribute's domain is shaded.
+    """
+    ax = _axes(ax)
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(w, dtype=float)
+    lo, hi = float(min(x.min(), w.min())), float(max(x.max(), w.max()))
+    edges = np.linspace(lo, hi, bins + 1)
+    hx, _ = np.histogram(x, edges, density=True)
+    hw, _ = np.histogram(w, edges, density=True)
+    if value_range is not None:
+        ax.axvspan(value_range[0], value_range[1], color="0.9", zorder=0, label="domain")
+    ax.stairs(hx, edges, fill=True, alpha=0.45, label=f"original {label}")
+    ax.stairs(hw, edges, linewidth=1.8, label=f"perturbed {label} + r")
+    ax.set_xlabel(f"{label} ({unit})" if unit else label)
+    ax.set_ylabel("density")
+    ax.legend(loc="upper right", frameon=False)
+    return ax
+
+
+def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None):
+    """Densities of noise models with their shortest ``confidence`` interval shaded (Table 1)."""
+    ax = _axes(ax)
+    noises = list(noises)
+    reach = max(n.support(0.9999)[1] for n in noises) * 1.15
+    grid = np.linspace(-reach, reach, 801)
+    for i, noise in enumerate(noises):
+        if not isinstance(noise, Noise):
+            raise ValueError(f"noises must be UniformNoise or GaussianNoise, got {type(noise).__name__}")
+        color = f"C{i}"
+        half = noise.interval_width(confidence) / 2
+        name = labels[i] if labels else repr(noise)
+        ax.plot(grid, noise.pdf(grid), color=color,
+                label=f"{name}: {100 * confidence:g}% interval width {2 * half:.3g}")
+        inside = np.abs(grid) <= half
+        ax.fill_between(grid[inside], noise.pdf(grid[inside]), color=color, alpha=0.2)
+    ax.set_xlabel("noise r")
+    ax.set_ylabel("density")
+    ax.legend(loc="upper right", frameon=False, fontsize="small")
+    return ax
+
+
+def plot_table1_curves(ax=None, confidences=None):
+    """Table 1 as curves: interval width (in W, 2 alpha or sigma) against confidence.
+
+    The paper's nine printed values are the markers; the curves are exact.
+    """
+    ax = _axes(ax)
+    if confidences is None:
+        confidences = np.linspace(0.01, 0.999, 300)
+    table = interval_privacy(confidence=list(confidences))
+    for i, method in enumerate(table.index):
+        unit = table.loc[method, "unit"]
+        ax.plot(confidences, table.loc[method].drop("unit").to_numpy(float), color=f"C{i}",
+                label=f"{method} (× {unit})")
+        printed = PAPER_TABLE1[method]
+        ax.plot(list(printed), list(printed.values()), "o", color=f"C{i}", mfc="none")
+    ax.plot([], [], "o", color="0.3", mfc="none", label="paper's Table 1")
+    ax.set_xlabel("confidence c")
+    ax.set_ylabel("interval width (multiple of unit)")
+    ax.legend(loc="upper left", frameon=False)
+    return ax
+
+
+def plot_loss_vs_snr(snr_values=None, ours=None, paper=None, ax=None, labels=("ours", "paper")):
+    """Privacy loss against SNR: the Gaussian closed form, with optional measured points.
+
+    ``ours`` and ``paper`` are sequences aligned with ``snr_values``.
+    """
+    ax = _axes(ax)
+    grid = np.linspace(0.0, 3.0, 200)
+    ax.plot(grid, [gaussian_privacy_loss(s) for s in grid], color="0.4",
+            label="Gaussian X, Gaussian noise: 1 − (1+SNR)^−½")
+    if snr_values is not None and ours is not None:
+        ax.plot(snr_values, ours, "o", color="C0", label=labels[0])
+    if snr_values is not None and paper is not None:
+        ax.plot(snr_values, paper, "s", color="C1", mfc="none", label=labels[1])
+    ax.set_xlabel("SNR = var(x) / var(r)")
+    ax.set_ylabel("privacy loss 1 − 2^−I(X;W)")
+    ax.set_ylim(0, None)
+    ax.legend(loc="upper left", frameon=False, fontsize="small")
+    return ax
