@@ -1,0 +1,416 @@
+"""Decision trees trained on perturbed data with reconstruction (Agrawal & Srikant 2000, Sec. 4.2).
+
+The server holds perturbed records ``w = x + r`` (with a public noise model per attribute) and
+the true class labels. Two steps of tree growth (Fig. 4) change:
+
+* **Split points** (step 4). Reconstructing an attribute's distribution partitions its domain
+  into intervals ``I_1..I_m``; the candidate split points are the interval boundaries. Gini is
+  computed from the class counts per interval.
+* **Partitioning** (step 5). Reconstruction estimates ``N(I_p)``, the number of original values
+  in each interval. The records are sorted by perturbed value and the ``N(I_1)`` lowest are
+  associated with ``I_1``, the next ``N(I_2)`` with ``I_2``, and so on. A split at the boundary
+  between ``I_{p-1}`` and ``I_p`` sends the records associated with ``I_1..I_{p-1}`` left. The
+  association is kept for splits on the same attribute lower down. (Footnote 3: the interval a
+  record is associated with is *not* an estimate of its original value.)
+
+When to reconstruct (the three algorithms of Sec. 4.2):
+
+* ``mode="global"``: once at the root, from all records together;
+* ``mode="byclass"``: once at the root, separately for the records of each class;
+* ``mode="local"``: as ByClass, and again (per class) at every node that still holds at least
+  ``local_min_records`` records (below that the parent's association is reused, to avoid
+  over-fitting). Only attributes **not already split on along the path** are reconstructed
+  again: the records reach a node *through their own noise* on a split attribute (a record
+  whose noise pushed it low went left), so at that node the perturbed values of that attribute
+  are no longer "original value + independent noise" and the reconstruction's noise model no
+  longer holds. The association made higher up is kept for such attributes.
+
+The number of intervals follows the paper's heuristic: ``n / 100`` intervals, bounded to
+10..100 (``n`` = training records). Unperturbed attributes (e.g. ``elevel``, ``car`` and
+``zipcode`` of the synthetic data, which the paper leaves as they are) are split as in the
+standard algorithm, at mid-points between distinct values (cut at quantiles if there are more
+than ``max_unperturbed_values`` of them).
+
+The fitted tree tests *original* values, e.g. ``salary <= 57,800``: the model is shipped to the
+client and applied there to the unperturbed record (Sec. 4.3). So :meth:`predict` takes
+original records.
+
+Examples
+--------
+>>> from ppdm_edu import noise_for_privacy
+>>> from ppdm_edu.datasets import agrawal
+>>> from ppdm_edu.trees import ReconstructionTree
+>>> from ppdm_edu.trees.reconstruction_tree import perturb_columns
+>>> X, y = agrawal(4000, function=1, seed=0, balanced=True)
+>>> noise = {"age": noise_for_privacy("gaussian", 0.5, 60)}
+>>> W = perturb_columns(X, noise, rng=1)          # what the server sees
+>>> tree = ReconstructionTree(noise, mode="byclass", bounds={"age": (20, 80)}).fit(W, y)
+>>> Xt, yt = agrawal(2000, function=1, seed=2, balanced=True)
+>>> tree.score(Xt, yt) > 0.9                      # tested on original records (Sec. 4.3)
+True
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from ..randomization import Noise
+from ..reconstruction import Reconstructor, default_n_intervals, make_edges
+from ..validation import check_random_state
+from .gini import (
+    _Builder,
+    _check_int,
+    _check_X,
+    _check_y,
+    _surely_pruned,
+    _TreeClassifierMixin,
+)
+
+__all__ = ["ReconstructionTree", "assign_intervals", "perturb_columns", "MODES"]
+
+MODES = ("global", "byclass", "local")
+
+
+def assign_intervals(w, counts) -> np.ndarray:
+    """Associate perturbed values with intervals from estimated counts (Sec. 4.2).
+
+    Sort the values, give the ``N(I_1)`` lowest to interval 0, the next ``N(I_2)`` to interval
+    1, and so on. The estimated counts are rounded cumulatively, so every interval gets its
+    estimate to within one record and all values are assigned.
+
+    Parameters
+    ----------
+    w : array-like of float, shape (n,)
+        Perturbed values.
+    counts : array-like of float, shape (m,)
+        Estimated number of original values per interval (e.g. ``Reconstruction.counts``);
+        rescaled to sum to ``n``.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+        The interval (0..m-1) associated with each value.
+
+    Examples
+    --------
+    >>> assign_intervals([5.0, 1.0, 3.0, 2.0], [1.0, 2.6, 0.4]).tolist()
+    [1, 0, 2, 1]
+    """
+    values = np.asarray(w, dtype=float)
+    if values.ndim != 1:
+        raise ValueError(f"w must be one-dimensional, got shape {values.shape}")
+    est = np.asarray(counts, dtype=float)
+    if est.ndim != 1 or est.size == 0 or not np.isfinite(est).all() or (est < 0).any() or est.sum() <= 0:
+        raise ValueError("counts must be a non-empty 1-D array of finite, non-negative numbers with a positive sum")
+    n = values.size
+    order = np.argsort(values, kind="stable")
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = _codes_by_rank(est, n)
+    return codes
+
+
+def _codes_by_rank(est: np.ndarray, n: int) -> np.ndarray:
+    """Interval of the record of rank 0..n-1 when interval p receives about est[p] records."""
+    cum = np.cumsum(est)
+    bounds = np.rint(cum * (n / cum[-1])).astype(np.int64)
+    bounds[-1] = n
+    return np.searchsorted(bounds, np.arange(n), side="right")
+
+
+def perturb_columns(X, noise, rng=None):
+    """Perturb the columns named in ``noise`` (value distortion, Sec. 2); the others stay as they are.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or 2-D array
+        Original records.
+    noise : dict
+        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array).
+    rng : None, int or numpy.random.Generator
+        Same seed, same perturbed values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import UniformNoise
+    >>> W = perturb_columns(np.zeros((3, 2)), {1: UniformNoise(1.0)}, rng=0)
+    >>> W[:, 0].tolist()
+    [0.0, 0.0, 0.0]
+    """
+    rng = check_random_state(rng)
+    arr, names = _check_X(X)
+    cols = _resolve_noise(noise, arr.shape[1], names)
+    out = arr.copy()
+    for j, nz in cols.items():
+        out[:, j] = out[:, j] + nz.sample(arr.shape[0], rng)
+    if isinstance(X, pd.DataFrame):
+        return pd.DataFrame(out, columns=X.columns, index=X.index)
+    return out
+
+
+def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:
+    """{column position: Noise} from one Noise (every column) or a dict keyed by name/position."""
+    if isinstance(noise, Noise):
+        return {j: noise for j in range(d)}
+    if not isinstance(noise, dict):
+        raise ValueError("noise must be a UniformNoise/GaussianNoise or a dict {attribute: noise}")
+    out = {}
+    for key, value in noise.items():
+        if not isinstance(value, Noise):
+            raise ValueError(f"noise for attribute {key!r} must be a UniformNoise or GaussianNoise, got {type(value).__name__}")
+        out[_resolve_column(key, d, names, "noise")] = value
+    return out
+
+
+def _resolve_column(key, d: int, names, what: str) -> int:
+    if names is not None and isinstance(key, str):
+        if key not in names:
+            raise ValueError(f"{what} given for unknown attribute {key!r}; the columns are {names}")
+        return names.index(key)
+    if isinstance(key, numbers.Integral) and not isinstance(key, bool) and 0 <= int(key) < d:
+        return int(key)
+    allowed = f"the column names {names}" if names is not None else f"column positions 0..{d - 1}"
+    raise ValueError(f"{what} given for unknown attribute {key!r}; allowed: {allowed}")
+
+
+class ReconstructionTree(_TreeClassifierMixin):
+    """Gini tree grown on perturbed records with reconstructed distributions (Sec. 4.2).
+
+    Parameters
+    ----------
+    noise : Noise or dict
+        The public noise model: one :class:`~ppdm_edu.UniformNoise` /
+        :class:`~ppdm_edu.GaussianNoise` for every attribute, or ``{attribute: noise}`` for the
+        perturbed ones (attributes not in the dict were not perturbed).
+    mode : {"global", "byclass", "local"}, default "byclass"
+        When and how to reconstruct (see the module docstring).
+    bounds : dict or None
+        ``{attribute: (low, high)}``, the public domain of perturbed attributes, split into the
+        intervals. Missing: the range of the perturbed values (wider than the domain, so
+        fewer intervals fall on it).
+    n_intervals : int or None
+        Intervals per perturbed attribute; None: the paper's heuristic (n / 100 within 10..100).
+    local_min_records : int, default 1000
+        Local only: reconstruct again at nodes with at least this many records.
+    method : {"bayes", "em"}, default "bayes"
+        Reconstruction algorithm (:func:`~ppdm_edu.reconstruct`).
+    min_samples, pruning, max_depth
+        As in :class:`~ppdm_edu.trees.DecisionTree` (MDL pruning needs no modification, Sec. 4.2).
+    max_unperturbed_values : int, default 256
+        Unperturbed attributes with more distinct values are cut at this many quantiles.
+
+    Attributes
+    ----------
+    tree_ : TreeStructure
+        Its ``counts`` are the class counts of the records associated with each node.
+    edges_ : dict
+        ``{attribute position: interval boundaries}`` of the perturbed attributes.
+    reconstructions_ : dict
+        ``{(attribute position, class label or None): Reconstruction}`` made at the root.
+    n_local_reconstructions_ : int
+        How many per-class reconstructions Local ran below the root.
+    classes_, n_features_in_, feature_names_in_
+        As in DecisionTree.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import GaussianNoise
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.uniform(0, 10, (3000, 1)); y = (x[:, 0] > 4).astype(int)
+    >>> noise = GaussianNoise(1.0)
+    >>> w = x + noise.sample(x.shape, rng)
+    >>> tree = ReconstructionTree(noise, bounds={0: (0, 10)}).fit(w, y)
+    >>> round(tree.score(x, y), 2) >= 0.95
+    True
+    """
+
+    def __init__(self, noise, mode: str = "byclass", bounds=None, n_intervals=None,
+                 local_min_records: int = 1000, method: str = "bayes", min_samples: int = 2,
+                 pruning: str | None = "mdl", max_depth: int | None = None,
+                 max_unperturbed_values: int = 256):
+        self.noise = noise
+        self.mode = mode
+        self.bounds = bounds
+        self.n_intervals = n_intervals
+        self.local_min_records = local_min_records
+        self.method = method
+        self.min_samples = min_samples
+        self.pruning = pruning
+        self.max_depth = max_depth
+        self.max_unperturbed_values = max_unperturbed_values
+
+    # ------------------------------------------------------------------------------------
+    def _check_params(self):
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if self.pruning not in (None, "mdl"):
+            raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
+        if self.method not in ("bayes", "em"):
+            raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
+        return dict(
+            min_samples=_check_int(self.min_samples, "min_samples", 2),
+            max_depth=_check_int(self.max_depth, "max_depth", 0, allow_none=True),
+            local_min=_check_int(self.local_min_records, "local_min_records", 2),
+            n_intervals=_check_int(self.n_intervals, "n_intervals", 2, allow_none=True),
+            max_unperturbed=_check_int(self.max_unperturbed_values, "max_unperturbed_values", 2),
+        )
+
+    def _resolve_bounds(self, noisy: dict, d: int, names) -> dict[int, tuple[float, float] | None]:
+        out = {j: None for j in noisy}
+        if self.bounds is None:
+            return out
+        if not isinstance(self.bounds, dict):
+            raise ValueError("bounds must be None or a dict {attribute: (low, high)}")
+        for key, pair in self.bounds.items():
+            j = _resolve_column(key, d, names, "bounds")
+            if j not in noisy:
+                continue  # a domain for an unperturbed attribute is harmless
+            try:
+                lo, hi = (float(b) for b in pair)
+            except (TypeError, ValueError):
+                raise ValueError(f"bounds for {key!r} must be a pair (low, high), got {pair!r}") from None
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+                raise ValueError(f"bounds for {key!r} must be finite with low < high, got {pair!r}")
+            out[j] = (lo, hi)
+        return out
+
+    # ------------------------------------------------------------------------------------
+    def fit(self, X, y) -> "ReconstructionTree":
+        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
+        params = self._check_params()
+        W, names = _check_X(X)
+        classes, yc = _check_y(y, W.shape[0])
+        n, d = W.shape
+        k = classes.size
+        noisy = _resolve_noise(self.noise, d, names)
+        bounds = self._resolve_bounds(noisy, d, names)
+        self.classes_ = classes
+        self.n_features_in_ = d
+        self.feature_names_in_ = names
+        m_default = params["n_intervals"] or default_n_intervals(n)
+
+        codes = np.empty((n, d), dtype=np.int64)
+        thresholds: list[np.ndarray] = []
+        reconstructors: dict[int, Reconstructor] = {}
+        wbins: dict[int, np.ndarray] = {}
+        self.edges_ = {}
+        self.reconstructions_ = {}
+        class_rows = [np.flatnonzero(yc == c) for c in range(k)]
+        for j in range(d):
+            if j not in noisy:
+                codes[:, j], cut = _unperturbed_codes(W[:, j], params["max_unperturbed"])
+                thresholds.append(cut)
+                continue
+            lo_hi = bounds[j] if bounds[j] is not None else (float(W[:, j].min()), float(W[:, j].max()))
+            if not lo_hi[1] > lo_hi[0]:
+                lo_hi = (lo_hi[0] - 0.5, lo_hi[0] + 0.5)
+            edges = make_edges(lo_hi, n_intervals=m_default)
+            rc = Reconstructor(noisy[j], edges, method=self.method)
+            reconstructors[j] = rc
+            wb = np.clip(np.searchsorted(rc.w_edges, W[:, j], side="right") - 1, 0, rc.w_edges.size - 2)
+            wbins[j] = wb
+            self.edges_[j] = edges
+            thresholds.append(edges[1:-1])  # boundary after interval p is edges[p + 1]
+            groups = [np.arange(n)] if self.mode == "global" else class_rows
+            for c, rows in enumerate(groups):
+                if rows.size == 0:
+                    continue
+                rec = rc.from_counts(np.bincount(wb[rows], minlength=rc.w_edges.size - 1))
+                key = (j, None) if self.mode == "global" else (j, classes[c])
+                self.reconstructions_[key] = rec
+                codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
+
+        self._local_count = 0
+        self.tree_ = self._grow(W, yc, k, codes, thresholds, reconstructors, wbins, params)
+        self.n_local_reconstructions_ = self._local_count
+        return self
+
+    # ------------------------------------------------------------------------------------
+    def _grow(self, W, y, k, codes, thresholds, reconstructors, wbins, params):
+        n, d = codes.shape
+        n_int = np.array([t.size + 1 for t in thresholds])
+        M = int(n_int.max())
+        offsets = (np.arange(d) * M * k)[None, :]
+        builder = _Builder(k)
+        local = self.mode == "local"
+        min_samples, max_depth = params["min_samples"], params["max_depth"]
+        valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
+        root = builder.add(np.bincount(y, minlength=k), 0)
+        stack = [(root, np.arange(n), 0, frozenset())]
+        while stack:
+            node, idx, depth, path = stack.pop()
+            counts = builder.counts[node]
+            m = idx.size
+            if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
+                continue
+            yi = y[idx]
+            if local and depth > 0 and m >= params["local_min"]:
+                # Local: re-reconstruct per class the attributes not split on along the path
+                for j, rc in reconstructors.items():
+                    if j in path:
+                        continue
+                    for c in range(k):
+                        rows = idx[yi == c]
+                        if rows.size < 2:
+                            continue
+                        rec = rc.from_counts(np.bincount(wbins[j][rows], minlength=rc.w_edges.size - 1))
+                        codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
+                        self._local_count += 1
+            # class counts per interval, all attributes at once: hist[j, p, c]
+            flat = codes[idx] * k + yi[:, None] + offsets
+            hist = np.bincount(flat.ravel(), minlength=d * M * k).reshape(d, M, k).astype(float)
+            left = np.cumsum(hist, axis=1)[:, :-1, :]             # (d, M-1, k) records <= boundary
+            n_left = left.sum(axis=2)
+            n_right = m - n_left
+            ok = valid_pos & (n_left > 0) & (n_right > 0)
+            if not ok.any():
+                continue
+            right = counts[None, None, :] - left
+            with np.errstate(divide="ignore", invalid="ignore"):
+                # min gini_split <=> max sum_c L_c^2 / n_L + sum_c R_c^2 / n_R (Sec. 4.1)
+                score = (left ** 2).sum(2) / n_left + (right ** 2).sum(2) / n_right
+            score = np.where(ok, score, -np.inf)
+            best = int(np.argmax(score))
+            a, p = divmod(best, M - 1)
+            if score[a, p] <= (counts ** 2).sum() / m * (1 + 1e-12):
+                continue
+            left_counts, right_counts = left[a, p], right[a, p]
+            n_candidates = int(ok[a].sum())
+            if self.pruning == "mdl" and _surely_pruned(counts.tolist(), left_counts.tolist(),
+                                                        right_counts.tolist(), n_candidates, d):
+                continue
+            builder.set_split(node, a, thresholds[a][p], n_candidates, d)
+            go_left = codes[idx, a] <= p
+            lnode = builder.add(left_counts, depth + 1)
+            rnode = builder.add(right_counts, depth + 1)
+            builder.link(node, lnode, rnode)
+            child_path = path | {a}
+            stack.append((rnode, idx[~go_left], depth + 1, child_path))
+            stack.append((lnode, idx[go_left], depth + 1, child_path))
+        return builder.finish(self.pruning)
+
+
+def _assign_rows(w_rows: np.ndarray, est: np.ndarray) -> np.ndarray:
+    order = np.argsort(w_rows, kind="stable")
+    out = np.empty(w_rows.size, dtype=np.int64)
+    out[order] = _codes_by_rank(np.asarray(est, dtype=float), w_rows.size)
+    return out
+
+
+def _unperturbed_codes(x: np.ndarray, max_values: int):
+    """Codes and thresholds of an attribute that was not perturbed (split as usual)."""
+    values = np.unique(x)
+    if values.size > max_values:
+        values = np.unique(np.quantile(x, np.linspace(0, 1, max_values)))
+    code = np.clip(np.searchsorted(values, x, side="left"), 0, values.size - 1)
+    # with quantile cuts, x in (values[p-1], values[p]] gets code p: a split "code <= p" is
+    # "x <= values[p]"; with distinct values it is the usual mid-point
+    if values.size == np.unique(x).size:
+        cut = 0.5 * (values[:-1] + values[1:])
+    else:
+        cut = values[:-1]
+    return code, cut
