@@ -282,3 +282,83 @@ def test_fig2_triangles_gaussian_with_a_stricter_stop():
                     total_variation(rec.probabilities, interval_distribution(x, edges))))
     randomized, reconstructed = np.mean(out, axis=0)
     assert reconstructed <= 0.5 * randomized
+
+
+# --- experiment, plots and panels --------------------------------------------------------------
+def test_fig2_case_is_seeded_and_consistent():
+    from ppdm_edu.experiments.as2000_reconstruction import fig2_case
+
+    a = fig2_case("plateau", "uniform", n=2_000, seed=4)
+    b = fig2_case("plateau", "uniform", n=2_000, seed=4)
+    np.testing.assert_array_equal(a.w, b.w)
+    assert a.tv_bayes == b.tv_bayes
+    assert a.tv_bayes == pytest.approx(total_variation(a.bayes.probabilities, a.truth))
+    with pytest.raises(ValueError, match="shape"):
+        fig2_case("circle")
+    with pytest.raises(ValueError, match="noise"):
+        fig2_case("plateau", "laplace")
+
+
+def test_reproduce_quick_writes_png_csv_and_comparisons(tmp_path):
+    import pandas as pd
+
+    from ppdm_edu.experiments import load
+
+    rep = load("as2000-reconstruction").reproduce(mode="quick", out_dir=tmp_path, seed=0)
+    names = {p.name for p in rep.files}
+    assert {"as2000_fig2.png", "as2000_reconstruction_tv.csv"} <= names
+    frame = pd.read_csv(tmp_path / "as2000_reconstruction_tv.csv")
+    assert len(frame) == 4 * 5 and frame["tv_bayes"].notna().all()
+    claims = [c for c in rep.comparisons if c.item.startswith("claim")]
+    assert len(claims) == 4
+    assert all(c.verdict in ("reproduced", "not reproduced") for c in claims)
+    numbers = [c for c in rep.comparisons if not c.item.startswith("claim")]
+    assert all(c.verdict == "no number in the paper" and c.paper is None for c in numbers)
+    assert "Fig. 2" in rep.to_markdown()
+
+
+def test_plots_draw_without_error():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ppdm_edu.plots.reconstruction import (
+        animate_reconstruction,
+        plot_reconstruction,
+        plot_tv_by_iteration,
+    )
+
+    x, w = _data(n=1_000)
+    rec = reconstruct(w, NOISES["gaussian"], bounds=(0, 1), n_intervals=20)
+    ax = plot_reconstruction(rec, x, w)
+    assert len(ax.lines) == 3
+    plot_tv_by_iteration(rec, interval_distribution(x, rec.edges))
+    anim = animate_reconstruction(rec, x, w, frames=[0, 1, 2])
+    assert "<script" in anim.to_jshtml()
+    plt.close("all")
+
+
+def test_panels_update_and_show_messages():
+    from ppdm_edu.widgets.reconstruction import (
+        ReconstructionIterationsPanel,
+        ReconstructionPanel,
+    )
+
+    panel = ReconstructionPanel(n=2_000)
+    for name, value in [("noise", "uniform"), ("n_intervals", 100), ("method", "em"),
+                        ("shape", "triangles"), ("privacy", 200), ("n", 500)]:
+        panel.controls[name].value = value
+        assert panel.error is None, (name, value, panel.error)
+        assert np.isfinite(panel.result.rec.probabilities).all()
+    assert panel.result.rec.n_intervals == 100 and panel.result.x.size == 500
+    assert panel.image.value[:4] == b"\x89PNG"
+    panel.controls["privacy"].value = 0
+    assert isinstance(panel.error, ValueError) and "privacy" in panel.message.value
+
+    it = ReconstructionIterationsPanel(n=2_000)
+    last = it.run.rec.n_iter
+    it.controls["iteration"].value = 0
+    np.testing.assert_allclose(it.result[1], np.full(20, 1 / 20))
+    it.controls["iteration"].value = last
+    np.testing.assert_allclose(it.result[1], it.run.rec.probabilities)
