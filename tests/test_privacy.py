@@ -18,6 +18,7 @@ from ppdm_edu.privacy import (
     gaussian_privacy_loss,
     interval_privacy,
     mutual_information,
+    privacy_by_attribute,
     privacy_loss,
     privacy_measures,
     snr,
@@ -298,3 +299,21 @@ def test_results_are_plain_floats_and_frames():
     assert type(entropy_privacy(x)) is float
     assert type(privacy_loss(x, x + 1.0 * x[::-1])) is float
     assert isinstance(interval_privacy(), pd.DataFrame)
+
+
+def test_privacy_by_attribute():
+    rng = np.random.default_rng(30)
+    X = pd.DataFrame({"a": rng.normal(size=20_000), "b": rng.uniform(0, 5, 20_000)})
+    t = privacy_by_attribute(X, [1.0, 0.5], rng=31)
+    assert list(t.index) == ["a", "b"]
+    assert t.loc["a", "loss"] == pytest.approx(gaussian_privacy_loss(1.0), rel=0.05)
+    assert t.loc["b", "noise_scale"] == pytest.approx(math.sqrt(X["b"].var(ddof=0) / 0.5))
+    assert np.allclose(t["loss"], 1 - 2.0 ** -t["mi_bits"])
+    assert np.allclose(t["loss_if_nats"], 1 - 2.0 ** -(t["mi_bits"] * math.log(2)))
+    pd.testing.assert_frame_equal(t, privacy_by_attribute(X, [1.0, 0.5], rng=31))  # seeded
+    with pytest.raises(ValueError, match="one per column"):
+        privacy_by_attribute(X, [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="DataFrame"):
+        privacy_by_attribute(X.to_numpy(), 1.0)
+    with pytest.raises(ValueError, match="kind"):
+        privacy_by_attribute(X, 1.0, kind="laplace")
