@@ -53,6 +53,7 @@ from .validation import (
 __all__ = [
     "correlated_data",
     "marchenko_pastur_bounds",
+    "tracy_widom_bound",
     "RecordReconstruction",
     "spectral_filter",
     "pca_reconstruct",
@@ -210,7 +211,54 @@ def _whitened(W, noise_var):
     return W, mean, sd, Z, cov, eigenvalues[order], vectors[:, order]
 
 
-def spectral_filter(W, noise_var) -> RecordReconstruction:
+def tracy_widom_bound(n: int, m: int, noise_var: float = 1.0, level: float = 0.99) -> float:
+    """Finite-sample upper bound of the largest pure-noise eigenvalue (Johnstone 2001).
+
+    The Marchenko-Pastur edge is an asymptotic limit: at n = 5,000 and m = 10 the largest
+    eigenvalue of a pure-noise sample covariance still exceeds it in a sizeable share of draws.
+    Johnstone (Ann. Statist. 2001, Thm. 1.1) gives its fluctuations: with ``N = n - 1``,
+    ``(N l_1 - mu) / s`` tends to the Tracy-Widom law TW1, where ``mu = (sqrt(N - 1) + sqrt(m))^2``
+    and ``s = (sqrt(N - 1) + sqrt(m)) (1 / sqrt(N - 1) + 1 / sqrt(m))^(1/3)``. The bound returned
+    is ``sigma^2 (mu + q s) / N`` with ``q`` the TW1 quantile at ``level``.
+
+    Parameters
+    ----------
+    level : {0.90, 0.95, 0.99}
+        Probability that pure noise stays below the bound (TW1 quantiles 0.4501, 0.9793,
+        2.0234 from the Tracy-Widom tables).
+
+    Examples
+    --------
+    >>> round(tracy_widom_bound(5000, 10), 3)
+    1.112
+    """
+    n = _check_count(n, "n", minimum=3)
+    m = _check_count(m, "m", minimum=1)
+    var = check_positive(noise_var, "noise_var")
+    if level not in _TW1_QUANTILES:
+        raise ValueError(f"level must be one of {sorted(_TW1_QUANTILES)}, got {level!r}")
+    big_n = n - 1  # centered data: n - 1 degrees of freedom
+    root = math.sqrt(big_n - 1) + math.sqrt(m)
+    mu = root**2
+    s = root * (1.0 / math.sqrt(big_n - 1) + 1.0 / math.sqrt(m)) ** (1.0 / 3.0)
+    return var * (mu + _TW1_QUANTILES[level] * s) / big_n
+
+
+_TW1_QUANTILES = {0.90: 0.4501, 0.95: 0.9793, 0.99: 2.0234}
+_THRESHOLDS = ("marchenko-pastur", "tracy-widom")
+
+
+def _signal_count(eigenvalues, n, m, threshold) -> int:
+    if threshold == "marchenko-pastur":
+        bound = marchenko_pastur_bounds(n, m)[1]
+    elif threshold == "tracy-widom":
+        bound = tracy_widom_bound(n, m)
+    else:
+        raise ValueError(f"threshold must be one of {', '.join(_THRESHOLDS)}; got {threshold!r}")
+    return int(np.sum(eigenvalues > bound))
+
+
+def spectral_filter(W, noise_var, threshold: str = "marchenko-pastur") -> RecordReconstruction:
     """Kargupta et al. (ICDM 2003) spectral filtering of additively perturbed records.
 
     1. Scale each attribute by its (public) noise standard deviation, so the noise covariance
@@ -227,6 +275,10 @@ def spectral_filter(W, noise_var) -> RecordReconstruction:
     noise_var : float, array-like of shape (m,) or Noise
         Variance of the independent noise added to each attribute (public in the randomization
         model).
+    threshold : {"marchenko-pastur", "tracy-widom"}
+        ``marchenko-pastur`` is the paper's rule (asymptotic edge of the noise spectrum);
+        ``tracy-widom`` adds Johnstone's finite-sample margin (:func:`tracy_widom_bound`), so a
+        pure-noise eigenvalue is taken for signal in only about 1 % of draws.
 
     Returns
     -------
@@ -244,13 +296,13 @@ def spectral_filter(W, noise_var) -> RecordReconstruction:
     W, mean, sd, Z, _, eigenvalues, vectors = _whitened(W, noise_var)
     n, m = W.shape
     bounds = marchenko_pastur_bounds(n, m)
-    k = int(np.sum(eigenvalues > bounds[1]))
+    k = _signal_count(eigenvalues, n, m, threshold)
     A = vectors[:, :k]
     estimate = mean + ((Z @ A) @ A.T) * sd
     return RecordReconstruction(estimate, "spectral", k, eigenvalues, bounds)
 
 
-def pca_reconstruct(W, noise_var, k=None) -> RecordReconstruction:
+def pca_reconstruct(W, noise_var, k=None, threshold: str = "marchenko-pastur") -> RecordReconstruction:
     """PCA-based data reconstruction (PCA-DR) of Huang, Du & Chen (SIGMOD 2005).
 
     The original covariance is estimated as ``Cov(W) - Cov(R)`` (Cov(R) is diagonal and
@@ -262,7 +314,15 @@ def pca_reconstruct(W, noise_var, k=None) -> RecordReconstruction:
     noise_var : float, array-like of shape (m,) or Noise
     k : int or None
         Number of principal components (0 <= k <= m). None: the number of eigenvalues above the
-        Marchenko-Pastur bound, as in :func:`spectral_filter`.
+        noise bound (``threshold``), as in :func:`spectral_filter`.
+    threshold : {"marchenko-pastur", "tracy-widom"}
+        Rule used when ``k`` is None.
+
+    Notes
+    -----
+    The projection is orthogonal in the original units, as in the paper (which assumes the same
+    noise variance on every attribute). With unequal noise variances it lets the noise of the
+    widely-spread attributes leak into the others; :func:`spectral_filter` whitens first.
 
     Examples
     --------
@@ -276,7 +336,7 @@ def pca_reconstruct(W, noise_var, k=None) -> RecordReconstruction:
     n, m = W.shape
     bounds = marchenko_pastur_bounds(n, m)
     if k is None:
-        k = int(np.sum(eigenvalues > bounds[1]))
+        k = _signal_count(eigenvalues, n, m, threshold)
     else:
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= int(k) <= m:
             raise ValueError(f"k must be an integer between 0 and {m} (number of attributes), got {k!r}")

@@ -1,0 +1,162 @@
+"""Figures of notebook 07: spectra and recovered records, posterior intervals, breaches, privacy loss.
+
+Every function draws on the ``ax`` it is given (or a new one) and returns it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
+
+from ..attacks import BayesEstimate, RecordReconstruction, tracy_widom_bound
+from ..lecture import OKABE_ITO
+
+__all__ = [
+    "plot_spectrum",
+    "plot_record_recovery",
+    "plot_posterior_intervals",
+    "plot_posterior_width",
+    "plot_breach",
+    "plot_privacy_loss",
+]
+
+BLUE, VERMILION, GREEN, PURPLE, ORANGE, SKY = OKABE_ITO[:6]
+GREY = "#999999"
+
+
+def _ax(ax):
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def plot_spectrum(result: RecordReconstruction, ax=None, n: int | None = None, title: str | None = None):
+    """Eigenvalues of the perturbed covariance (noise units) against the pure-noise band.
+
+    Bars above the Marchenko-Pastur edge (shaded band) are the signal Kargupta et al. keep.
+    With ``n`` (number of records) the Tracy-Widom finite-sample edge is drawn too.
+    """
+    ax = _ax(ax)
+    ev = np.asarray(result.eigenvalues)
+    idx = np.arange(1, ev.size + 1)
+    kept = idx <= result.n_components
+    lo, hi = result.noise_bounds
+    ax.axhspan(lo, hi, color=ORANGE, alpha=0.35, label="Marchenko-Pastur noise band")
+    if n is not None:
+        ax.axhline(tracy_widom_bound(n, ev.size), color=VERMILION, ls="--", lw=1,
+                   label="Tracy-Widom 99 % edge")
+    if kept.any():
+        ax.plot(idx[kept], ev[kept], "o", color=BLUE, ms=8, label="kept (signal)")
+    if (~kept).any():
+        ax.plot(idx[~kept], ev[~kept], "o", color=GREY, ms=8, label="dropped (noise)")
+    ax.set_yscale("log")
+    ax.set_ylim(min(lo, ev.min()) / 1.3, max(hi, ev.max()) * 1.6)
+    # few labelled ticks: log axes label minor ticks by default, which is slow to lay out
+    ax.yaxis.set_major_locator(mticker.LogLocator(numticks=4))
+    ax.yaxis.set_minor_locator(mticker.NullLocator())
+    ax.yaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
+    ax.set_xticks(idx)
+    ax.set_xlabel("principal direction")
+    ax.set_ylabel("eigenvalue (noise variance = 1)")
+    ax.set_title(title or "Spectrum of the perturbed data")
+    ax.legend(fontsize="small", loc="upper right")
+    return ax
+
+
+def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points: int = 500,
+                         label: str = "spectral filter"):
+    """True value (x) against the perturbed value and against the attacker's estimate (y)."""
+    ax = _ax(ax)
+    X, W, est = (np.asarray(a, dtype=float)[:, attribute] for a in (X, W, estimate))
+    take = slice(0, min(max_points, X.size))
+    ax.scatter(X[take], W[take], s=6, color=GREY, alpha=0.6, label="perturbed w = x + r")
+    ax.scatter(X[take], est[take], s=6, color=BLUE, alpha=0.8, label=label)
+    lims = [X[take].min(), X[take].max()]
+    ax.plot(lims, lims, color="black", lw=1, label="perfect recovery")
+    ax.set_xlabel(f"true value of attribute {attribute + 1}")
+    ax.set_ylabel("value the attacker sees / estimates")
+    ax.legend(fontsize="small", loc="upper left", markerscale=3)
+    return ax
+
+
+def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=None,
+                             n_show: int = 30, seed: int = 0):
+    """For a few records: the paper's interval around w (grey) and the posterior interval."""
+    ax = _ax(ax)
+    x, w = np.asarray(x, dtype=float), np.asarray(w, dtype=float)
+    rng = np.random.default_rng(seed)
+    pick = np.sort(rng.choice(x.size, size=min(n_show, x.size), replace=False))
+    pick = pick[np.argsort(w[pick])]
+    pos = np.arange(pick.size)
+    half = apriori_width / 2.0
+    ax.vlines(pos - 0.15, w[pick] - half, w[pick] + half, color=GREY, lw=3,
+              label=f"Table 1: w ± {half:.2f}")
+    ax.vlines(pos + 0.15, est.lower[pick], est.upper[pick], color=BLUE, lw=3,
+              label=f"posterior {est.confidence:.0%} interval")
+    ax.scatter(pos + 0.15, x[pick], color=VERMILION, s=14, zorder=3, label="true x")
+    ax.set_xticks([])
+    ax.set_xlabel(f"{pick.size} records, sorted by their perturbed value")
+    ax.set_ylabel("value")
+    ax.legend(fontsize="small", loc="upper left")
+    return ax
+
+
+def plot_posterior_width(w, est: BayesEstimate, apriori_width: float, ax=None,
+                         bounds: tuple[float, float] | None = None):
+    """Posterior interval width as a function of the perturbed value w."""
+    ax = _ax(ax)
+    w = np.asarray(w, dtype=float)
+    order = np.argsort(w)
+    ax.plot(w[order], est.width[order], color=BLUE, label="posterior interval width")
+    ax.axhline(apriori_width, color=GREY, ls="--", label=f"Table 1 width ({apriori_width:.2f})")
+    if bounds is not None:
+        ax.axhline(bounds[1] - bounds[0], color=GREEN, ls=":", label="range of X")
+    ax.set_xlabel("perturbed value w")
+    ax.set_ylabel("interval width")
+    ax.set_ylim(0, max(apriori_width, float(est.width.max())) * 1.15)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_breach(rho1: float, rho2: float, ax=None):
+    """Posterior of a property with prior rho1 after the most telling RR answer, against theta."""
+    from ..ldp import max_theta_without_breach, rr_posterior
+
+    ax = _ax(ax)
+    theta = np.linspace(0.5, 0.999, 400)
+    ax.plot(theta, rr_posterior(rho1, theta, answer=1), color=BLUE,
+            label=f"posterior after a '1' (prior {rho1:.0%})")
+    ax.axhline(rho2, color=VERMILION, ls="--", label=f"rho2 = {rho2:.0%}")
+    ax.axhline(rho1, color=GREY, ls=":", label=f"rho1 = {rho1:.0%}")
+    t_star = max_theta_without_breach(rho1, rho2)
+    ax.axvspan(t_star, 1.0, color=VERMILION, alpha=0.12, label=f"breach: theta >= {t_star:.3f}")
+    ax.set_xlabel("theta (probability of telling the truth)")
+    ax.set_ylabel("P(property | answer)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize="small", loc="upper left")
+    return ax
+
+
+def plot_privacy_loss(noises: dict, x1: float, x2: float, w, ax=None, epsilon: float | None = None):
+    """ln f(w - x1) - ln f(w - x2) against w for several noises (LDP: bounded by epsilon)."""
+    from ..ldp import privacy_loss
+
+    ax = _ax(ax)
+    w = np.asarray(w, dtype=float)
+    colors = [BLUE, VERMILION, GREEN, PURPLE]
+    for (name, noise), color in zip(noises.items(), colors):
+        loss = privacy_loss(noise, x1, x2, w)
+        finite = np.isfinite(loss)
+        ax.plot(w[finite], loss[finite], color=color, label=name)
+        # +-inf: draw as marks at the frame edge instead of dropping them silently
+        inf = np.isinf(loss)
+        if inf.any():
+            ax.scatter(w[inf], np.where(loss[inf] > 0, 9.5, -9.5),
+                       marker="|", color=color, s=20, label=f"{name}: ±inf (impossible under one input)")
+    if epsilon is not None:
+        ax.axhspan(-epsilon, epsilon, color=GREY, alpha=0.2, label=f"|loss| <= epsilon = {epsilon:g}")
+    ax.set_ylim(-10, 10)
+    ax.set_xlabel("output w")
+    ax.set_ylabel(f"privacy loss ln f(w | x={x1:g}) / f(w | x={x2:g})")
+    ax.legend(fontsize="small", loc="lower left")
+    return ax
