@@ -162,7 +162,12 @@ class WarnerEstimate:
     estimate_clipped : float
         ``estimate`` clipped to [0, 1] (what you would report; slightly biased near 0 and 1).
     std_error : float
-        Estimated Warner standard error ``sqrt(pi_hat (1 - pi_hat)/n + theta (1 - theta)/(n (2 theta - 1)^2))``.
+        Estimated Warner standard error ``sqrt(pi_hat (1 - pi_hat)/n + theta (1 - theta)/(n (2 theta - 1)^2))``:
+        the respondents are a random sample of a population and the device adds noise.
+    std_error_disguise : float
+        ``sqrt(theta (1 - theta) / (n (2 theta - 1)^2))``: the device's part alone, i.e. the
+        spread of the estimate when the *same* n people are asked again and again (0 at
+        theta = 0 or 1). Use it to compare with repeated disguises of one fixed data set.
     ci_low, ci_high : float
         Normal-approximation confidence interval ``estimate -/+ z * std_error``, intersected
         with [0, 1].
@@ -176,6 +181,7 @@ class WarnerEstimate:
     estimate: float
     estimate_clipped: float
     std_error: float
+    std_error_disguise: float
     ci_low: float
     ci_high: float
     p_star: float
@@ -235,6 +241,7 @@ def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> War
         estimate=est,
         estimate_clipped=min(max(est, 0.0), 1.0),
         std_error=se,
+        std_error_disguise=float(np.sqrt(theta * (1.0 - theta) / n) / abs(2.0 * theta - 1.0)),
         ci_low=low,
         ci_high=high,
         p_star=p_star,
@@ -410,6 +417,11 @@ class MRREstimate:
             sqrt((theta^2 a(1-a) + (1-theta)^2 b(1-b) + 2 theta (1-theta) a b) / (n (2 theta - 1)^2))
 
         with ``a = P*(E)``, ``b = P*(Ebar)``. Reduces to Warner's for a single attribute.
+    std_error_disguise : float
+        The randomization's part alone, for a *fixed* data set (what repeating the disguise on
+        the same records shows): only the M true records matching E or Ebar can land in E or
+        Ebar (each in its own pattern with probability theta, in the other with 1 - theta), so
+        ``Var = M theta (1 - theta) / (n (2 theta - 1))^2`` with ``M / n = a + b`` observed exactly.
     p_star_e, p_star_ebar : float
         Observed proportions of disguised records matching E and Ebar.
     n : int
@@ -423,6 +435,7 @@ class MRREstimate:
     estimate_clipped: float
     estimate_complement: float
     std_error: float
+    std_error_disguise: float
     p_star_e: float
     p_star_ebar: float
     n: int
@@ -503,12 +516,18 @@ def mrr_estimate(disguised, theta: float, conditions, keep=None) -> MRREstimate:
     else:
         var = (theta**2 * p_e * (1 - p_e) + (1 - theta) ** 2 * p_ebar * (1 - p_ebar)
                + 2 * theta * (1 - theta) * p_e * p_ebar) / (n * d2)
+    # fixed data: count*(E) = Bin(N_E, theta) + Bin(N_Ebar, 1 - theta), N_E + N_Ebar = M fixed
+    if np.array_equal(values, values_bar):
+        var_disguise = 0.0
+    else:
+        var_disguise = (p_e + p_ebar) * theta * (1 - theta) / (n * d2)
     labels = list(conditions)
     return MRREstimate(
         estimate=est,
         estimate_clipped=min(max(est, 0.0), 1.0),
         estimate_complement=est_bar,
         std_error=float(np.sqrt(max(var, 0.0))),
+        std_error_disguise=float(np.sqrt(var_disguise)),
         p_star_e=p_e,
         p_star_ebar=p_ebar,
         n=int(n),
@@ -699,8 +718,9 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
     Returns
     -------
     pandas.DataFrame
-        Tidy: one row per (theta, run) with ``estimate``, ``std_error`` (estimated, per run),
-        ``p_star_e``, ``truth`` (P(E) in ``X``) and ``epsilon``.
+        Tidy: one row per (theta, run) with ``estimate``, ``std_error`` and
+        ``std_error_disguise`` (estimated, per run; see :class:`MRREstimate`), ``p_star_e``,
+        ``truth`` (P(E) in ``X``) and ``epsilon``.
 
     Examples
     --------
@@ -708,7 +728,7 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
     >>> X = (np.random.default_rng(0).random((2_000, 3)) < 0.5).astype(int)
     >>> df = mrr_theta_sweep(X, {0: 1, 1: 0}, thetas=[0.2, 0.9], runs=3, rng=0)
     >>> df.shape
-    (6, 7)
+    (6, 8)
     """
     thetas = [_check_theta(t, estimating=True) for t in thetas]
     if not thetas:
@@ -722,6 +742,7 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
         for run in range(int(runs)):
             res = mrr_estimate(mrr_disguise(X, theta, rng, keep=keep), theta, conditions, keep=keep)
             rows.append({"theta": theta, "run": run, "estimate": res.estimate,
-                         "std_error": res.std_error, "p_star_e": res.p_star_e, "truth": truth,
+                         "std_error": res.std_error, "std_error_disguise": res.std_error_disguise,
+                         "p_star_e": res.p_star_e, "truth": truth,
                          "epsilon": epsilon(theta)})
     return pd.DataFrame(rows)

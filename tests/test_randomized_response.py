@@ -287,7 +287,8 @@ def test_mrr_theta_sweep_is_tidy_and_reproducible():
     a = mrr_theta_sweep(X, {0: 1, 2: 0}, thetas=[0.2, 0.8], runs=4, rng=1)
     b = mrr_theta_sweep(X, {0: 1, 2: 0}, thetas=[0.2, 0.8], runs=4, rng=1)
     pd.testing.assert_frame_equal(a, b)
-    assert list(a.columns) == ["theta", "run", "estimate", "std_error", "p_star_e", "truth", "epsilon"]
+    assert list(a.columns) == ["theta", "run", "estimate", "std_error", "std_error_disguise",
+                                "p_star_e", "truth", "epsilon"]
     assert a.truth.nunique() == 1
     assert a.truth.iloc[0] == np.all(X[:, [0, 2]] == [1, 0], axis=1).mean()
     with pytest.raises(ValueError, match="singular"):
@@ -310,3 +311,20 @@ def test_warner_panel_updates_and_shows_message_at_half():
         assert np.isfinite(panel.result.estimates).all()
     panel.controls["pi"].value = 0.0
     assert panel.error is None
+
+
+def test_disguise_only_standard_errors_match_repeated_disguises_of_fixed_data():
+    from ppdm_edu.randomized_response import mrr_theta_sweep
+
+    rng = np.random.default_rng(21)
+    X = _correlated_matrix(8_000, rng)
+    sweep = mrr_theta_sweep(X, {0: 1, 1: 1, 2: 0}, thetas=[0.2, 0.65], runs=300, rng=rng)
+    for _, g in sweep.groupby("theta"):
+        spread = g.estimate.std(ddof=1)
+        assert abs(g.std_error_disguise.mean() / spread - 1) < 0.15
+        assert g.std_error.mean() > g.std_error_disguise.mean()  # adds population sampling
+    truth = X[:, 0]
+    spread = np.std([warner_estimate(warner_disguise(truth, 0.7, rng), 0.7).estimate
+                     for _ in range(300)], ddof=1)
+    res = warner_estimate(warner_disguise(truth, 0.7, rng), 0.7)
+    assert abs(res.std_error_disguise / spread - 1) < 0.15

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from ..randomized_response import epsilon, sample_size_factor, warner_std_error
 
@@ -32,7 +33,7 @@ def _lattice_edges(theta: float, n: int, lo: float, hi: float, bins: int) -> np.
     return first + width * np.arange(n_edges)
 
 
-def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100):
+def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100, legend: bool = True):
     """Histogram of the estimates of many surveys, with the truth and the +-2 SE band.
 
     Parameters
@@ -45,6 +46,9 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     bins : int
         At most about this many bins over ``xlim`` (bins are whole multiples of the spacing
         between possible estimates, so small surveys show no aliasing gaps).
+    legend : bool
+        Draw the legend (the widget panel explains the colours in its HTML read-out instead,
+        which is cheaper to redraw).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
@@ -60,10 +64,14 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
               label=f"estimates ({off} off the axis)" if off else "estimates")
     ax.axvline(sim.truth, color="C1", lw=2, zorder=3, label="truth")
     ax.set_xlim(lo, hi)
+    # few ticks: every tick label is text to lay out, the main cost of a slider update
+    ax.xaxis.set_major_locator(MaxNLocator(5))
+    ax.yaxis.set_major_locator(MaxNLocator(4, integer=True))
     ax.set_xlabel("estimated P(A = yes)")
     ax.set_ylabel("surveys per bin")
     ax.set_title(f"θ = {sim.theta:.2f}, n = {sim.n:,} respondents per survey")
-    ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
+    if legend:
+        ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
     return ax
 
 

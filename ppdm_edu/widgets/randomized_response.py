@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
+import numpy as np
 
-from ..plots.randomized_response import plot_sampling_distribution
+from ..lecture import OKABE_ITO
+from ..plots.randomized_response import SAMPLING_XLIM, plot_sampling_distribution
 from ..randomized_response import epsilon, sample_size_factor, simulate_warner_surveys
 from .panel import Panel
 
@@ -59,14 +61,23 @@ class WarnerSurveyPanel(Panel):
         # Fixed margins instead of constrained layout: the layout pass re-measures every text
         # and costs more than the whole simulation + drawing (latency target: p95 < 100 ms).
         figure.set_layout_engine("none")
-        plot_sampling_distribution(result, ax=figure.add_axes((0.09, 0.15, 0.89, 0.75)))
+        plot_sampling_distribution(result, ax=figure.add_axes((0.09, 0.15, 0.89, 0.75)), legend=False)
 
     def summary(self, result) -> str:
         eps = epsilon(result.theta)
         eps_text = "∞ (no privacy)" if eps == float("inf") else f"{eps:.2f}"
         factor = sample_size_factor(result.truth, result.theta) if 0 < result.truth < 1 else float("nan")
         factor_text = "—" if factor != factor else f"{factor:.1f}×"
-        return (
+        off = int(np.sum((result.estimates < SAMPLING_XLIM[0]) | (result.estimates > SAMPLING_XLIM[1])))
+        off_text = f" ({off} beyond the axis)" if off else ""
+        key = (
+            f'<span style="color:{OKABE_ITO[0]}">&#9632;</span> estimates of {result.n_surveys:,} '
+            f"surveys{off_text} &nbsp; "
+            f'<span style="color:{OKABE_ITO[1]}"><b>|</b></span> truth P(A) = {result.truth:.2f} &nbsp; '
+            f'<span style="color:{OKABE_ITO[2]}">&#9632;</span> truth ± 2 Warner SE &nbsp; '
+            "<b>- -</b> mean of the estimates &nbsp; grey: the possible proportions [0, 1]<br>"
+        )
+        return key + (
             f"ε = {eps_text} &nbsp;·&nbsp; Warner SE = {result.std_error:.4f} &nbsp;·&nbsp; "
             f"spread of the 1,000 estimates = {result.empirical_sd:.4f} &nbsp;·&nbsp; "
             f"within ±2 SE: {100 * result.within_2se:.1f} % &nbsp;·&nbsp; "
