@@ -1,0 +1,456 @@
+"""Liu, Kantarcioglu & Thuraisingham: mining perturbed Adult data directly (Tables 1, 4, 5, 7, Fig. 1-2).
+
+Setting of Section 7: the six continuous Adult attributes, 10,000 training records drawn at
+random from adult.data (a new draw in every repeat), all 16,281 records of adult.test. Five
+perturbed versions:
+
+====== ========= ============================================================
+data1  Gaussian  SNR 1.7 on every attribute
+data2  Gaussian  SNR 1.3
+data3  Gaussian  SNR 1.0
+data4  Gaussian  SNR 0.5
+data5  uniform   SNR 1.3, 2.7, 1.2, 53.6, 1.9, 1.1 (age, fnlwgt, education_num,
+                 capital_gain, capital_loss, hours_per_week), as listed in §7
+====== ========= ============================================================
+
+SNR = var(x) / var(noise) per attribute (:func:`ppdm_edu.noise_for_snr`, variance of the
+training sample). The test records are perturbed with the same noise models.
+
+Measured per repeat: C4.5 (J48-like, :class:`~ppdm_edu.trees.C45`) and Gaussian naive Bayes on
+original data; on each perturbed set C4.5 and naive Bayes (with and without the variance
+correction of §5.2) trained on perturbed records and tested on original / perturbed records
+(Table 4); the reconstruction route with Agrawal & Srikant's Bayes reconstruction done by class
+(Table 5); PPDTC4.5 with the threshold method (threshold 0.3 for Gaussian, 0.5 for uniform noise
+as the paper recommends) and with probability weights + random path (Table 7); the privacy loss
+1 - 2^-I(X;W) averaged over the six attributes, in bits and with I in nats (Table 1); accuracy
+against the threshold (Fig. 1: 10K uniform, Fig. 2: 32K Gaussian; the paper does not say which
+SNR Fig. 2 used, we take data1's 1.7).
+"""
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..datasets import ADULT_CONTINUOUS, load_adult
+from ..naive_bayes import PerturbedGaussianNB
+from ..randomization import noise_for_snr
+from ..trees.c45 import C45, PPDTC45
+from ..validation import check_random_state
+from .report import Comparison, Reproduction, verdict
+
+__all__ = [
+    "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
+    "privacy_loss_table", "run_repeat", "reconstruct_by_class", "reproduce",
+    "summarize", "threshold_curve",
+]
+
+#: name -> (noise kind, SNR per attribute) (Section 7 and Table 1)
+DATASETS = {
+    "data1": ("gaussian", (1.7,) * 6),
+    "data2": ("gaussian", (1.3,) * 6),
+    "data3": ("gaussian", (1.0,) * 6),
+    "data4": ("gaussian", (0.5,) * 6),
+    "data5": ("uniform", (1.3, 2.7, 1.2, 53.6, 1.9, 1.1)),
+}
+#: the threshold the paper recommends per noise kind (Section 6.2 / 7.3)
+PAPER_THRESHOLD = {"gaussian": 0.3, "uniform": 0.5}
+
+_D = list(DATASETS)
+#: the paper's numbers (accuracy in %), keyed (table, row) -> list over data1..data5
+PAPER = {
+    ("table1", "privacy loss"): [0.2183, 0.1909, 0.1619, 0.1026, 0.2604],
+    ("table4", "C4.5 test on original"): [79.61, 79.04, 77.73, 77.32, 80.29],
+    ("table4", "C4.5 test on perturbed"): [78.56, 78.14, 77.45, 77.05, 80.47],
+    ("table4", "NB test on original"): [78.45, 78.21, 78.17, 77.99, 80.45],
+    ("table4", "NB test on perturbed"): [78.08, 77.78, 77.46, 76.47, 80.29],
+    ("table5", "C4.5 test on BE-recon"): [91.91, 90.50, 86.26, 93.97, 86.35],
+    ("table5", "C4.5 test on original"): [24.45, 25.17, 69.32, 35.96, 78.72],
+    ("table5", "C4.5 test on perturbed"): [38.29, 36.47, 58.45, 43.63, 74.06],
+    ("table5", "NB test on BE-recon"): [88.68, 87.09, 84.32, 94.59, 77.53],
+    ("table5", "NB test on original"): [26.30, 21.66, 23.01, 23.08, 76.46],
+    ("table5", "NB test on perturbed"): [37.19, 39.91, 33.09, 37.30, 49.66],
+    ("table7", "threshold test on original"): [80.74, 79.69, 76.63, 77.02, 80.29],
+    ("table7", "threshold test on perturbed"): [76.09, 76.14, 74.41, 76.03, 80.52],
+    ("table7", "random path test on original"): [78.72, 77.21, 77.67, 78.01, 80.31],
+    ("table7", "random path test on perturbed"): [78.40, 77.77, 77.30, 77.06, 80.32],
+}
+PAPER_ORIGINAL = {"C4.5": 83.40, "NB": 79.87}
+#: what the issue's independent implementation measured (for the report's notes)
+INDEPENDENT = {
+    "C4.5 original": "83.35 ± 0.1",
+    "NB original": "79.5",
+    "NB (uncorrected) on perturbed": "within 0.3 of Table 4 in every cell",
+    "C4.5 on perturbed": "within 0.7 of Table 4",
+    "threshold data1/data2": "≈ 78 ± 1.5 (paper's value at the top of the per-repeat range)",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+def adult_xy(n_train: int | None = 10_000, rng=None):
+    """The six continuous Adult attributes: (X_train, y_train, X_test, y_test) as float arrays.
+
+    ``n_train`` records are drawn without replacement from adult.data (None: all 32,561);
+    the test set is all of adult.test.
+
+    >>> X, y, Xt, yt = adult_xy(1000, rng=0)
+    >>> X.shape, Xt.shape
+    ((1000, 6), (16281, 6))
+    """
+    rng = check_random_state(rng)
+    train, test = load_adult("train"), load_adult("test")
+    X = train[ADULT_CONTINUOUS].to_numpy(float)
+    y = train["income"].to_numpy()
+    if n_train is not None:
+        if not 1 <= n_train <= len(X):
+            raise ValueError(f"n_train must be between 1 and {len(X)}, got {n_train}")
+        idx = rng.choice(len(X), n_train, replace=False)
+        X, y = X[idx], y[idx]
+    return X, y, test[ADULT_CONTINUOUS].to_numpy(float), test["income"].to_numpy()
+
+
+def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
+    """One noise model per column of ``X`` giving the data set's SNR (or ``snr``/``kind`` given).
+
+    >>> X, *_ = adult_xy(2000, rng=0)
+    >>> [n.kind for n in make_noises(X, "data5")][:2]
+    ['uniform', 'uniform']
+    """
+    if snr is None or kind is None:
+        if dataset not in DATASETS:
+            raise ValueError(f"unknown data set {dataset!r}; choose from {', '.join(DATASETS)}")
+        kind0, snr0 = DATASETS[dataset]
+        kind = kind or kind0
+        snr = snr0 if snr is None else snr
+    X = np.asarray(X, dtype=float)
+    snrs = np.broadcast_to(np.asarray(snr, dtype=float), (X.shape[1],))
+    return [noise_for_snr(X[:, j], float(snrs[j]), kind) for j in range(X.shape[1])]
+
+
+def perturb_columns(X, noises, rng=None) -> np.ndarray:
+    """``W = X + R`` with column j's noise drawn from ``noises[j]``."""
+    rng = check_random_state(rng)
+    X = np.asarray(X, dtype=float)
+    return X + np.column_stack([nz.sample(X.shape[0], rng) for nz in noises])
+
+
+def privacy_loss_table(X, rng=None) -> pd.DataFrame:
+    """Table 1: privacy loss 1 - 2^-I(X;W), mean over the six attributes, per data set.
+
+    Columns: ``bits`` (the definition: I in bits, k-NN estimate), ``nats`` (I in nats put in
+    2^-I: the units slip we suspect in the paper), ``nats_known_noise`` (same, with
+    I = h(W) - h(R) from the known noise), and ``paper``.
+    """
+    from ..privacy import privacy_loss
+
+    rng = check_random_state(rng)
+    rows = []
+    for i, name in enumerate(DATASETS):
+        noises = make_noises(X, name)
+        W = perturb_columns(X, noises, rng)
+        bits = [privacy_loss(X[:, j], W[:, j]) for j in range(X.shape[1])]
+        nats = [privacy_loss(X[:, j], W[:, j], base=math.e) for j in range(X.shape[1])]
+        known = [privacy_loss(X[:, j], W[:, j], base=math.e, noise=noises[j]) for j in range(X.shape[1])]
+        rows.append({"data": name, "noise": DATASETS[name][0], "bits": np.mean(bits),
+                     "nats": np.mean(nats), "nats_known_noise": np.mean(known),
+                     "paper": PAPER[("table1", "privacy loss")][i]})
+    return pd.DataFrame(rows).set_index("data")
+
+
+# ---------------------------------------------------------------------------------------------
+def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
+    """Agrawal & Srikant's reconstruction per attribute and class, then values by rank.
+
+    For each attribute and class the distribution of x is reconstructed from the perturbed
+    values (:func:`ppdm_edu.reconstruct`, iterative Bayes, ``n_intervals`` equal intervals on the
+    attribute's domain ``bounds[j]``: the *same* grid for every class and for the test set, so
+    that the grid itself does not encode the class); the records are then sorted by ``w`` and the lowest
+    ``N(I_1)`` get the midpoint of interval 1, the next ``N(I_2)`` that of interval 2, ...
+    (AS2000 §4, "ByClass"). ``classes=None`` reconstructs all records together (no labels).
+    """
+    from ..reconstruction import reconstruct
+
+    W = np.asarray(W, dtype=float)
+    out = np.empty_like(W)
+    groups = [np.arange(W.shape[0])] if classes is None else [np.flatnonzero(y == c) for c in classes]
+    for j in range(W.shape[1]):
+        for rows in groups:
+            if rows.size == 0:
+                continue
+            w = W[rows, j]
+            rec = reconstruct(w, noises[j], bounds=bounds[j], n_intervals=n_intervals,
+                              keep_history=False)
+            counts = np.round(np.cumsum(rec.probabilities) * rows.size).astype(int)
+            counts[-1] = rows.size
+            rank = np.empty(rows.size, dtype=int)
+            rank[np.argsort(w, kind="stable")] = np.arange(rows.size)
+            interval = np.searchsorted(counts, rank, side="right")
+            out[rows, j] = rec.midpoints[np.minimum(interval, rec.midpoints.size - 1)]
+    return out
+
+
+def _acc(model, X, y):
+    return 100.0 * model.score(X, y)
+
+
+def run_repeat(rng, n_train=10_000, datasets=None, reconstruction=True, weight_candidates=64):
+    """One repeat of Tables 4, 5 and 7 (and the original-data baselines): a list of records.
+
+    Each record is ``{"table", "row", "data", "accuracy"}`` with accuracy in %.
+    """
+    rng = check_random_state(rng)
+    datasets = list(DATASETS) if datasets is None else list(datasets)
+    X, y, Xt, yt = adult_xy(n_train, rng)
+    out = []
+
+    def add(table, row, data, acc):
+        out.append({"table": table, "row": row, "data": data, "accuracy": float(acc)})
+
+    add("original", "C4.5", "original", _acc(C45().fit(X, y), Xt, yt))
+    add("original", "NB", "original", _acc(PerturbedGaussianNB().fit(X, y), Xt, yt))
+    bounds = [(float(X[:, j].min()), float(X[:, j].max())) for j in range(X.shape[1])]
+    classes = np.unique(y)
+    for name in datasets:
+        kind = DATASETS[name][0]
+        noises = make_noises(X, name)
+        W, Wt = perturb_columns(X, noises, rng), perturb_columns(Xt, noises, rng)
+        noise_dict = dict(enumerate(noises))
+        tree = C45().fit(W, y)
+        add("table4", "C4.5 test on original", name, _acc(tree, Xt, yt))
+        add("table4", "C4.5 test on perturbed", name, _acc(tree, Wt, yt))
+        raw = PerturbedGaussianNB().fit(W, y)
+        add("table4", "NB test on original", name, _acc(raw, Xt, yt))
+        add("table4", "NB test on perturbed", name, _acc(raw, Wt, yt))
+        corr = PerturbedGaussianNB(noise=noise_dict).fit(W, y)
+        add("table4", "NB corrected test on original", name, _acc(corr, Xt, yt))
+        add("table4", "NB corrected test on perturbed", name, _acc(corr, Wt, yt))
+        thr = PPDTC45(noise_dict, split="threshold", partition="threshold",
+                      threshold=PAPER_THRESHOLD[kind]).fit(W, y)
+        add("table7", "threshold test on original", name, _acc(thr, Xt, yt))
+        add("table7", "threshold test on perturbed", name, _acc(thr, Wt, yt))
+        add("table7", "threshold test on perturbed (Alg. 4)", name, 100 * thr.score_perturbed(Wt, yt, rng))
+        half = PPDTC45(noise_dict, threshold=0.5).fit(W, y)
+        add("check", "threshold 0.5 predicts like C4.5 on w (% same)", name,
+            100 * np.mean(half.predict(Xt) == tree.predict(Xt)))
+        rp = PPDTC45(noise_dict, split="weight", partition="random", random_state=rng,
+                     max_candidates=weight_candidates).fit(W, y)
+        add("table7", "random path test on original", name, _acc(rp, Xt, yt))
+        add("table7", "random path test on perturbed", name, 100 * rp.score_perturbed(Wt, yt, rng))
+        if reconstruction:
+            R = reconstruct_by_class(W, y, noises, bounds, classes)
+            Rt = reconstruct_by_class(Wt, yt, noises, bounds, classes)  # uses the test labels!
+            Rg = reconstruct_by_class(Wt, yt, noises, bounds, None)  # no labels
+            rtree = C45().fit(R, y)
+            rnb = PerturbedGaussianNB().fit(R, y)
+            for label, model in (("C4.5", rtree), ("NB", rnb)):
+                add("table5", f"{label} test on BE-recon", name, _acc(model, Rt, yt))
+                add("table5", f"{label} test on BE-recon without labels", name, _acc(model, Rg, yt))
+                add("table5", f"{label} test on original", name, _acc(model, Xt, yt))
+                add("table5", f"{label} test on perturbed", name, _acc(model, Wt, yt))
+    return out
+
+
+def threshold_curve(thresholds, kind, snr, n_train, rng):
+    """Fig. 1-2: threshold-method accuracy on original test records for each threshold."""
+    rng = check_random_state(rng)
+    X, y, Xt, yt = adult_xy(n_train, rng)
+    noises = make_noises(X, snr=snr, kind=kind)
+    W = perturb_columns(X, noises, rng)
+    noise_dict = dict(enumerate(noises))
+    plain = 100 * C45().fit(W, y).score(Xt, yt)
+    accs = [100 * PPDTC45(noise_dict, threshold=float(t)).fit(W, y).score(Xt, yt) for t in thresholds]
+    return np.asarray(accs), plain
+
+
+def summarize(records) -> pd.DataFrame:
+    """Mean, sd, min and max over repeats per (table, row, data)."""
+    frame = pd.DataFrame(records)
+    g = frame.groupby(["table", "row", "data"], sort=False)["accuracy"]
+    out = g.agg(["mean", "std", "min", "max", "count"]).reset_index()
+    paper = []
+    for _, r in out.iterrows():
+        key = (r["table"], r["row"])
+        if key in PAPER and r["data"] in _D:
+            paper.append(PAPER[key][_D.index(r["data"])])
+        elif r["table"] == "original":
+            paper.append(PAPER_ORIGINAL[r["row"]])
+        else:
+            paper.append(np.nan)
+    out["paper"] = paper
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+def _comparisons(summary: pd.DataFrame, table1: pd.DataFrame) -> list[Comparison]:
+    comps = []
+    for name, row in table1.iterrows():
+        for col, note in (("bits", "definition: I in bits (k-NN)"),
+                          ("nats", "hypothesis: I in nats put in 2^-I (k-NN)"),
+                          ("nats_known_noise", "hypothesis, I = h(W) - h(R) in nats")):
+            comps.append(Comparison("Table 1", f"{name} privacy loss [{col}]", row["paper"], row[col],
+                                    None, 0.02, verdict(row["paper"], row[col], 0.02), note))
+    notes = {
+        ("original", "C4.5"): f"independent: {INDEPENDENT['C4.5 original']}; WEKA J48 in the paper",
+        ("original", "NB"): f"independent: {INDEPENDENT['NB original']}",
+        ("table4", "NB test on original"): "uncorrected variance; independent: within 0.3",
+        ("table4", "NB test on perturbed"): "uncorrected variance; independent: within 0.3",
+        ("table4", "C4.5 test on original"): "independent: within 0.7",
+        ("table4", "C4.5 test on perturbed"): "independent: within 0.7",
+        ("table7", "threshold test on original"): "thr 0.3 Gauss / 0.5 uniform; independent data1/2 ≈ 78 ± 1.5",
+        ("table7", "threshold test on perturbed"): "Algorithm 2 applied to w",
+        ("table7", "random path test on perturbed"): "Algorithm 4",
+        ("table5", "C4.5 test on BE-recon"): "test set reconstructed by class: uses test labels",
+        ("table5", "NB test on BE-recon"): "test set reconstructed by class: uses test labels",
+    }
+    for _, r in summary.iterrows():
+        tol = 5.0 if r["table"] == "table5" else 1.0
+        paper = None if pd.isna(r["paper"]) else float(r["paper"])
+        item = r["row"] if r["table"] == "original" else f"{r['data']} {r['row']}"
+        note = notes.get((r["table"], r["row"]), "")
+        if r["count"] > 1:
+            note = (note + "; " if note else "") + f"range {r['min']:.2f}–{r['max']:.2f}"
+        sd = None if pd.isna(r["std"]) else float(r["std"])
+        title = {"original": "Original data", "table4": "Table 4", "table5": "Table 5",
+                 "table7": "Table 7", "check": "Check"}[r["table"]]
+        comps.append(Comparison(title, item, paper, float(r["mean"]), sd, tol,
+                                verdict(paper, r["mean"], tol), note))
+    return comps
+
+
+def _plot_figures(curves, thresholds, path):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, (title, (accs, plain)) in zip(axes, curves.items()):
+        mean, sd = accs.mean(0), accs.std(0)
+        ax.errorbar(thresholds, mean, yerr=sd, marker="o", capsize=3, label="PPDTC4.5 threshold method")
+        ax.axhline(np.mean(plain), color="0.4", ls="--", label="C4.5 on perturbed values")
+        ax.set_title(title)
+        ax.set_xlabel("threshold")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("accuracy on original test records (%)")
+    axes[0].legend(loc="lower center")
+    fig.savefig(path, dpi=110)
+
+
+def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0) -> Reproduction:
+    """Rebuild Tables 1, 4, 5, 7 and Figures 1-2 of Liu et al. on Adult.
+
+    ``mode="full"``: 10 repeats of 10,000 training records, Figures 1-2 with 3 repeats (Fig. 2 on
+    all 32,561 training records). ``mode="quick"``: 2 repeats of 5,000, one curve each on 5,000.
+    Writes ``liu_summary.csv``, ``liu_repeats.csv``, ``liu_table1.csv``, ``liu_figures.csv``
+    and ``liu_figures.png`` into ``out_dir``.
+    """
+    from tqdm.auto import tqdm
+
+    if mode not in ("quick", "full"):
+        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    full = mode == "full"
+    n_rep, n_train = (10, 10_000) if full else (2, 5_000)
+    n_curve = 3 if full else 1
+    fig2_train = None if full else 5_000
+    fig1_train = 10_000 if full else 5_000
+    thresholds = np.round(np.arange(0.1, 0.91, 0.1), 2)
+    seeds = np.random.SeedSequence(seed).spawn(n_rep + 2 * n_curve + 1)
+    start = time.perf_counter()
+
+    X1, *_ = adult_xy(n_train, np.random.default_rng(seeds[-1]))
+    table1 = privacy_loss_table(X1, np.random.default_rng(seeds[-1]))
+
+    records = []
+    steps = tqdm(total=n_rep + 2 * n_curve, desc="liu", unit="step")
+    for r in range(n_rep):
+        for rec in run_repeat(np.random.default_rng(seeds[r]), n_train=n_train):
+            records.append({"repeat": r, **rec})
+        steps.update()
+    curves = {}
+    fig_rows = []
+    for fig_no, (title, kind, snr, n) in enumerate([
+            ("Fig. 1: uniform noise (data5), {n} training", "uniform", DATASETS["data5"][1], fig1_train),
+            ("Fig. 2: Gaussian noise SNR 1.7, {n} training", "gaussian", 1.7, fig2_train)], start=1):
+        title = title.format(n="32,561" if n is None else f"{n:,}")
+        accs, plain = [], []
+        for c in range(n_curve):
+            a, p = threshold_curve(thresholds, kind, snr, n, np.random.default_rng(seeds[n_rep + 2 * c + fig_no - 1]))
+            accs.append(a)
+            plain.append(p)
+            fig_rows += [{"figure": fig_no, "repeat": c, "threshold": t, "accuracy": v, "c45_on_w": p}
+                         for t, v in zip(thresholds, a)]
+            steps.update()
+        curves[title] = (np.asarray(accs), np.asarray(plain))
+    steps.close()
+
+    summary = summarize(records)
+    files = [out_dir / "liu_summary.csv", out_dir / "liu_repeats.csv", out_dir / "liu_table1.csv",
+             out_dir / "liu_figures.csv", out_dir / "liu_figures.png"]
+    summary.round(3).to_csv(files[0], index=False)
+    pd.DataFrame(records).round(3).to_csv(files[1], index=False)
+    table1.round(4).to_csv(files[2])
+    pd.DataFrame(fig_rows).round(3).to_csv(files[3], index=False)
+    _plot_figures(curves, thresholds, files[4])
+
+    result = Reproduction(name="liu", title="Liu, Kantarcioglu & Thuraisingham: mining perturbed data directly",
+                          comparisons=_comparisons(summary, table1), files=files, mode=mode)
+    result.remarks += _remarks(summary, table1, curves, thresholds, n_rep, n_train)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _cell(summary, table, row, data):
+    r = summary[(summary.table == table) & (summary.row == row) & (summary.data == data)]
+    return float(r["mean"].iloc[0]) if len(r) else float("nan")
+
+
+def _remarks(summary, table1, curves, thresholds, n_rep, n_train):
+    s = summary
+    out = [f"{n_rep} repeats, each a fresh draw of {n_train:,} training records and fresh noise; "
+           "all 16,281 test records; accuracies in %, mean ± sd over repeats."]
+    gap = np.mean([abs(_cell(s, "table4", r, d) - PAPER[("table4", r)][i])
+                   for r in ("NB test on original", "NB test on perturbed") for i, d in enumerate(_D)])
+    out.append(f"Naive Bayes *without* the variance correction is what matches Table 4 "
+               f"(mean |ours - paper| = {gap:.2f} points); the corrected model (§5.2) gives "
+               f"{np.mean([_cell(s, 'table4', 'NB corrected test on original', d) for d in _D]):.2f} % "
+               "on original records on average, and it hurts on perturbed test records, whose spread is S², not S² - σ².")
+    t1 = table1
+    out.append("Table 1 does not reproduce with the definition (I in bits): "
+               + ", ".join(f"{d} {t1.loc[d, 'bits']:.3f}" for d in t1.index)
+               + "; with I in nats plugged into 2^-I: "
+               + ", ".join(f"{d} {t1.loc[d, 'nats_known_noise']:.3f}" for d in t1.index)
+               + " (paper: " + ", ".join(f"{v:.4f}" for v in PAPER[("table1", "privacy loss")])
+               + "). Hypothesis: the paper took entropies in nats but used 2^h.")
+    r5 = np.mean([_cell(s, "table5", "C4.5 test on original", d) for d in _D])
+    c4 = np.mean([_cell(s, "table4", "C4.5 test on original", d) for d in _D])
+    rc = np.mean([_cell(s, "table5", "C4.5 test on BE-recon", d) for d in _D])
+    rg = np.mean([_cell(s, "table5", "C4.5 test on BE-recon without labels", d) for d in _D])
+    nbp = [_cell(s, "table5", "NB test on perturbed", d) for d in _D]
+    out.append(f"Table 5's claim that reconstruction 'fails' (C4.5 24-79 % on original records, mostly "
+               f"below the 76 % of always answering '<=50K') does not reproduce: C4.5 on ByClass-"
+               f"reconstructed data scores {r5:.2f} % on original test records on average (C4.5 on the "
+               f"perturbed data: {c4:.2f} %). The paper's 86-94 % on 'BE-recon' test data is not reached "
+               f"either: {rc:.2f} % with the test set reconstructed by class (which uses the test labels), "
+               f"{rg:.2f} % without labels. What does reproduce is the collapse of naive Bayes on perturbed "
+               f"test records (" + ", ".join(f"{v:.1f}" for v in nbp) + " % on data1-5; paper 37.2, 39.9, "
+               "33.1, 37.3, 49.7): a model fitted to de-noised values is too narrow for noisy records "
+               "(with Gaussian noise; with data5's uniform noise ours does not collapse).")
+    d5 = t1.loc["data5", "nats_known_noise"]
+    out.append(f"Table 1, data5 (uniform): {d5:.3f} with the nats hypothesis vs the paper's 0.2604; the "
+               "Gaussian rows agree much better, so the hypothesis explains data1-4 but not data5 "
+               "(the paper's uniform noise was 'generated by a given data range', which we cannot recover).")
+    for title, (accs, plain) in curves.items():
+        best = thresholds[int(np.argmax(accs.mean(0)))]
+        out.append(f"{title}: best threshold {best:.1f} ({accs.mean(0).max():.2f} %), "
+                   f"threshold 0.5 {accs.mean(0)[list(thresholds).index(0.5)]:.2f} %, "
+                   f"C4.5 on w {np.mean(plain):.2f} %.")
+    out.append("The threshold method searches exactly C4.5's partitions of the perturbed values and "
+               "moves each split point by the noise quantile F_R^-1(1 - threshold); with symmetric "
+               "noise and threshold 0.5 it is C4.5 on the perturbed values (check rows: 100 % "
+               "identical predictions).")
+    return out
