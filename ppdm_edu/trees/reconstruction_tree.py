@@ -96,8 +96,8 @@ def assign_intervals(w, counts) -> np.ndarray:
 
     Examples
     --------
-    >>> assign_intervals([5.0, 1.0, 3.0, 2.0], [1.0, 2.6, 0.4]).tolist()
-    [1, 0, 2, 1]
+    >>> assign_intervals([5.0, 1.0, 3.0, 2.0], [1.0, 2.4, 0.6]).tolist()
+    [2, 0, 1, 1]
     """
     values = np.asarray(w, dtype=float)
     if values.ndim != 1:
@@ -210,8 +210,15 @@ class ReconstructionTree(_TreeClassifierMixin):
         ``{attribute position: interval boundaries}`` of the perturbed attributes.
     reconstructions_ : dict
         ``{(attribute position, class label or None): Reconstruction}`` made at the root.
+    intervals_ : ndarray of int, shape (n, d)
+        The interval each training record is associated with, per attribute (for Local, the
+        association made deepest in the tree); for unperturbed attributes, the rank of its
+        distinct value.
+    local_log_ : list of (frozenset, int, label, int)
+        Local only: one entry per reconstruction below the root: (attributes split on along
+        the path, attribute reconstructed, class, number of records).
     n_local_reconstructions_ : int
-        How many per-class reconstructions Local ran below the root.
+        ``len(local_log_)``.
     classes_, n_features_in_, feature_names_in_
         As in DecisionTree.
 
@@ -324,9 +331,10 @@ class ReconstructionTree(_TreeClassifierMixin):
                 self.reconstructions_[key] = rec
                 codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
 
-        self._local_count = 0
+        self.local_log_ = []
         self.tree_ = self._grow(W, yc, k, codes, thresholds, reconstructors, wbins, params)
-        self.n_local_reconstructions_ = self._local_count
+        self.n_local_reconstructions_ = len(self.local_log_)
+        self.intervals_ = codes.astype(np.int32)
         return self
 
     # ------------------------------------------------------------------------------------
@@ -359,7 +367,7 @@ class ReconstructionTree(_TreeClassifierMixin):
                             continue
                         rec = rc.from_counts(np.bincount(wbins[j][rows], minlength=rc.w_edges.size - 1))
                         codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
-                        self._local_count += 1
+                        self.local_log_.append((path, j, self.classes_[c], int(rows.size)))
             # class counts per interval, all attributes at once: hist[j, p, c]
             flat = codes[idx] * k + yi[:, None] + offsets
             hist = np.bincount(flat.ravel(), minlength=d * M * k).reshape(d, M, k).astype(float)
