@@ -167,5 +167,5 @@ def plot_error_grid(frame, ax=None, log_x: bool = True):
         ax.set_xscale("log")
     ax.set_xlabel("number of records n")
     ax.set_ylabel("TV reconstructed vs original")
-    ax.legend(title="Gaussian noise", fontsize="small")
+    ax.legend(title="Gaussian noise", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
