@@ -85,17 +85,18 @@ def plot_fig2(df: pd.DataFrame, axes=None):
 def plot_estimated_vs_true(df: pd.DataFrame, ax=None, clip=(40.0, 100.0)):
     """Section 4.3: accuracy estimated from a disguised test set vs the true test accuracy.
 
-    One dot per run, coloured by theta, with the diagonal. Points outside ``clip`` (the estimate
+    One dot per run, coloured by |2 theta - 1| (the factor Eq. 3 divides by; 0 at theta = 0.5),
+    with the diagonal. Points outside ``clip`` (the estimate
     is unbiased but unbounded near theta = 0.5) are drawn at the border and counted in the title.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(5, 5))
+        _, ax = plt.subplots(figsize=(6, 5))
     true = 100 * df["accuracy"].to_numpy()
     est = 100 * df["estimated_accuracy"].to_numpy()
     lo, hi = clip
     outside = int(np.sum((est < lo) | (est > hi)))
-    points = ax.scatter(true, np.clip(est, lo, hi), c=df["theta"], cmap="coolwarm", s=14,
-                        vmin=0, vmax=1)
+    points = ax.scatter(true, np.clip(est, lo, hi), c=np.abs(2 * df["theta"] - 1), cmap="viridis",
+                        s=16, vmin=0, vmax=1, alpha=0.8)
     ax.plot([lo, hi], [lo, hi], color="0.3", lw=1, ls="--", label="estimate = true")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
@@ -105,7 +106,7 @@ def plot_estimated_vs_true(df: pd.DataFrame, ax=None, clip=(40.0, 100.0)):
     if outside:
         title += f"\n({outside} estimates outside [{lo:.0f}, {hi:.0f}] drawn at the border)"
     ax.set_title(title)
-    ax.figure.colorbar(points, ax=ax, label="θ")
+    ax.figure.colorbar(points, ax=ax, label="|2θ − 1|  (0: θ = 0.5, 1: θ = 0 or 1)")
     ax.legend(fontsize="small", loc="upper left")
     return ax
 
