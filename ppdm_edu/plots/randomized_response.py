@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FormatStrFormatter, MaxNLocator, NullFormatter
 
-from ..randomized_response import epsilon, sample_size_factor, warner_std_error
+from ..randomized_response import epsilon, warner_std_error
 
 __all__ = ["plot_sampling_distribution", "plot_theta_tradeoff", "plot_mrr_sweep"]
 
@@ -78,8 +78,7 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
 def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None):
     """Why theta near 0.5 protects more and costs more: SE of the estimate and epsilon vs theta.
 
-    Left: Warner's standard error at sample size ``n`` (and the sample-size factor needed to match
-    a direct question). Right: the privacy level epsilon = |ln(theta / (1 - theta))| (smaller is
+    Left: Warner's standard error at sample size ``n``, against a direct question. Right: the privacy level epsilon = |ln(theta / (1 - theta))| (smaller is
     more private).
     """
     if axes is None:
@@ -94,10 +93,14 @@ def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None)
     ax.axhline(warner_std_error(pi, 1.0, n), color="0.4", ls=":", label="direct question (θ = 0 or 1)")
     ax.axvline(0.5, color="C3", ls="--", lw=1, label="θ = 0.5: no estimate")
     ax.set_yscale("log")
+    ax.set_yticks([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0])
+    ax.set_ylim(0.8 * float(np.min(se)), 1.1 * float(np.max(se)))
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("θ")
-    ax.set_ylabel("standard error of the estimate")
-    ax.set_title(f"cost: SE at n = {n:,}, P(A) = {pi:.2f}")
-    ax.legend(fontsize="small")
+    ax.set_ylabel("standard error of the estimate (log scale)")
+    ax.set_title(f"cost: Warner SE at n = {n:,}, P(A) = {pi:.2f}")
+    ax.legend(fontsize="small", loc="upper left")
     ax = axes[1]
     eps = epsilon(np.clip(thetas, 1e-6, 1 - 1e-6))
     for side in (thetas < 0.5, thetas > 0.5):
@@ -107,9 +110,6 @@ def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None)
     ax.set_xlabel("θ")
     ax.set_ylabel("ε = |ln(θ / (1 − θ))|")
     ax.set_title("privacy: smaller ε = more private")
-    factor = sample_size_factor(pi, 0.7)
-    axes[0].text(0.02, 0.04, f"at θ = 0.7 you need {factor:.1f}× the respondents\nof a direct question",
-                 transform=axes[0].transAxes, fontsize="small")
     return axes
 
 
