@@ -23,7 +23,8 @@ Estimators (documented choices)
 * I(X;W) from paired samples (:func:`mutual_information`): the k-nearest-neighbour estimator of
   Kraskov, Stoegbauer & Grassberger (2004, "algorithm 1", max-norm, k = 3) on standardised
   x and w, with the Gao et al. (2017) rule for exactly repeated pairs (discrete-continuous
-  mixtures). It needs no bins, has a small bias for smooth dependences and costs one k-d tree
+  mixtures); values recorded on a grid are spread over their grid cell first (seeded), which
+  leaves I unchanged but removes the tie bias of k-NN at small n. It needs no bins, has a small bias for smooth dependences and costs one k-d tree
   query (scipy ``cKDTree``) plus two sorted searches: about 1 s at n = 200,000 and 20 ms at
   n = 10,000 on one core.
 * With the noise model known (it is public in this setting), I(X;W) = h(W) - h(R) exactly,
@@ -315,6 +316,14 @@ def _check_k(k, n: int) -> int:
     return int(k)
 
 
+def _spread_over_grid(values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """Values on a lattice of step s, each moved uniformly within its cell [v - s/2, v + s/2)."""
+    step = _grid_step(values)
+    if step is None:
+        return values
+    return values + gen.uniform(-0.5 * step, 0.5 * step, values.size)
+
+
 def _marginal_counts(v: np.ndarray, radius: np.ndarray, strict: np.ndarray) -> np.ndarray:
     """How many other points lie within ``radius`` of each point (< where strict, else <=)."""
     s = np.sort(v)
@@ -325,16 +334,25 @@ def _marginal_counts(v: np.ndarray, radius: np.ndarray, strict: np.ndarray) -> n
     return upper - lower - 1  # minus the point itself
 
 
-def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None) -> float:
+def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None,
+                       rng=0) -> float:
     """Estimate I(X;W) from paired samples with the KSG k-nearest-neighbour estimator.
 
     Kraskov, Stoegbauer & Grassberger (2004), algorithm 1: for each point, eps = max-norm
     distance to its k-th neighbour in the (x, w) plane; n_x, n_w = points strictly closer than
     eps in x alone and in w alone; I = psi(k) + psi(n) - mean(psi(n_x + 1) + psi(n_w + 1)).
-    x and w are standardised first (I is invariant to scaling, the max-norm is not). A point
-    with exact duplicates (eps = 0, as in discretized data) uses Gao et al. (2017): k becomes the
-    number of duplicates and the counts use <= 0. Negative estimates (possible when X and W are
-    independent) are reported as 0, since I >= 0.
+    x and w are standardised first (I is invariant to scaling, the max-norm is not).
+
+    Values recorded on a grid (Adult ``age`` in whole years, a discretized ``w``) are first
+    spread uniformly over their grid cell, as :func:`differential_entropy` treats them. The
+    cells do not overlap, so the spread value determines the recorded one and I is unchanged;
+    but the k-NN estimator no longer sees thousands of exact ties, which bias it upwards at
+    small n (73 whole-number ages, Gaussian noise at 100 % privacy, n = 10,000: +8 % with the
+    ties; spread, the error is centred on 0 with a spread of about 3 % between draws).
+    Kraskov et al. add small noise for the same reason. Any exact duplicates left
+    (eps = 0) use the rule of Gao et al. (2017): k becomes the number of duplicates and the
+    counts use <= 0. Negative estimates (possible when X and W are independent) are reported
+    as 0, since I >= 0.
 
     Parameters
     ----------
@@ -350,6 +368,9 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
         h(W|X) = h(R) in closed form and only h(W) is estimated (histogram,
         :func:`differential_entropy`). No neighbour search: about 1 ms at n = 10,000, which is
         what the notebook's panel uses. ``k`` is then ignored.
+    rng : None, int or numpy.random.Generator
+        Seed for the spread of grid values over their cells (default 0: the same input always
+        gives the same number). Unused when neither x nor w is on a grid.
 
     Examples
     --------
@@ -372,6 +393,8 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
     sx, sw = float(xs.std()), float(ws.std())
     if sx == 0.0 or sw == 0.0:
         return 0.0  # a constant carries no information
+    gen = check_random_state(rng)
+    xs, ws = _spread_over_grid(xs, gen), _spread_over_grid(ws, gen)
     xs = (xs - xs.mean()) / sx
     ws = (ws - ws.mean()) / sw
     n = xs.size
@@ -392,13 +415,13 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
     return float(max(i_nats, 0.0) / math.log(base))
 
 
-def conditional_privacy(x, w, k: int = 3, noise: Noise | None = None) -> float:
+def conditional_privacy(x, w, k: int = 3, noise: Noise | None = None, rng=0) -> float:
     """Pi(X|W) = 2**h(X|W) with h(X|W) = h(X) - I(X;W) (Agrawal & Aggarwal 2001).
 
     What is left of X's privacy once W is published, in the units of X: the length of an
     interval over which a uniform variable would be as uncertain as X is given W.
 
-    ``k`` and ``noise`` are passed to :func:`mutual_information`.
+    ``k``, ``noise`` and ``rng`` are passed to :func:`mutual_information`.
 
     Examples
     --------
@@ -409,10 +432,10 @@ def conditional_privacy(x, w, k: int = 3, noise: Noise | None = None) -> float:
     2.9
     """
     xs, ws = _check_pairs(x, w)
-    return float(2.0 ** (differential_entropy(xs) - mutual_information(xs, ws, k=k, noise=noise)))
+    return float(2.0 ** (differential_entropy(xs) - mutual_information(xs, ws, k=k, noise=noise, rng=rng)))
 
 
-def privacy_loss(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None) -> float:
+def privacy_loss(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None, rng=0) -> float:
     """Privacy loss P(X|W) = 1 - Pi(X|W)/Pi(X) = 1 - 2**-I(X;W) (Agrawal & Aggarwal 2001).
 
     The fraction of X's privacy lost by publishing W; 0 = nothing lost, 1 = X revealed.
@@ -431,6 +454,8 @@ def privacy_loss(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None
     noise : Noise, optional
         The known noise model: estimate I = h(W) - h(R) instead of the k-NN estimate
         (see :func:`mutual_information`).
+    rng : None, int or numpy.random.Generator
+        Seed for spreading grid values over their cells (see :func:`mutual_information`).
 
     Examples
     --------
@@ -440,7 +465,7 @@ def privacy_loss(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None
     >>> round(privacy_loss(x, x + rng.normal(size=20_000)), 2), round(1 - 2 ** -0.5, 2)
     (0.29, 0.29)
     """
-    return float(1.0 - 2.0 ** -mutual_information(x, w, k=k, base=base, noise=noise))
+    return float(1.0 - 2.0 ** -mutual_information(x, w, k=k, base=base, noise=noise, rng=rng))
 
 
 def gaussian_privacy_loss(snr_value: float) -> float:
@@ -618,7 +643,7 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
         x = check_finite_1d(frame[column].to_numpy(dtype=float), str(column))
         noise = noise_for_snr(x, s, kind=kind)
         w = perturb(x, noise, rng=gen)
-        i_bits = mutual_information(x, w, k=k)
+        i_bits = mutual_information(x, w, k=k, rng=gen)
         rows[column] = {
             "snr": s,
             "noise_scale": noise.scale,
