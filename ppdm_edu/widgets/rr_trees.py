@@ -61,6 +61,8 @@ class RRTreePanel(Panel):
 
     title = "RR-ID3 on the disguised Adult data (Du & Zhan, Fig. 2 one run at a time)"
     figsize = (8, 2.8)
+    #: issue 7: "a theta slider that re-builds the tree [...] (< 1 s per update)"
+    latency_target_seconds = 1.0
 
     def __init__(self, seed: int = 0, text_depth: int = 3, **initial):
         self.seed = seed
