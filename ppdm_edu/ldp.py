@@ -210,7 +210,10 @@ def rho_breach(rho1: float, rho2: float, theta: float) -> BreachCheck:
     return BreachCheck(
         rho1=rho1, rho2=rho2, theta=theta, epsilon=eps, gamma=gamma, limit=limit,
         upward_posterior=up, downward_posterior=down,
-        breach=bool(up >= rho2 or down <= rho1), guaranteed=bool(gamma < limit),
+        # a breach is posterior >= rho2 (<= rho1); the tiny tolerance keeps theta exactly at the
+        # limit (posterior = rho2 up to rounding) on the breach side, as the definition says
+        breach=bool(up >= rho2 * (1 - 1e-12) or down <= rho1 * (1 + 1e-12)),
+        guaranteed=bool(gamma < limit * (1 - 1e-12)),
     )
 
 

@@ -154,9 +154,9 @@ def plot_privacy_loss(noises: dict, x1: float, x2: float, w, ax=None, epsilon: f
             ax.scatter(w[inf], np.where(loss[inf] > 0, 9.5, -9.5),
                        marker="|", color=color, s=20, label=f"{name}: ±inf (impossible under one input)")
     if epsilon is not None:
-        ax.axhspan(-epsilon, epsilon, color=GREY, alpha=0.2, label=f"|loss| <= epsilon = {epsilon:g}")
+        ax.axhspan(-epsilon, epsilon, color=GREY, alpha=0.2, label=f"|loss| <= epsilon = {epsilon:.2f}")
     ax.set_ylim(-10, 10)
     ax.set_xlabel("output w")
     ax.set_ylabel(f"privacy loss ln f(w | x={x1:g}) / f(w | x={x2:g})")
-    ax.legend(fontsize="small", loc="lower left")
+    ax.legend(fontsize="small", loc="upper right")
     return ax
