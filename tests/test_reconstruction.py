@@ -362,3 +362,12 @@ def test_panels_update_and_show_messages():
     np.testing.assert_allclose(it.result[1], np.full(20, 1 / 20))
     it.controls["iteration"].value = last
     np.testing.assert_allclose(it.result[1], it.run.rec.probabilities)
+
+
+def test_iteration_panel_with_a_stricter_stop_runs_longer():
+    from ppdm_edu.widgets.reconstruction import ReconstructionIterationsPanel
+
+    default = ReconstructionIterationsPanel(n=3_000)
+    strict = ReconstructionIterationsPanel(n=3_000, tol=1e-4)
+    assert strict.run.rec.n_iter > default.run.rec.n_iter
+    assert strict.controls["iteration"].max == strict.run.rec.n_iter

@@ -72,7 +72,7 @@ def _draw_run(ax, run: _Run, probabilities):
     ax.locator_params(nbins=6)
 
 
-def _run(shape, kind, privacy_percent, n, n_intervals, method, seed) -> _Run:
+def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_history=False) -> _Run:
     if shape not in _SHAPES:
         raise ValueError(f"shape must be one of {', '.join(_SHAPES)}, got {shape!r}")
     if privacy_percent <= 0:
@@ -84,7 +84,7 @@ def _run(shape, kind, privacy_percent, n, n_intervals, method, seed) -> _Run:
     x = _SHAPES[shape](int(n), seed=rng)
     w = perturb(x, noise, rng=rng)
     rec = reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=int(n_intervals), method=method,
-                      keep_history=True)
+                      keep_history=keep_history)
     truth = interval_distribution(x, rec.edges)
     return _Run(x=x, w=w, noise=noise, rec=rec, truth=truth,
                 tv_randomized=sample_total_variation(x, w, rec.edges),
@@ -181,10 +181,11 @@ class ReconstructionIterationsPanel(Panel):
     def __init__(self, shape: str = "triangles", noise: str = "gaussian", privacy: int = 100,
                  n: int = 10_000, n_intervals: int = 20, method: str = "bayes",
                  tol: float | None = None, seed: int = 0, **initial):
-        self.run = _run(shape, noise, privacy, n, n_intervals, method, seed)
+        self.run = _run(shape, noise, privacy, n, n_intervals, method, seed, keep_history=True)
         if tol is not None:  # re-run with another stopping threshold
             rec = reconstruct(self.run.w, self.run.noise, bounds=(0.0, 1.0),
-                              n_intervals=int(n_intervals), method=method, tol=tol)
+                              n_intervals=int(n_intervals), method=method, tol=tol,
+                              keep_history=True)
             self.run = _Run(**{**self.run.__dict__, "rec": rec,
                                "tv_reconstructed": total_variation(rec.probabilities,
                                                                    self.run.truth)})
