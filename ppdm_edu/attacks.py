@@ -404,6 +404,18 @@ def relative_rmse(estimate, X, scale=None) -> float:
 # ---------------------------------------------------------------------------------------------
 # One attribute: the posterior of an individual value given its perturbed value
 # ---------------------------------------------------------------------------------------------
+def _check_pair(bounds):
+    if bounds is None:
+        return None
+    try:
+        pair = tuple(float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds must be a pair (low, high), got {bounds!r}") from None
+    if len(pair) != 2:
+        raise ValueError(f"bounds must be a pair (low, high), got {bounds!r}")
+    return pair
+
+
 def _prior_on_grid(prior, bounds, n_grid, noise: Noise):
     """Return (cell_edges, prior mass per cell) for a prior given as a reconstruction result,
     as (edges, probabilities) or as a density callable with ``bounds``."""
@@ -582,14 +594,7 @@ def bayes_estimate(W, noise: Noise, prior, *, confidence: float = 0.95, bounds=N
     c = check_probability(confidence, "confidence", open_interval=True)
     if interval not in ("central", "shortest"):
         raise ValueError(f"interval must be 'central' or 'shortest', got {interval!r}")
-    if bounds is not None:
-        try:
-            bounds = tuple(float(b) for b in bounds)
-        except (TypeError, ValueError):
-            raise ValueError(f"bounds must be a pair (low, high), got {bounds!r}") from None
-        if len(bounds) != 2:
-            raise ValueError(f"bounds must be a pair (low, high), got {bounds!r}")
-    cell, mass = _prior_on_grid(prior, bounds, n_grid, noise)
+    cell, mass = _prior_on_grid(prior, _check_pair(bounds), n_grid, noise)
     mid = 0.5 * (cell[:-1] + cell[1:])
     half_width = np.diff(cell) / 2.0
     mean = np.empty(w.size)
@@ -730,9 +735,7 @@ def property_posterior(W, noise: Noise, prior, low: float, high: float, *, bound
     low, high = float(low), float(high)
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         raise ValueError(f"need finite low < high, got ({low}, {high})")
-    if bounds is not None:
-        bounds = tuple(float(b) for b in bounds)
-    cell, mass = _prior_on_grid(prior, bounds, n_grid, noise)
+    cell, mass = _prior_on_grid(prior, _check_pair(bounds), n_grid, noise)
     # share of each cell inside [low, high]
     share = np.clip((np.minimum(cell[1:], high) - np.maximum(cell[:-1], low)) / np.diff(cell), 0, 1)
     out = np.empty(w.size)

@@ -240,6 +240,8 @@ def test_bayes_estimate_is_deterministic_and_vectorized():
     (lambda: bayes_estimate([0.1], GaussianNoise(1), ([0, 1, 0.5], [0.5, 0.5])), "increasing"),
     (lambda: bayes_estimate([0.1], GaussianNoise(1), ([0, 1], [-1.0])), ">= 0"),
     (lambda: bayes_estimate([0.1], GaussianNoise(1), plateau_pdf, bounds=(1, 0)), "low < high"),
+    (lambda: bayes_estimate([0.1], GaussianNoise(1), plateau_pdf, bounds=(0, 1, 2)), "a pair"),
+    (lambda: property_posterior([0.1], GaussianNoise(1), plateau_pdf, 0, 1, bounds="ab"), "a pair"),
     (lambda: bayes_estimate([0.1], GaussianNoise(1), plateau_pdf, bounds=(0, 1), confidence=1.0),
      "strictly between"),
     (lambda: bayes_estimate([0.1], GaussianNoise(1), plateau_pdf, bounds=(0, 1), interval="hpd"),
