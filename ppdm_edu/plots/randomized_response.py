@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.ticker import FormatStrFormatter, MaxNLocator, NullFormatter
+from matplotlib.ticker import FormatStrFormatter, MaxNLocator, MultipleLocator, NullFormatter
 
 from ..randomized_response import epsilon, warner_std_error
 
@@ -65,7 +65,7 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     ax.axvline(sim.truth, color="C1", lw=2, zorder=3, label="truth")
     ax.set_xlim(lo, hi)
     # few ticks: every tick label is text to lay out, the main cost of a slider update
-    ax.xaxis.set_major_locator(MaxNLocator(5))
+    ax.xaxis.set_major_locator(MultipleLocator(0.5))
     ax.yaxis.set_major_locator(MaxNLocator(4, integer=True))
     ax.set_xlabel("estimated P(A = yes)")
     ax.set_ylabel("surveys per bin")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
+import matplotlib.pyplot as plt
 import numpy as np
 
 from ..lecture import OKABE_ITO
@@ -61,7 +62,11 @@ class WarnerSurveyPanel(Panel):
         # Fixed margins instead of constrained layout: the layout pass re-measures every text
         # and costs more than the whole simulation + drawing (latency target: p95 < 100 ms).
         figure.set_layout_engine("none")
-        plot_sampling_distribution(result, ax=figure.add_axes((0.09, 0.15, 0.89, 0.75)), legend=False)
+        # margins grow with the font (lecture mode uses larger fonts)
+        scale = plt.rcParams["font.size"] / 11.0
+        left, bottom, top = 0.08 * scale, 0.13 * scale, 0.09 * scale
+        rect = (left, bottom, 0.985 - left, 1.0 - top - bottom)
+        plot_sampling_distribution(result, ax=figure.add_axes(rect), legend=False)
 
     def summary(self, result) -> str:
         eps = epsilon(result.theta)
