@@ -52,7 +52,7 @@ def plot_spectrum(result: RecordReconstruction, ax=None, n: int | None = None, t
     ax.set_yscale("log")
     ax.set_ylim(min(lo, ev.min()) / 1.3, max(hi, ev.max()) * 1.6)
     # few labelled ticks: log axes label minor ticks by default, which is slow to lay out
-    ax.yaxis.set_major_locator(mticker.LogLocator(numticks=4))
+    ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0), numticks=8))
     ax.yaxis.set_minor_locator(mticker.NullLocator())
     ax.yaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
     ax.set_xticks(idx)
