@@ -44,11 +44,14 @@ _EXPORTS = {
     "mrr_disguise": "randomized_response",
     "mrr_estimate": "randomized_response",
     "epsilon": "randomized_response",
+    "mrr_solve": "randomized_response",
+    "theta_for_epsilon": "randomized_response",
     # data
     "load_adult": "datasets",
     "agrawal": "datasets",
     "plateau": "datasets",
     "triangles": "datasets",
+    "adult_binary": "datasets",
     # classroom
     "lecture_mode": "lecture",
 }
