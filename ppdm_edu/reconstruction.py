@@ -77,6 +77,7 @@ DEFAULT_TOL = 0.01  # "1% of the threshold of the chi^2 test" (Sec. 3)
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 _MAX_MATRIX_ENTRIES = 20_000_000
 _MAX_INTERVALS = 10_000
+_MAX_EXTENSION = 5_000
 # Perturbed values farther than this from the domain cannot have come from it (noise support).
 _REACH_COVERAGE = 1.0 - 1e-12
 
@@ -278,7 +279,9 @@ def _reach(noise: Noise) -> float:
 
 def _extend_edges(edges: np.ndarray, reach: float) -> np.ndarray:
     """``edges`` extended on both sides with intervals of the end widths to cover +-reach."""
-    left_w, right_w = edges[1] - edges[0], edges[-1] - edges[-2]
+    # at most _MAX_EXTENSION bins a side: wider ones when the noise dwarfs the intervals
+    left_w = max(edges[1] - edges[0], reach / _MAX_EXTENSION)
+    right_w = max(edges[-1] - edges[-2], reach / _MAX_EXTENSION)
     k_left = int(math.ceil(reach / left_w)) + 1
     k_right = int(math.ceil(reach / right_w)) + 1
     left = edges[0] - left_w * np.arange(k_left, 0, -1)
@@ -306,6 +309,8 @@ def _cdf_integral(noise: Noise, t: np.ndarray) -> np.ndarray:
 def _below(edges: np.ndarray, c: float, noise: Noise) -> np.ndarray:
     """P(W < c | X ~ Uniform(I_p)) = [G(c - a_p) - G(c - b_p)] / L_p for each interval."""
     a, b = edges[:-1], edges[1:]
+    if float(np.min(b - a)) < 1e-4 * noise.std:  # first difference would lose its digits
+        return np.clip(noise.cdf(c - 0.5 * (a + b)), 0.0, 1.0)
     try:
         return np.clip((_cdf_integral(noise, c - a) - _cdf_integral(noise, c - b)) / (b - a), 0, 1)
     except NotImplementedError:
@@ -507,7 +512,8 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
     # Values beyond the noise's reach are clipped to a bin just outside it (they are
     # impossible for every interval either way), which keeps the indices bounded.
-    k_out = int(math.ceil(_reach(noise) / L)) + 2
+    # (capped so the indices stay int64 when the intervals are far narrower than the noise)
+    k_out = int(min(math.ceil(_reach(noise) / L), 10**9)) + 2
     k = np.floor((np.clip(values, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
     k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
     bins, N = np.unique(k, return_counts=True)  # only the non-empty bins
@@ -530,7 +536,11 @@ def _response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
     = [G(d_s - a_p) - G(d_s - b_p) - G(c_s - a_p) + G(c_s - b_p)] / L_p`` with ``G' = F_Y``.
     ``"bayes"``: the paper's mid-point approximation ``f_Y(m(I_s) - m(I_p)) L_s`` (Sec. 3).
     """
-    if method == "em":
+    # With intervals far narrower than the noise, the exact formula below is a second
+    # difference of numbers ~scale apart from values ~L^2 f_Y: it loses every digit. There the
+    # mid-point value is exact to O(L^2) relative error, so use it.
+    narrow = min(float(np.min(np.diff(edges))), float(np.min(w_upper - w_lower)))
+    if method == "em" and narrow >= 1e-4 * noise.std:
         a, b = edges[None, :-1], edges[None, 1:]
         c, d = w_lower[:, None], w_upper[:, None]
         L = b - a

@@ -371,3 +371,14 @@ def test_iteration_panel_with_a_stricter_stop_runs_longer():
     strict = ReconstructionIterationsPanel(n=3_000, tol=1e-4)
     assert strict.run.rec.n_iter > default.run.rec.n_iter
     assert strict.controls["iteration"].max == strict.run.rec.n_iter
+
+
+@pytest.mark.parametrize("method", ["bayes", "em"])
+def test_intervals_far_narrower_than_the_noise(method):
+    # found by hypothesis: a domain of width 5e-67 made the exact EM formula cancel to 0
+    rec = reconstruct([0.0, 5.0552110330585615e-67], GaussianNoise(1.0), n_intervals=1,
+                      method=method)
+    np.testing.assert_allclose(rec.probabilities, [1.0])
+    rc = Reconstructor(GaussianNoise(1.0), np.linspace(0, 1e-9, 4), method=method)
+    assert np.isfinite(rc.matrix).all()
+    np.testing.assert_allclose(rc.matrix.sum(axis=0), 1.0, atol=1e-6)
