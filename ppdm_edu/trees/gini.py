@@ -36,6 +36,7 @@ Examples
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -273,6 +274,7 @@ def _leaf_bits(counts) -> float:
     return 1.0 + bits + _leaf_const(k)
 
 
+@functools.lru_cache(maxsize=16)
 def _leaf_const(k: int) -> float:
     return (0.5 * k * math.log(math.pi) - math.lgamma(0.5 * k)) / math.log(2.0)
 

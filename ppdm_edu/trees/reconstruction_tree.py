@@ -201,6 +201,10 @@ class ReconstructionTree(_TreeClassifierMixin):
         As in :class:`~ppdm_edu.trees.DecisionTree` (MDL pruning needs no modification, Sec. 4.2).
     max_unperturbed_values : int, default 256
         Unperturbed attributes with more distinct values are cut at this many quantiles.
+    local_path_attributes : bool, default False
+        For teaching only: True makes Local also re-reconstruct attributes already split on
+        along the path, which breaks the noise model (see the module docstring) -- compare the
+        accuracy to see why the rule matters.
 
     Attributes
     ----------
@@ -238,7 +242,7 @@ class ReconstructionTree(_TreeClassifierMixin):
     def __init__(self, noise, mode: str = "byclass", bounds=None, n_intervals=None,
                  local_min_records: int = 1000, method: str = "bayes", min_samples: int = 2,
                  pruning: str | None = "mdl", max_depth: int | None = None,
-                 max_unperturbed_values: int = 256):
+                 max_unperturbed_values: int = 256, local_path_attributes: bool = False):
         self.noise = noise
         self.mode = mode
         self.bounds = bounds
@@ -249,6 +253,7 @@ class ReconstructionTree(_TreeClassifierMixin):
         self.pruning = pruning
         self.max_depth = max_depth
         self.max_unperturbed_values = max_unperturbed_values
+        self.local_path_attributes = local_path_attributes
 
     # ------------------------------------------------------------------------------------
     def _check_params(self):
@@ -359,8 +364,8 @@ class ReconstructionTree(_TreeClassifierMixin):
             if local and depth > 0 and m >= params["local_min"]:
                 # Local: re-reconstruct per class the attributes not split on along the path
                 for j, rc in reconstructors.items():
-                    if j in path:
-                        continue
+                    if j in path and not self.local_path_attributes:
+                        continue  # the records got here through their own noise on j
                     for c in range(k):
                         rows = idx[yi == c]
                         if rows.size < 2:
