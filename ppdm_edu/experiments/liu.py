@@ -45,7 +45,7 @@ from .report import Comparison, Reproduction, verdict
 __all__ = [
     "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
     "privacy_loss_table", "run_repeat", "reconstruct_by_class", "reproduce",
-    "summarize", "threshold_curve",
+    "summarize", "threshold_curve", "paper_vs_ours",
 ]
 
 #: name -> (noise kind, SNR per attribute) (Section 7 and Table 1)
@@ -281,6 +281,29 @@ def summarize(records) -> pd.DataFrame:
             paper.append(np.nan)
     out["paper"] = paper
     return out
+
+
+def paper_vs_ours(summary: pd.DataFrame, table: str, rows=None) -> pd.DataFrame:
+    """One of the paper's tables with our numbers: for each row, lines ``paper``, ``ours``, ``sd``.
+
+    Columns data1..data5 (``summary`` as returned by :func:`summarize` or read from
+    ``liu_summary.csv``).
+    """
+    sub = summary[summary["table"] == table]
+    if sub.empty:
+        raise ValueError(f"no rows for table {table!r}; tables: {sorted(set(summary['table']))}")
+    rows = list(dict.fromkeys(sub["row"])) if rows is None else list(rows)
+    out = {}
+    for r in rows:
+        cells = sub[sub["row"] == r].set_index("data")
+        cols = [d for d in _D if d in cells.index] or list(cells.index)
+        cells = cells.reindex(cols)
+        out[(r, "paper")] = cells["paper"]
+        out[(r, "ours")] = cells["mean"]
+        out[(r, "sd")] = cells["std"]
+    frame = pd.DataFrame(out).T
+    frame.index.names = ["row", ""]
+    return frame
 
 
 # ---------------------------------------------------------------------------------------------

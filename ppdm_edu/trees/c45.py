@@ -397,10 +397,16 @@ class _BaseC45:
                 depth[t.left[node]] = depth[t.right[node]] = depth[node] + 1
         return int(depth.max())
 
-    def export_text(self, max_depth: int = 10) -> str:
-        """The tree in J48's text form (``attribute <= t: class (n/errors)``)."""
+    def export_text(self, max_depth: int = 10, feature_names=None) -> str:
+        """The tree in J48's text form (``attribute <= t: class (n/errors)``).
+
+        ``feature_names`` overrides the column names (default: the DataFrame's, else x0, x1, ...).
+        """
         t = self.tree_
-        names = self.feature_names_in_ or [f"x{j}" for j in range(self.n_features_in_)]
+        names = list(feature_names) if feature_names is not None else (
+            self.feature_names_in_ or [f"x{j}" for j in range(self.n_features_in_)])
+        if len(names) != self.n_features_in_:
+            raise ValueError(f"feature_names has {len(names)} names for {self.n_features_in_} columns")
         lines = []
 
         def leaf_text(node):
