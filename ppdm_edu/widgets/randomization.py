@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
-from ..plots.randomization import plot_original_vs_perturbed
+from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..randomization import Noise, noise_for_privacy, perturb
 from .panel import Panel
@@ -22,8 +22,13 @@ __all__ = ["RandomizationPanel", "ATTRIBUTES", "attribute_sample"]
 #: attribute name -> (unit, domain used for "x % privacy")
 ATTRIBUTES = {
     "age (Adult)": ("years", (17.0, 90.0)),
-    "salary (synthetic)": ("$", (20_000.0, 150_000.0)),
+    "salary (synthetic)": ("dollars", (20_000.0, 150_000.0)),
 }
+
+
+def _num(value: float) -> str:
+    """19.2 or 34,211: readable in years and in dollars."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 @functools.lru_cache(maxsize=4)
@@ -120,12 +125,12 @@ class RandomizationPanel(Panel):
         # set_layout_engine("none") leaves) makes savefig draw the figure twice, and that pass
         # re-measures every text; None removes it (with the default rcParams).
         figure.set_layout_engine(None)
-        ax = figure.add_axes((0.09, 0.17, 0.88, 0.76))
+        ax = figure.add_axes((0.07, 0.17, 0.9, 0.7))
         plot_original_vs_perturbed(result.x, result.w, ax=ax, bins=60, value_range=result.domain,
                                    label=result.attribute.split(" ")[0], unit=result.unit)
         m = result.measures
-        ax.set_title(f"{result.noise!r}: {100 * m.confidence:.1f}% interval = "
-                     f"{m.interval_width:,.4g} {result.unit}", fontsize="medium")
+        ax.set_title(f"{noise_label(result.noise, result.unit)}: {100 * m.confidence:.1f}% interval = "
+                     f"{_num(m.interval_width)} {result.unit}", fontsize="medium")
         ax.set_yticks([])  # densities: the shape matters, not the numbers (and fewer texts to draw)
 
     def summary(self, result: RandomizationResult) -> str:
@@ -133,11 +138,11 @@ class RandomizationPanel(Panel):
         u = result.unit
         param = "α" if result.noise.kind == "uniform" else "σ"
         return (
-            f"{param} = {result.noise.scale:,.4g} {u} &nbsp;·&nbsp; "
+            f"{param} = {_num(result.noise.scale)} {u} &nbsp;·&nbsp; "
             f"interval privacy = {100 * m.privacy_level:.0f} % of the range at "
             f"{100 * m.confidence:.1f} % confidence &nbsp;·&nbsp; SNR = {m.snr:.2f}<br>"
-            f"Π(X) = {m.pi_x:,.4g} {u} &nbsp;·&nbsp; Π(R) = {m.pi_noise:,.4g} {u} &nbsp;·&nbsp; "
-            f"Π(X|W) = {m.pi_x_given_w:,.4g} {u} &nbsp;·&nbsp; "
+            f"Π(X) = {_num(m.pi_x)} {u} &nbsp;·&nbsp; Π(R) = {_num(m.pi_noise)} {u} &nbsp;·&nbsp; "
+            f"Π(X|W) = {_num(m.pi_x_given_w)} {u} &nbsp;·&nbsp; "
             f"I(X;W) = {m.mutual_information:.3f} bit &nbsp;·&nbsp; "
             f"privacy loss = {m.loss:.3f}"
         )
