@@ -219,3 +219,80 @@ def test_noise_for_snr_errors():
         noise_for_snr(np.arange(5.0), 0.0)
     with pytest.raises(ValueError, match="kind"):
         noise_for_snr(np.arange(5.0), 1.0, kind="cauchy")
+
+
+# --- the notebook's panel and plots ------------------------------------------------------------------
+
+def test_panel_updates_and_messages():
+    from ppdm_edu.widgets.randomization import RandomizationPanel
+
+    panel = RandomizationPanel(level=100.0)
+    assert panel.error is None and panel.image.value[:4] == b"\x89PNG"
+    m = panel.result.measures
+    assert m.privacy_level == pytest.approx(1.0)  # 100 % of the range at 95 % confidence
+    assert panel.result.noise == noise_for_privacy("uniform", 1.0, 73.0)
+    assert 0.0 < m.loss < 1.0 and m.pi_x_given_w < m.pi_x
+    for kind in ("gaussian", "uniform"):
+        panel.controls["kind"].value = kind
+        assert panel.error is None and panel.result.noise.kind == kind
+    panel.controls["attribute"].value = "salary (synthetic)"
+    assert panel.error is None and panel.result.x.size == 10_000
+    # more privacy -> less loss
+    losses = []
+    for level in (25.0, 100.0, 200.0):
+        panel.controls["level"].value = level
+        losses.append(panel.result.measures.loss)
+    assert losses[0] > losses[1] > losses[2]
+    # the extremes give a message, not a crash, and keep the last figure
+    image = panel.image.value
+    panel.controls["level"].value = 0.0
+    assert isinstance(panel.error, ValueError) and "privacy level" in panel.message.value
+    assert panel.image.value == image
+    panel.controls["level"].value = 50.0
+    panel.controls["confidence"].value = 1.0
+    assert isinstance(panel.error, ValueError) and "confidence" in panel.message.value
+    panel.controls["confidence"].value = 0.95
+    assert panel.error is None and panel.message.value == ""
+
+
+def test_panel_is_seeded():
+    from ppdm_edu.widgets.randomization import RandomizationPanel
+
+    a, b = RandomizationPanel(seed=3), RandomizationPanel(seed=3)
+    assert np.array_equal(a.result.w, b.result.w)
+    assert a.result.measures == b.result.measures
+    assert not np.array_equal(a.result.w, RandomizationPanel(seed=4).result.w)
+
+
+def test_histogram_edges_follow_the_recording_grid():
+    from ppdm_edu.plots.randomization import _shared_edges
+
+    x = np.random.default_rng(0).integers(17, 91, 5000).astype(float)
+    w = perturb(x, UniformNoise(20.0), rng=1)
+    edges = _shared_edges(x, w, 60)
+    assert edges[0] <= w.min() and edges[-1] >= w.max()
+    # every bin holds the same number of whole numbers: edges sit half-way between them
+    assert np.allclose((edges - 0.5) % 1.0, 0.0)
+    assert np.allclose(np.diff(edges), edges[1] - edges[0])
+
+
+def test_plots_draw():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ppdm_edu.plots.randomization import (noise_label, plot_loss_vs_snr, plot_noise_intervals,
+                                              plot_original_vs_perturbed, plot_table1_curves)
+
+    x = np.random.default_rng(0).normal(size=1000)
+    ax = plot_original_vs_perturbed(x, x + 1.0, value_range=(-3, 3), unit="$")
+    assert "\\$" in ax.get_xlabel()
+    assert len(plot_table1_curves().lines) == 3 + 3 + 1
+    assert len(plot_noise_intervals([UniformNoise(1.0), GaussianNoise(1.0)]).lines) == 2
+    with pytest.raises(ValueError, match="noises"):
+        plot_noise_intervals([UniformNoise(1.0), 2.0])
+    assert len(plot_loss_vs_snr([0.5, 1.0], ours=[0.1, 0.2], paper=[0.1, 0.2]).lines) == 3
+    assert noise_label(GaussianNoise(16581.9), "dollars") == "gaussian, σ = 16,582 dollars"
+    assert noise_label(UniformNoise(19.21)) == "uniform, α = 19.2"
+    plt.close("all")

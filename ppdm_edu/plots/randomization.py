@@ -83,11 +83,12 @@ def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None)
     """Densities of noise models with their shortest ``confidence`` interval shaded (Table 1)."""
     ax = _axes(ax)
     noises = list(noises)
+    for noise in noises:
+        if not isinstance(noise, Noise):
+            raise ValueError(f"noises must be UniformNoise or GaussianNoise, got {type(noise).__name__}")
     reach = max(n.support(0.9999)[1] for n in noises) * 1.15
     grid = np.linspace(-reach, reach, 801)
     for i, noise in enumerate(noises):
-        if not isinstance(noise, Noise):
-            raise ValueError(f"noises must be UniformNoise or GaussianNoise, got {type(noise).__name__}")
         color = f"C{i}"
         half = noise.interval_width(confidence) / 2
         name = labels[i] if labels else repr(noise)
