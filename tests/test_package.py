@@ -1,4 +1,5 @@
 """Package plumbing: lazy top-level API, validation helpers, the panel base, the report shape, the CLI."""
+import base64
 import subprocess
 import sys
 
@@ -100,6 +101,9 @@ def test_panel_shows_errors_instead_of_raising():
     assert panel.message.value == "" and panel.result == 0.25
     with pytest.raises(ValueError, match="unknown control"):
         Square(y=1)
+    bundle = panel._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # live in JupyterLab
+    assert base64.b64decode(bundle["image/png"]) == panel.image.value  # static fallback
 
 
 def test_report_verdicts_and_markdown():

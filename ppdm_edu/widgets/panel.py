@@ -15,6 +15,7 @@ Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (a
 """
 from __future__ import annotations
 
+import base64
 import html
 import io
 import time
@@ -110,7 +111,15 @@ class Panel:
         self.readout.value = self.summary(result)
         self.last_update_seconds = time.perf_counter() - start
 
-    def _ipython_display_(self):
-        from IPython.display import display
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """The live widget, plus the current figure as a static PNG.
 
-        display(self.widget)
+        JupyterLab renders the widget; a viewer without a kernel or widget state (GitHub, a
+        notebook read without running it) falls back to the PNG, so the committed notebooks
+        still show every panel's figure.
+        """
+        bundle = dict(self.widget._repr_mimebundle_(include=include, exclude=exclude) or {})
+        if self.image.value:
+            bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        bundle["text/plain"] = f"<{type(self).__name__}: run the notebook to use the controls>"
+        return bundle
