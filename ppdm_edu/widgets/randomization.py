@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
+from ..lecture import is_lecture_mode
 from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..randomization import Noise, noise_for_privacy, perturb
@@ -87,6 +88,9 @@ class RandomizationPanel(Panel):
 
     def __init__(self, seed: int = 0, **initial):
         self.seed = seed
+        # projector fonts are larger: a larger canvas keeps the title and labels inside
+        self.lecture = is_lecture_mode()
+        self.figsize = (11.0, 4.6) if self.lecture else (7.5, 3.0)
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
@@ -125,11 +129,11 @@ class RandomizationPanel(Panel):
         # set_layout_engine("none") leaves) makes savefig draw the figure twice, and that pass
         # re-measures every text; None removes it (with the default rcParams).
         figure.set_layout_engine(None)
-        ax = figure.add_axes((0.07, 0.17, 0.9, 0.7))
+        ax = figure.add_axes((0.07, 0.2, 0.9, 0.66) if self.lecture else (0.07, 0.17, 0.9, 0.7))
         plot_original_vs_perturbed(result.x, result.w, ax=ax, bins=60, value_range=result.domain,
                                    label=result.attribute.split(" ")[0], unit=result.unit)
         m = result.measures
-        ax.set_title(f"{noise_label(result.noise, result.unit)}: {100 * m.confidence:.1f}% interval = "
+        ax.set_title(f"{noise_label(result.noise)}: {100 * m.confidence:.1f}% interval = "
                      f"{_num(m.interval_width)} {result.unit}", fontsize="medium")
         ax.set_yticks([])  # densities: the shape matters, not the numbers (and fewer texts to draw)
 
