@@ -104,8 +104,8 @@ class PerturbedGaussianNB:
         onehot = np.zeros((X.shape[0], k))
         onehot[np.arange(X.shape[0]), yi] = 1.0
         self.theta_ = (onehot.T @ X) / counts[:, None]  # E[w | C_j] = mu_ij (Section 5.2)
-        sq = onehot.T @ (X * X) - counts[:, None] * self.theta_**2
-        self.var_perturbed_ = np.maximum(sq / (counts[:, None] - 1), 0.0)  # S^2 (n - 1 in the denominator)
+        centred = X - self.theta_[yi]  # two passes: no cancellation for large values (fnlwgt)
+        self.var_perturbed_ = (onehot.T @ centred**2) / (counts[:, None] - 1)  # S^2 (n - 1 in the denominator)
         if self.correct_variance and self.noise is not None:
             corrected = self.var_perturbed_ - self.noise_var_  # S^2 - sigma_R^2 (Section 5.2)
             minimum = floor * self.var_perturbed_

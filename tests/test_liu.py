@@ -84,3 +84,21 @@ def test_privacy_loss_table_bits_exceed_nats_version():
 def test_reproduce_rejects_unknown_mode(tmp_path):
     with pytest.raises(ValueError, match="'quick' or 'full'"):
         liu.reproduce(mode="paper", out_dir=tmp_path)
+
+
+def test_perturbed_tree_panel_updates_and_reports_bad_values():
+    from ppdm_edu.widgets.perturbed_mining import PerturbedTreePanel
+
+    panel = PerturbedTreePanel()
+    assert panel.error is None and panel.image.value  # a figure was drawn
+    panel.controls["threshold"].value = 0.5
+    r = panel.result
+    # threshold 0.5 with Gaussian noise: the PPDTC4.5 tree is C4.5 on w
+    assert r.threshold_original == pytest.approx(r.c45_on_w_original)
+    assert r.shift == pytest.approx(0.0, abs=1e-9)
+    panel.controls["kind"].value = "uniform"
+    assert panel.result.kind == "uniform" and panel.error is None
+    with pytest.raises(ValueError, match="SNR must be > 0"):
+        panel.compute(threshold=0.3, snr=0.0, kind="gaussian")
+    with pytest.raises(ValueError, match="threshold"):
+        panel.compute(threshold=1.0, snr=1.0, kind="gaussian")
