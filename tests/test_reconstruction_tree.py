@@ -181,3 +181,55 @@ def test_bad_inputs(f1_uniform_100):
         perturb_columns(bad, noise, rng=0)
     with pytest.raises(ValueError, match="not fitted"):
         ReconstructionTree(noise).predict(X)
+
+
+# --- the experiment of Section 5 and the panel ------------------------------------------------
+from ppdm_edu.experiments import as2000_accuracy  # noqa: E402
+from ppdm_edu.experiments.as2000_trees import accuracy_table, summarize  # noqa: E402
+
+
+def test_as2000_accuracy_tidy_and_reproducible():
+    kwargs = dict(functions=(1, 4), noises=("gaussian",), privacy=(0.5,),
+                  algorithms=("original", "randomized", "byclass"), n_train=2000, n_test=500,
+                  runs=2, seed=3, progress=False)
+    df = as2000_accuracy(**kwargs)
+    assert list(df.columns) == ["function", "noise", "privacy", "algorithm", "run", "accuracy",
+                                "seconds", "n_leaves"]
+    assert len(df) == 2 * 1 * 1 * 3 * 2
+    assert df["accuracy"].between(0, 1).all()
+    again = as2000_accuracy(**kwargs)
+    pd.testing.assert_series_equal(df["accuracy"], again["accuracy"])
+    # a smaller grid gives a subset of the rows (one generator per setting)
+    one = as2000_accuracy(**{**kwargs, "functions": (4,)})
+    merged = one.merge(df, on=["function", "noise", "privacy", "algorithm", "run"])
+    np.testing.assert_array_equal(merged["accuracy_x"], merged["accuracy_y"])
+    table = accuracy_table(df, 0.5)
+    assert list(table.columns) == ["F1", "F4"]
+    assert summarize(df)["runs"].eq(2).all()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"functions": (6,)}, "functions"),
+    ({"noises": ("laplace",)}, "noises"),
+    ({"privacy": (0.0,)}, "privacy"),
+    ({"algorithms": ("bayes",)}, "algorithms"),
+    ({"runs": 0}, "runs"),
+])
+def test_as2000_accuracy_bad_inputs(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        as2000_accuracy(**{"n_train": 100, "n_test": 50, "progress": False, **kwargs})
+
+
+def test_trees_panel_messages_instead_of_crashes():
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    panel = TreesPanel(n_train=2000, n_test=500, function=1, noise="uniform", privacy=100,
+                       algorithms=("randomized", "byclass"))
+    assert panel.error is None
+    assert panel.result.accuracies["byclass"] > panel.result.accuracies["randomized"]
+    panel.controls["privacy"].value = 0
+    assert panel.error is not None and "privacy" in str(panel.error)
+    panel.controls["privacy"].value = 200
+    assert panel.error is None and panel.result.privacy == 2.0
+    panel.controls["algorithms"].value = ()
+    assert panel.error is not None

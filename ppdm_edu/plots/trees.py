@@ -92,8 +92,12 @@ def plot_fig6(df: pd.DataFrame, fig=None, functions=(1, 2, 3, 5)):
             if len(s):
                 ax.plot(100 * s["privacy"], s["accuracy"], ls=ls, marker=marker, color=colour, label=label)
         ax.set_title(f"Function {f}")
-        ax.set_ylabel("accuracy (%)")
-        ax.set_xlabel("privacy level (% of the range, 95 % confidence)")
+    for k, ax in enumerate(axes[: len(functions)]):
+        if k % ncols == 0:
+            ax.set_ylabel("accuracy (%)")
+        if k + ncols >= len(functions):  # bottom panel of its column
+            ax.set_xlabel("privacy level (% of the range, 95 % confidence)")
+            ax.tick_params(labelbottom=True)
     for ax in axes[len(functions):]:
         ax.set_visible(False)
     handles, labels = axes[0].get_legend_handles_labels()
