@@ -33,6 +33,7 @@ STDERR_SELECTOR = (".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
                    "[data-mime-type='application/vnd.jupyter.stderr']")
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*Cell In\[\d+\]|^\w*(Error|Exception)\b",
                        re.MULTILINE)
+NB = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook in the current tab
 KERNEL_IDLE = re.compile(r"^(?!No Kernel).+\|\s*Idle\s*$")
 WIDGET_FAILURES = ("Error displaying widget", "Failed to load model class", "Error rendering widget")
 
@@ -54,7 +55,7 @@ def _menu(page, menu: str, command: str) -> None:
 
 def _prompts(page) -> list[str]:
     return page.eval_on_selector_all(
-        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt",
+        f"{NB} .jp-CodeCell .jp-InputArea-prompt",
         "els => els.map(e => e.textContent.trim())",
     )
 
@@ -93,7 +94,14 @@ def _saved_errors(page, path) -> list[str]:
     deadline = time.monotonic() + 30
     while path.stat().st_mtime_ns == before and time.monotonic() < deadline:
         page.wait_for_timeout(200)
-    nb = json.loads(path.read_text())
+    while True:  # the server may still be writing the file
+        try:
+            nb = json.loads(path.read_text())
+            break
+        except json.JSONDecodeError:
+            if time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(300)
     found = []
     for i, cell in enumerate(nb.get("cells", [])):
         for out in cell.get("outputs", []):
@@ -104,7 +112,7 @@ def _saved_errors(page, path) -> list[str]:
 
 def _errors(page) -> list[str]:
     texts = [t[:800] for t in page.locator(STDERR_SELECTOR).all_inner_texts() if TRACEBACK.search(t)]
-    outputs = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea").all_inner_texts()
+    outputs = page.locator(f"{NB} .jp-OutputArea").all_inner_texts()
     texts += [f"widget failure: {t[:300]}" for t in outputs if any(f in t for f in WIDGET_FAILURES)]
     return texts
 
@@ -119,8 +127,8 @@ def test_notebook_runs_and_widgets_respond(page, jupyter_server, prefix, animati
     name = _find_notebook(jupyter_server, prefix)
     tag = name.removesuffix(".ipynb")
     try:
-        page.goto(jupyter_server.url(f"lab/tree/notebooks/{name}"))
-        page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for()
+        page.goto(jupyter_server.url(f"lab/tree/notebooks/{name}?reset"))  # no restored tabs
+        page.locator(f"{NB} .jp-Notebook .jp-Cell").first.wait_for()
         _wait_kernel_idle(page, timeout=120)  # Run All before the kernel is up asks for one
         _menu(page, "Edit", "editmenu:clear-all")  # the committed outputs must not count
         page.wait_for_timeout(300)
@@ -137,7 +145,7 @@ def test_notebook_runs_and_widgets_respond(page, jupyter_server, prefix, animati
         assert not saved, f"{name}: error outputs in the executed notebook: {saved}"
 
         # (b) keyboard on the first slider of the first panel re-renders its figure
-        panel = page.locator(".jp-OutputArea-output .widget-vbox:has(img.widget-image)").first
+        panel = page.locator(f"{NB} .jp-OutputArea-output .widget-vbox:has(img.widget-image)").first
         panel.wait_for()
         panel.scroll_into_view_if_needed()
         image = panel.locator("img.widget-image").first
@@ -147,9 +155,10 @@ def test_notebook_runs_and_widgets_respond(page, jupyter_server, prefix, animati
         before = image.screenshot(path=str(ARTIFACTS / f"{tag}_panel_before.png"))
         handle.focus()
         changed = False
-        for _ in range(3):  # a few steps: a single step could land on an identical picture
-            page.keyboard.press("ArrowRight")
-            deadline = time.monotonic() + 20
+        # right first; a slider that starts at its maximum (e.g. "last iteration") moves left
+        for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "ArrowLeft", "ArrowLeft"):
+            page.keyboard.press(key)
+            deadline = time.monotonic() + 15
             while time.monotonic() < deadline:
                 page.wait_for_timeout(250)
                 if image.screenshot() != before:
@@ -165,14 +174,14 @@ def test_notebook_runs_and_widgets_respond(page, jupyter_server, prefix, animati
 
         # (c) the animation player
         if animation:
-            player = page.locator(".animation .anim-controls").first
+            player = page.locator(f"{NB} .animation .anim-controls").first
             player.wait_for(state="visible")
             player.scroll_into_view_if_needed()
             buttons = player.locator(".anim-buttons button")
             assert buttons.count() >= 9, f"{name}: animation player has {buttons.count()} buttons"
             slider = player.locator("input.anim-slider")
             assert slider.count() == 1, f"{name}: no animation frame slider"
-            frame_img = page.locator(".animation img").first
+            frame_img = page.locator(f"{NB} .animation img").first
             src = frame_img.get_attribute("src") or ""
             assert src.startswith("data:image"), f"{name}: the animation's script did not run (no frame shown)"
             first = slider.input_value()
