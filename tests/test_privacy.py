@@ -336,3 +336,16 @@ def test_mutual_information_grid_data():
     assert rel_err(mutual_information(x, w, noise=GaussianNoise(sigma)), exact) < 0.03
     # the spread over grid cells is seeded
     assert mutual_information(x, w, rng=5) == mutual_information(x, w, rng=5)
+
+
+def test_entropy_with_far_outliers_keeps_every_value():
+    # a tiny IQR and one far outlier: the bin count is capped, and no value falls off the edges
+    x = np.r_[np.random.default_rng(50).normal(0, 1e-3, 10_000), 1e6]
+    assert np.isfinite(differential_entropy(x))
+    xi = np.r_[np.random.default_rng(51).integers(0, 3, 10_000), 10**7].astype(float)
+    assert np.isfinite(differential_entropy(xi))
+    from ppdm_edu.privacy import _histogram_edges
+
+    for v in (x, xi):
+        edges = _histogram_edges(v)
+        assert edges[0] <= v.min() and edges[-1] >= v.max() and edges.size <= 100_001
