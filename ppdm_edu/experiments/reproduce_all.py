@@ -1,0 +1,246 @@
+"""Every paper reproduction in one command: ``python -m ppdm_edu reproduce all [--quick|--full]``.
+
+Runs each module listed in :data:`ppdm_edu.experiments.REPRODUCTIONS` (AS2000 Fig. 2, 5, 6; Du &
+Zhan Fig. 2; Liu et al. Tables 1, 4, 5, 7 and Fig. 1-2), writes each one's ``NAME.md`` beside its
+CSVs and figures, then ``REPORT.md``: a summary table (how many cells reproduce, per paper, with
+a one-line verdict) followed by every cell, our number beside the paper's with its verdict
+(reproduced / not reproduced / no number in the paper), and ``comparisons.csv`` with all cells.
+
+A reproduction that raises does not stop the others: its traceback goes into the report and
+:func:`reproduce_all` raises :class:`ReproductionFailed` at the end (after writing the report), so
+the command exits non-zero.
+
+Example
+-------
+>>> from ppdm_edu.experiments.reproduce_all import reproduce_all
+>>> results = reproduce_all("quick", "reports/quick", seed=0)  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import os
+import platform
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from . import REPRODUCTIONS, load
+from .report import VERDICTS, Comparison, Reproduction, verdict
+
+__all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
+
+MODES = ("quick", "full")
+
+
+class ReproductionFailed(RuntimeError):
+    """One or more reproductions raised; REPORT.md was still written."""
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """One reproduction's outcome: its :class:`Reproduction`, or the error it raised."""
+
+    name: str
+    reproduction: Reproduction | None
+    seconds: float
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _complete_verdict(c: Comparison) -> Comparison:
+    """Fill in a missing verdict from paper / ours / tolerance (never overrides a given one)."""
+    if c.verdict:
+        return c
+    if c.paper is None:
+        return dataclasses.replace(c, verdict="no number in the paper")
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (c.paper, c.ours))
+    if numeric and c.tolerance is not None:
+        return dataclasses.replace(c, verdict=verdict(c.paper, c.ours, c.tolerance))
+    return c
+
+
+def _one_line(outcome: RunOutcome) -> str:
+    """e.g. 'reproduced: 9 of 12 cells; not reproduced: 3 (Table 4 data2 C4.5, ...)'."""
+    if not outcome.ok:
+        return "FAILED: " + (outcome.error or "").strip().splitlines()[-1][:200]
+    rep = outcome.reproduction
+    comps = [_complete_verdict(c) for c in rep.comparisons]
+    if not comps:
+        return "no comparisons reported"
+    counts = {v: sum(c.verdict == v for c in comps) for v in VERDICTS}
+    judged = counts["reproduced"] + counts["not reproduced"]
+    unknown = len(comps) - sum(counts.values())
+    parts = [f"{counts['reproduced']} of {judged} cells with a paper number reproduced"]
+    if counts["not reproduced"]:
+        missed = [f"{c.experiment} {c.item}" for c in comps if c.verdict == "not reproduced"]
+        more = f", +{len(missed) - 3} more" if len(missed) > 3 else ""
+        parts.append(f"not reproduced: {'; '.join(missed[:3])}{more}")
+    if counts["no number in the paper"]:
+        parts.append(f"{counts['no number in the paper']} without a paper number")
+    if unknown:
+        parts.append(f"{unknown} without a verdict")
+    return "; ".join(parts)
+
+
+def summary_markdown(outcomes: list[RunOutcome]) -> str:
+    """The summary table (one row per reproduction) — what the README shows."""
+    lines = [
+        "| reproduction | cells | reproduced | not reproduced | no paper number | time | verdict |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for o in outcomes:
+        if o.ok:
+            comps = [_complete_verdict(c) for c in o.reproduction.comparisons]
+            n = {v: sum(c.verdict == v for c in comps) for v in VERDICTS}
+            title = o.reproduction.title or o.name
+            lines.append(f"| {title} (`{o.name}`) | {len(comps)} | {n['reproduced']} | "
+                         f"{n['not reproduced']} | {n['no number in the paper']} | {o.seconds:.0f} s | "
+                         f"{_one_line(o)} |")
+        else:
+            lines.append(f"| `{o.name}` | — | — | — | — | {o.seconds:.0f} s | {_one_line(o)} |")
+    return "\n".join(lines)
+
+
+def _versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for pkg in ("ppdm-edu", "numpy", "scipy", "pandas", "matplotlib"):
+        try:
+            out.append(f"{pkg} {version(pkg)}")
+        except PackageNotFoundError:
+            pass
+    return ", ".join(out)
+
+
+def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: float) -> str:
+    """The whole REPORT.md."""
+    when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        f"# Reproducing the papers ({mode})",
+        "",
+        f"`python -m ppdm_edu reproduce all --{mode} --seed {seed}`, {when}, {seconds:.0f} s in total "
+        f"on {os.cpu_count()} CPUs (Python {platform.python_version()}; {_versions()}).",
+        "",
+        "Every cell: the paper's number, ours (mean ± sd over repeats where there are repeats) and "
+        "a verdict — *reproduced* when ours is within the stated tolerance of the paper's, "
+        "*not reproduced* otherwise, *no number in the paper* for our own measurements. "
+        + ("`--quick` runs smaller samples and fewer repeats than the papers: a *not reproduced* "
+           "here can be sampling noise; the paper-scale verdicts are in `reports/full/REPORT.md`."
+           if mode == "quick" else "`--full` runs at the papers' scale."),
+        "",
+        "## Summary",
+        "",
+        summary_markdown(outcomes),
+        "",
+    ]
+    for o in outcomes:
+        if o.ok:
+            rep = dataclasses.replace(
+                o.reproduction, comparisons=[_complete_verdict(c) for c in o.reproduction.comparisons])
+            lines.append(rep.to_markdown())
+            lines.append(f"**Verdict:** {_one_line(o)}")
+            lines.append("")
+        else:
+            lines += [f"## `{o.name}` failed", "", "```", (o.error or "").rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
+def _comparisons_frame(outcomes: list[RunOutcome]) -> pd.DataFrame:
+    rows = []
+    for o in outcomes:
+        if not o.ok:
+            continue
+        for c in o.reproduction.comparisons:
+            row = dataclasses.asdict(_complete_verdict(c))
+            row = {"reproduction": o.name, **{k: (v if not isinstance(v, Path) else str(v)) for k, v in row.items()}}
+            rows.append(row)
+    columns = ["reproduction", *[f.name for f in dataclasses.fields(Comparison)]]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *,
+                  names=None, raise_on_error: bool = True, echo: bool = True) -> list[RunOutcome]:
+    """Run every reproduction, write ``NAME.md`` for each, ``REPORT.md`` and ``comparisons.csv``.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` finishes in minutes (lecture); ``full`` is the papers' scale.
+    out_dir : path
+        Folder for the CSVs, figures and reports (created if missing).
+    seed : int
+        Passed to every reproduction; same seed, same numbers.
+    names : sequence of str, optional
+        A subset of :data:`~ppdm_edu.experiments.REPRODUCTIONS` (default: all, in its order).
+    raise_on_error : bool
+        Raise :class:`ReproductionFailed` after writing the report if any reproduction raised.
+    echo : bool
+        Print progress and the summary to stdout.
+
+    Returns
+    -------
+    list of RunOutcome
+        In the order run.
+
+    Examples
+    --------
+    >>> outcomes = reproduce_all("quick", "reports/quick", seed=0)  # doctest: +SKIP
+    >>> [o.name for o in outcomes]  # doctest: +SKIP
+    ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu']
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    names = list(REPRODUCTIONS) if names is None else list(names)
+    unknown = [n for n in names if n not in REPRODUCTIONS]
+    if unknown:
+        raise ValueError(f"unknown reproduction(s) {unknown}; choose from: {', '.join(REPRODUCTIONS)}")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def say(text: str) -> None:
+        if echo:
+            print(text, flush=True)
+
+    outcomes: list[RunOutcome] = []
+    start_all = time.perf_counter()
+    for i, name in enumerate(names, 1):
+        say(f"[{i}/{len(names)}] {name} ({mode}) ...")
+        start = time.perf_counter()
+        try:
+            rep = load(name).reproduce(mode=mode, out_dir=out_dir, seed=seed)
+            if not isinstance(rep, Reproduction):
+                raise TypeError(f"{name}.reproduce returned {type(rep).__name__}, expected Reproduction")
+            seconds = time.perf_counter() - start
+            rep.seconds = seconds
+            rep.mode = mode
+            (out_dir / f"{name}.md").write_text(rep.to_markdown())
+            outcome = RunOutcome(name, rep, seconds)
+        except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
+            seconds = time.perf_counter() - start
+            outcome = RunOutcome(name, None, seconds, error=traceback.format_exc())
+            print(f"[{name}] FAILED after {seconds:.0f} s:\n{outcome.error}", file=sys.stderr, flush=True)
+        outcomes.append(outcome)
+        say(f"[{i}/{len(names)}] {name}: {outcome.seconds:.0f} s; {_one_line(outcome)}")
+    total = time.perf_counter() - start_all
+
+    report = out_dir / "REPORT.md"
+    report.write_text(report_markdown(outcomes, mode, seed, total))
+    _comparisons_frame(outcomes).to_csv(out_dir / "comparisons.csv", index=False)
+    say("")
+    say(summary_markdown(outcomes))
+    say(f"\n{total:.0f} s in total; wrote {report} and {out_dir / 'comparisons.csv'}")
+    failed = [o.name for o in outcomes if not o.ok]
+    if failed and raise_on_error:
+        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed)} (details in {report})")
+    return outcomes
