@@ -296,3 +296,25 @@ def test_plots_draw():
     assert noise_label(GaussianNoise(16581.9), "dollars") == "gaussian, σ = 16,582 dollars"
     assert noise_label(UniformNoise(19.21)) == "uniform, α = 19.2"
     plt.close("all")
+
+
+@pytest.mark.parametrize("cls", [UniformNoise, GaussianNoise])
+def test_constructors_from_width_and_variance(cls):
+    assert cls.from_interval_width(3.0, 0.8).interval_width(0.8) == pytest.approx(3.0)
+    assert cls.from_variance(2.5).var == pytest.approx(2.5)
+    with pytest.raises(ValueError, match="width"):
+        cls.from_interval_width(0.0)
+    with pytest.raises(ValueError, match="confidence"):
+        cls.from_interval_width(1.0, 1.0)
+    with pytest.raises(ValueError, match="variance"):
+        cls.from_variance(-1.0)
+
+
+def test_attribute_sample_errors_and_seed():
+    from ppdm_edu.widgets.randomization import attribute_sample
+
+    with pytest.raises(ValueError, match="unknown attribute"):
+        attribute_sample("height")
+    a = attribute_sample("age (Adult)", 500, 1)
+    assert np.array_equal(a, attribute_sample("age (Adult)", 500, 1)) and a.size == 500
+    assert not a.flags.writeable
