@@ -289,6 +289,13 @@ def _min_subtree_bits(counts, n_features: int) -> float:
     return min(_leaf_bits(counts), 1.0 + math.log2(max(n_features, 1)) + 2 * (1.0 + _leaf_const(k)))
 
 
+def _leaf_is_final(counts, n_features: int) -> bool:
+    """True when MDL pruning keeps this node a leaf whatever split it gets (checked before the
+    split search): even the cheapest subtree (one split, two pure leaves) costs more bits."""
+    k = len(counts)
+    return _leaf_bits(counts) <= 1.0 + math.log2(max(n_features, 1)) + 2 * (1.0 + _leaf_const(k))
+
+
 def _surely_pruned(counts, left_counts, right_counts, n_candidates: int, n_features: int) -> bool:
     """True when MDL pruning would turn this node into a leaf whatever grows below it.
 
@@ -537,6 +544,8 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
         m = S.shape[1]
         # Fig. 4 step (1): stop on a pure node (and on size/depth limits)
         if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
+            continue
+        if early_stop and pruning == "mdl" and _leaf_is_final(counts.tolist(), d):
             continue
         Xs = XT[rows, S]                              # (d, m) values in sorted order
         ys = y[S]                                     # (d, m) classes in the same order

@@ -65,6 +65,7 @@ from .gini import (
     _check_int,
     _check_X,
     _check_y,
+    _leaf_is_final,
     _surely_pruned,
     _TreeClassifierMixin,
 )
@@ -347,7 +348,8 @@ class ReconstructionTree(_TreeClassifierMixin):
         n, d = codes.shape
         n_int = np.array([t.size + 1 for t in thresholds])
         M = int(n_int.max())
-        offsets = (np.arange(d) * M * k)[None, :]
+        offsets = np.arange(d) * M * k
+        flat_codes = codes * k + offsets[None, :]   # bin of (attribute, interval) per record
         builder = _Builder(k)
         local = self.mode == "local"
         min_samples, max_depth = params["min_samples"], params["max_depth"]
@@ -359,6 +361,8 @@ class ReconstructionTree(_TreeClassifierMixin):
             counts = builder.counts[node]
             m = idx.size
             if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
+                continue
+            if self.pruning == "mdl" and _leaf_is_final(counts.tolist(), d):
                 continue
             yi = y[idx]
             if local and depth > 0 and m >= params["local_min"]:
@@ -372,9 +376,10 @@ class ReconstructionTree(_TreeClassifierMixin):
                             continue
                         rec = rc.from_counts(np.bincount(wbins[j][rows], minlength=rc.w_edges.size - 1))
                         codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
+                        flat_codes[rows, j] = codes[rows, j] * k + offsets[j]
                         self.local_log_.append((path, j, self.classes_[c], int(rows.size)))
             # class counts per interval, all attributes at once: hist[j, p, c]
-            flat = codes[idx] * k + yi[:, None] + offsets
+            flat = flat_codes[idx] + yi[:, None]
             hist = np.bincount(flat.ravel(), minlength=d * M * k).reshape(d, M, k).astype(float)
             left = np.cumsum(hist, axis=1)[:, :-1, :]             # (d, M-1, k) records <= boundary
             n_left = left.sum(axis=2)
