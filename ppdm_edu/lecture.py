@@ -2,9 +2,18 @@
 
 Every notebook starts with::
 
-    LECTURE_MODE = False   # True on a projector
+    LECTURE_MODE = False  # True on a projector
     from ppdm_edu import lecture_mode
     lecture_mode(LECTURE_MODE)
+
+``True`` applies ``styles/projector.mplstyle`` (the projector ``matplotlibrc`` shipped with the
+package: larger fonts, thicker lines and markers, darker axes), ``False`` the default
+``styles/classroom.mplstyle``. Both use the colour-blind-safe Okabe & Ito palette in matplotlib
+and seaborn and the perceptually uniform, colour-blind-friendly ``cividis`` colour map. In
+lecture mode, widget panels built afterwards get wider sliders (:func:`widget_width`) and, inside
+a Jupyter kernel, a small style sheet enlarges the widgets' text and labels.
+
+Switch before building figures or panels: a panel reads the mode when it is created.
 """
 from __future__ import annotations
 
@@ -12,36 +21,106 @@ from importlib import resources
 
 import matplotlib as mpl
 
-__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width"]
+__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width", "widget_css", "style_path"]
 
-# Okabe & Ito (2008) colour-blind-safe palette, used by both styles.
+# Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:
+# blue, vermilion and bluish green stay distinguishable under every common colour-vision
+# deficiency and are dark enough for a projector).
 OKABE_ITO = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+
+STYLES = ("classroom", "projector")
 
 _STATE = {"lecture": False}
 
 
-def _style_path(name: str) -> str:
+def style_path(name: str) -> str:
+    """Path of a style shipped with the package: ``"classroom"`` or ``"projector"``.
+
+    Usable with ``matplotlib.style.use`` or ``matplotlib.style.context``.
+    """
+    if name not in STYLES:
+        raise ValueError(f"unknown style {name!r}; choose from {STYLES}")
     return str(resources.files("ppdm_edu").joinpath("styles", f"{name}.mplstyle"))
 
 
-def lecture_mode(enabled: bool = True) -> None:
-    """Switch between the projector style (``True``) and the default classroom style.
+# kept for compatibility with the first version of this module
+_style_path = style_path
 
-    Projector style: larger fonts and thicker lines, the colour-blind-safe Okabe-Ito palette in
-    matplotlib and seaborn, and wider widget controls (see :func:`widget_width`).
+
+def lecture_mode(enabled: bool = True) -> None:
+    """Switch between the projector style (``True``) and the default classroom style (``False``).
+
+    Resets matplotlib's style first (the backend is left alone), so switching back and forth
+    gives the same result every time. Projector style: larger fonts and thicker lines, the
+    colour-blind-safe Okabe-Ito palette in matplotlib and seaborn, and wider widget controls
+    (see :func:`widget_width`); inside a Jupyter kernel it also displays a small style sheet
+    that enlarges the widgets' text (:func:`widget_css`). With ``False`` nothing is displayed.
+
+    Parameters
+    ----------
+    enabled : bool
+        ``True`` on a projector, ``False`` on a laptop.
+
+    Examples
+    --------
+    >>> from ppdm_edu import lecture_mode
+    >>> lecture_mode(True)    # before the figures of a lecture
+    >>> lecture_mode(False)   # back to the laptop style
     """
+    import matplotlib.style
+    import numpy as np
     import seaborn as sns
 
+    if not isinstance(enabled, (bool, np.bool_)):
+        raise ValueError(f"enabled must be True or False, got {enabled!r}")
     _STATE["lecture"] = bool(enabled)
-    mpl.rcParams.update(mpl.rcParamsDefault)
-    mpl.style.use(_style_path("projector" if enabled else "classroom"))
+    # "default" first: a reset that, unlike rcParamsDefault, keeps the backend (inline in Jupyter)
+    matplotlib.style.use(["default", style_path("projector" if enabled else "classroom")])
     sns.set_palette(OKABE_ITO)
+    if enabled:
+        _display_widget_css()
 
 
 def is_lecture_mode() -> bool:
+    """Whether :func:`lecture_mode` was last switched on."""
     return _STATE["lecture"]
 
 
 def widget_width() -> str:
     """CSS width for slider widgets: wide enough to grab on a projector."""
     return "900px" if _STATE["lecture"] else "560px"
+
+
+def widget_css() -> str:
+    """The style sheet lecture mode displays in a notebook: larger widget text and labels.
+
+    Uses the CSS variables of ipywidgets 8 (``--jp-widgets-*``), so it applies to every widget
+    on the page, including panels created before the switch.
+    """
+    return (
+        "<style>\n"
+        ":root {\n"
+        "  --jp-widgets-font-size: 18px;\n"
+        "  --jp-widgets-inline-height: 36px;\n"
+        "  --jp-widgets-inline-label-width: 190px;\n"
+        "  --jp-widgets-slider-handle-size: 22px;\n"
+        "  --jp-widgets-slider-track-thickness: 6px;\n"
+        "  --jp-widgets-inline-width: 420px;\n"
+        "}\n"
+        ".jupyter-widgets .widget-html-content { font-size: 18px; }\n"
+        "</style>"
+    )
+
+
+def _display_widget_css() -> None:
+    """Display :func:`widget_css` when running inside a Jupyter kernel (not in scripts/tests)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return
+    from IPython.display import HTML, display
+
+    display(HTML(widget_css()))
