@@ -49,12 +49,14 @@ def _shared_edges(x: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray:
 
 
 def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, label: str = "x",
-                               unit: str = ""):
+                               unit: str = "", legend: bool = True):
     """Density histograms of the original values ``x`` and the perturbed ``w = x + r``.
 
     Drawn as a filled step area and a step line on one shared grid of ``bins`` bins spanning both
     samples, so the widening by the noise is visible and the drawing stays cheap. If
-    ``value_range = (low, high)`` is given the attribute's domain is shaded.
+    ``value_range = (low, high)`` is given the attribute's domain is shaded. The original is
+    colour ``C0`` (filled), the perturbed values ``C1`` (line): ``legend=False`` leaves the key
+    to the caller (the panel puts it in its HTML read-out, where text costs nothing).
     """
     ax = _axes(ax)
     x = np.asarray(x, dtype=float)
@@ -67,15 +69,18 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
     # step outlines as a filled polygon and a line: unlike Axes.stairs (a patch whose data
     # limits matplotlib updates segment by segment in Python) these cost little to add,
     # which matters for the panel's 100 ms budget
-    ax.fill_between(edges, np.r_[hx, hx[-1]], step="post", alpha=0.45, linewidth=0,
+    ax.fill_between(edges, np.r_[hx, hx[-1]], step="post", alpha=0.45, linewidth=0, color="C0",
                     label=f"original {label}")
     ax.plot(edges, np.r_[hw, hw[-1]], drawstyle="steps-post", linewidth=1.8, color="C1",
             label=f"perturbed {label} + r")
-    ax.set_ylim(0, 1.45 * max(hx.max(), hw.max()))  # head room for the legend
     unit = unit.replace("$", r"\$")  # a lone $ would start matplotlib's mathtext
     ax.set_xlabel(f"{label} ({unit})" if unit else label)
     ax.set_ylabel("density")
-    ax.legend(loc="upper right", frameon=False, ncols=3, fontsize="small")
+    if legend:
+        ax.set_ylim(0, 1.45 * max(hx.max(), hw.max()))  # head room for the legend
+        ax.legend(loc="upper right", frameon=False, ncols=3, fontsize="small")
+    else:
+        ax.set_ylim(0, 1.08 * max(hx.max(), hw.max()))
     return ax
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
-from ..lecture import is_lecture_mode
+from ..lecture import OKABE_ITO, is_lecture_mode
 from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..randomization import Noise, noise_for_privacy, perturb
@@ -129,20 +129,24 @@ class RandomizationPanel(Panel):
         # set_layout_engine("none") leaves) makes savefig draw the figure twice, and that pass
         # re-measures every text; None removes it (with the default rcParams).
         figure.set_layout_engine(None)
-        ax = figure.add_axes((0.07, 0.2, 0.9, 0.66) if self.lecture else (0.07, 0.17, 0.9, 0.7))
+        # Title and legend live in the HTML read-out (summary), where text costs nothing; in
+        # the PNG they cost about a third of the drawing time (p95 budget: 100 ms per update).
+        ax = figure.add_axes((0.07, 0.2, 0.9, 0.76) if self.lecture else (0.07, 0.17, 0.9, 0.8))
         plot_original_vs_perturbed(result.x, result.w, ax=ax, bins=60, value_range=result.domain,
-                                   label=result.attribute.split(" ")[0], unit=result.unit)
-        m = result.measures
-        ax.set_title(f"{noise_label(result.noise)}: {100 * m.confidence:.1f}% interval = "
-                     f"{_num(m.interval_width)} {result.unit}", fontsize="medium")
+                                   label=result.attribute.split(" ")[0], unit=result.unit,
+                                   legend=False)
         ax.set_yticks([])  # densities: the shape matters, not the numbers (and fewer texts to draw)
 
     def summary(self, result: RandomizationResult) -> str:
         m = result.measures
         u = result.unit
-        param = "α" if result.noise.kind == "uniform" else "σ"
+        c0, c1 = OKABE_ITO[0], OKABE_ITO[1]
         return (
-            f"{param} = {_num(result.noise.scale)} {u} &nbsp;·&nbsp; "
+            f'<span style="color:{c0}">&#9632; original</span> &nbsp; '
+            f'<span style="color:{c1}">&#9472;&#9472; perturbed w = x + r</span> &nbsp; '
+            f'<span style="color:#999">&#9632; domain</span><br>'
+            f"<b>{noise_label(result.noise, u)}</b> &nbsp;·&nbsp; "
+            f"{100 * m.confidence:.1f} % interval = {_num(m.interval_width)} {u} &nbsp;·&nbsp; "
             f"interval privacy = {100 * m.privacy_level:.0f} % of the range at "
             f"{100 * m.confidence:.1f} % confidence &nbsp;·&nbsp; SNR = {m.snr:.2f}<br>"
             f"Π(X) = {_num(m.pi_x)} {u} &nbsp;·&nbsp; Π(R) = {_num(m.pi_noise)} {u} &nbsp;·&nbsp; "
