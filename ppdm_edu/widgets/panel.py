@@ -43,7 +43,9 @@ class Panel:
             if name not in self.controls:
                 raise ValueError(f"unknown control {name!r}; controls: {', '.join(self.controls)}")
             self.controls[name].value = value
-        self.figure = Figure(figsize=self.figsize, layout="constrained")
+        # No layout engine: constrained layout re-measures every text and makes savefig draw
+        # twice, which doubles the update time; panels place their axes with fixed margins.
+        self.figure = Figure(figsize=self.figsize, layout=None)
         FigureCanvasAgg(self.figure)
         self.image = widgets.Image(format="png")
         self.message = widgets.HTML()

@@ -118,8 +118,7 @@ class PerturbedTreePanel(Panel):
     def draw(self, figure, result):
         from ..plots.perturbed_mining import plot_accuracy_bars, plot_p_s1
 
-        # a fixed layout: the constrained-layout solver would double the render time (> 1 s)
-        figure.set_layout_engine("none")
+        # fixed margins (the Panel figure has no layout engine: it would double the render time)
         ax1, ax2 = figure.subplots(1, 2, gridspec_kw=dict(
             width_ratios=[1, 1.2], left=0.07, right=0.97, bottom=0.15, top=0.9, wspace=0.75))
         if np.isfinite(result.root_split):

@@ -59,9 +59,7 @@ class WarnerSurveyPanel(Panel):
         return simulate_warner_surveys(pi, theta, n, n_surveys=self.n_surveys, rng=self.seed)
 
     def draw(self, figure, result) -> None:
-        # Fixed margins instead of constrained layout: the layout pass re-measures every text
-        # and costs more than the whole simulation + drawing (latency target: p95 < 100 ms).
-        figure.set_layout_engine("none")
+        # fixed margins (the Panel figure has no layout engine: it would double the render time)
         # margins grow with the font (lecture mode uses larger fonts)
         scale = plt.rcParams["font.size"] / 11.0
         left, bottom, top = 0.08 * scale, 0.13 * scale, 0.09 * scale
