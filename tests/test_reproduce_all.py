@@ -57,6 +57,8 @@ def test_report_has_every_cell_with_paper_and_verdict(fake_registry, tmp_path):
     assert "| Fig. 5 | F1 ByClass | 95.00 | 94.10 | reproduced |" in report
     # summary row and one-line verdicts
     assert "| Fake paper alpha (`alpha`) | 3 | 1 | 1 | 1 |" in report
+    assert "| partly reproduced (1 of 2) |" in report
+    assert "| Fake paper beta (`beta`) | 1 | 1 | 0 | 0 |" in report
     assert "**Verdict:** 1 of 2 cells with a paper number reproduced; not reproduced: Table 1 cell b" in report
     assert "**Verdict:** 1 of 1 cells with a paper number reproduced" in report
     assert "--quick --seed 7" in report and "remark of alpha" in report

@@ -90,6 +90,22 @@ def _one_line(outcome: RunOutcome) -> str:
     return "; ".join(parts)
 
 
+def _overall(outcome: RunOutcome) -> str:
+    """One word (or three) for the summary table."""
+    if not outcome.ok:
+        return "FAILED"
+    comps = [_complete_verdict(c) for c in outcome.reproduction.comparisons]
+    good = sum(c.verdict == "reproduced" for c in comps)
+    bad = sum(c.verdict == "not reproduced" for c in comps)
+    if good + bad == 0:
+        return "no number in the paper"
+    if bad == 0:
+        return "reproduced"
+    if good == 0:
+        return "not reproduced"
+    return f"partly reproduced ({good} of {good + bad})"
+
+
 def summary_markdown(outcomes: list[RunOutcome]) -> str:
     """The summary table (one row per reproduction) — what the README shows."""
     lines = [
@@ -103,7 +119,7 @@ def summary_markdown(outcomes: list[RunOutcome]) -> str:
             title = o.reproduction.title or o.name
             lines.append(f"| {title} (`{o.name}`) | {len(comps)} | {n['reproduced']} | "
                          f"{n['not reproduced']} | {n['no number in the paper']} | {o.seconds:.0f} s | "
-                         f"{_one_line(o)} |")
+                         f"{_overall(o)} |")
         else:
             lines.append(f"| `{o.name}` | — | — | — | — | {o.seconds:.0f} s | {_one_line(o)} |")
     return "\n".join(lines)
