@@ -312,7 +312,7 @@ def targets_table(res: dict) -> tuple[str, list[str]]:
                          worst["seconds"] < 0.150))
         diffs = [r["max_abs_diff"] for r in rec["pyunfold"] if r.get("max_abs_diff") is not None]
         if diffs:
-            rows.append(("same estimate as pyunfold (same update): max |difference| ~ 0",
+            rows.append(("same estimate as pyunfold (same update): max abs difference ~ 0",
                          f"{max(diffs):.1e} over {len(diffs)} cases", max(diffs) < 1e-8))
     trees = res.get("trees")
     if trees and trees.get("rows"):
@@ -365,6 +365,9 @@ def render_markdown(res: dict) -> str:
         table,
         "",
     ]
+    skipped = [s for s in SECTIONS if s not in res.get("sections", SECTIONS)]
+    if skipped:
+        out += [f"Not measured in this run: {', '.join(skipped)} (`--only`).", ""]
     if missed:
         out += ["**Missed targets:**", ""] + [f"- {m}" for m in missed] + [""]
     else:
