@@ -112,9 +112,16 @@ def bench_latency(quick: bool) -> dict:
     _say("== slider latency")
     results = panel_latency.measure_all(min_updates=30, min_per_control=8 if not quick else 4,
                                         verbose=True)
+    _say("== slider latency in lecture mode (projector style: larger figures)")
+    lecture = panel_latency.measure_all(min_updates=30, min_per_control=4, lecture=True, verbose=True)
+    from ppdm_edu import lecture_mode
+
+    lecture_mode(False)
     return {
         "panels": [asdict(r) for r in results],
         "markdown": panel_latency.format_table(results),
+        "lecture_panels": [asdict(r) for r in lecture],
+        "lecture_markdown": panel_latency.format_table(lecture, per_control=False),
     }
 
 
@@ -324,6 +331,12 @@ def targets_table(res: dict) -> tuple[str, list[str]]:
                 measured += f", {p['n_crashes']} crashes"
             rows.append((f"slider update `{p['key']}` < {p['target_ms']:.0f} ms (p95)", measured,
                          p["meets_target"]))
+        for p in lat.get("lecture_panels", []):
+            if p["target_ms"] is None:
+                continue
+            measured = f"p95 {_fmt_ms(p['p95_in_scope_ms'])} ms"
+            rows.append((f"same in lecture mode: `{p['key']}` < {p['target_ms']:.0f} ms (p95)", measured,
+                         p["meets_target"]))
     rec = res.get("reconstruction")
     if rec:
         at = [r for r in rec["rows"] if r["n"] == 10_000 and r["intervals"] <= 100]
@@ -407,6 +420,11 @@ def render_markdown(res: dict) -> str:
                 "percentiles. For the reconstruction panels the verdict uses only updates at "
                 "n <= 10,000 and <= 100 intervals (the issue's scope).", "",
                 lat["markdown"], ""]
+        if lat.get("lecture_markdown"):
+            out += ["### In lecture mode", "",
+                    "The same panels after `lecture_mode(True)` (projector style: larger figures at a "
+                    "higher dpi, so a larger PNG per update), >= 30 updates per panel.", "",
+                    lat["lecture_markdown"], ""]
     rec = res.get("reconstruction")
     if rec:
         out += ["## Reconstruction scaling", "",
