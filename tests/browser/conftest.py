@@ -11,6 +11,10 @@
 * ``browser``: Playwright (from PyPI; ``playwright install`` is never used: its browser download
   needs the internet) driving that Chromium headless with the flags of issue 9.
 
+Development: ``PPDM_BROWSER_NOTEBOOKS=/tmp/01_try.ipynb`` (``os.pathsep``-separated) copies extra
+notebooks into the server's folder; the test opens the last file name matching ``01_*`` / ``02_*``.
+``PPDM_CHROMIUM`` overrides the browser path.
+
 Imports of ``playwright`` happen inside the fixtures so that ``make test`` (which deselects the
 browser marker) can collect this folder without the browser extra installed.
 """

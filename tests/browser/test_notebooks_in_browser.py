@@ -53,23 +53,32 @@ def _menu(page, menu: str, command: str) -> None:
     item.click()
 
 
-def _prompts(page) -> list[str]:
-    return page.eval_on_selector_all(
-        f"{NB} .jp-CodeCell .jp-InputArea-prompt",
-        "els => els.map(e => e.textContent.trim())",
-    )
+def _prompts(page) -> list[tuple[str, bool]]:
+    """(prompt text, has source) for every code cell of the visible notebook."""
+    return [tuple(x) for x in page.eval_on_selector_all(
+        f"{NB} .jp-CodeCell",
+        """cells => cells.map(c => [
+            (c.querySelector('.jp-InputArea-prompt') || {textContent: ''}).textContent.trim(),
+            (c.querySelector('.cm-content') || {textContent: ''}).textContent.trim().length > 0])""",
+    )]
+
+
+def _numbered(prompt: str) -> bool:
+    return prompt.startswith("[") and prompt[1:-2].strip().isdigit()
 
 
 def _wait_all_executed(page, timeout: float) -> list[str]:
-    """Wait until every code cell shows an execution count ``[n]:`` (none ``[*]:`` or empty)."""
+    """Wait until every non-empty code cell shows an execution count ``[n]:`` (JupyterLab does
+    not execute empty cells)."""
     deadline = time.monotonic() + timeout
-    prompts: list[str] = []
+    prompts: list[tuple[str, bool]] = []
     while time.monotonic() < deadline:
         prompts = _prompts(page)
-        if prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts):
-            return prompts
+        todo = [p for p, has_source in prompts if has_source]
+        if todo and all(_numbered(p) for p in todo):
+            return [p for p, _ in prompts]
         page.wait_for_timeout(500)
-    raise AssertionError(f"cells did not finish within {timeout:.0f} s; prompts: {prompts}")
+    raise AssertionError(f"cells did not finish within {timeout:.0f} s; prompts: {[p for p, _ in prompts]}")
 
 
 def _wait_kernel_idle(page, timeout: float) -> None:
@@ -132,9 +141,14 @@ def test_notebook_runs_and_widgets_respond(page, jupyter_server, prefix, animati
         _wait_kernel_idle(page, timeout=120)  # Run All before the kernel is up asks for one
         _menu(page, "Edit", "editmenu:clear-all")  # the committed outputs must not count
         page.wait_for_timeout(300)
+        stale = [p for p, _ in _prompts(page) if _numbered(p)]
+        assert not stale, f"{name}: outputs were not cleared before running (prompts {stale})"
         _menu(page, "Run", "runmenu:run-all")
-        _wait_all_executed(page, timeout=240)
+        prompts = _wait_all_executed(page, timeout=240)
         _wait_kernel_idle(page, timeout=60)
+        counts = [int(p[1:-2]) for p in prompts if _numbered(p)]
+        assert counts == list(range(1, len(counts) + 1)), \
+            f"{name}: cells did not run once each, top to bottom, in a fresh kernel: {prompts}"
         page.wait_for_timeout(1500)  # let the widget views render
         _shot(page, f"{tag}_after_run")
 
