@@ -385,7 +385,7 @@ def render_markdown(res: dict) -> str:
     out = [
         "# Benchmarks",
         "",
-        f"Written by `make bench` (`python benchmarks/run.py{' --quick' if res.get('quick') else ''}`) "
+        f"Written by `python benchmarks/run.py{' --quick' if res.get('quick') else ''}` (what `make bench` runs) "
         f"on {info['date_utc']}: {info['cpu_count']} CPUs ({info.get('cpu_model', info['processor'])}), "
         f"{info['platform']}.",
         "",
