@@ -158,5 +158,6 @@ def plot_privacy_loss(noises: dict, x1: float, x2: float, w, ax=None, epsilon: f
     ax.set_ylim(-10, 10)
     ax.set_xlabel("output w")
     ax.set_ylabel(f"privacy loss ln f(w | x={x1:g}) / f(w | x={x2:g})")
-    ax.legend(fontsize="small", loc="upper right")
+    # outside the axes: every corner of the frame holds a curve or a ±inf mark
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     return ax

@@ -132,6 +132,9 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
     ax.set_xlabel("accuracy (%)")
     eps = epsilon(theta)
     ax.set_title(f"θ = {theta:.2f}, ε = " + ("∞" if np.isinf(eps) else f"{eps:.2f}"))
+    if ax.figure.get_layout_engine() is None:
+        # the widget's figure has no layout engine: leave room for the bar labels and the x label
+        ax.figure.subplots_adjust(left=0.3, right=0.97, bottom=0.2, top=0.88)
     return ax
 
 
