@@ -392,6 +392,10 @@ def relative_rmse(estimate, X, scale=None) -> float:
         raise ValueError(f"estimate has shape {est.shape} but X has shape {X.shape}")
     if est.size == 0:
         raise ValueError("estimate is empty")
+    for name, arr in (("estimate", est), ("X", X)):
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains {int((~np.isfinite(arr)).sum())} NaN or infinite "
+                             "value(s); relative_rmse needs finite values")
     err = est - X
     if scale is not None:
         s = np.asarray(scale, dtype=float)

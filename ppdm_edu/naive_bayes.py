@@ -93,6 +93,9 @@ class PerturbedGaussianNB:
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}")
+        if y.dtype.kind in "fc" and not np.isfinite(y).all():
+            raise ValueError(f"y contains {int((~np.isfinite(y)).sum())} NaN or infinite label(s); "
+                             "drop those records first")
         self.classes_, yi = np.unique(y, return_inverse=True)
         k, d = self.classes_.size, X.shape[1]
         counts = np.bincount(yi, minlength=k)
@@ -143,4 +146,8 @@ class PerturbedGaussianNB:
 
     def score(self, X, y):
         """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        y = np.asarray(y)
+        pred = self.predict(X)
+        if y.shape != pred.shape:
+            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
+        return float(np.mean(pred == y))

@@ -264,7 +264,10 @@ def perturb(x, noise: Noise, rng=None) -> np.ndarray:
     """
     if not isinstance(noise, Noise):
         raise TypeError(f"noise must be a UniformNoise or GaussianNoise, got {type(noise).__name__}")
-    arr = np.asarray(x, dtype=float)
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"x must be numeric: {err}") from None
     if arr.size == 0:
         raise ValueError("x is empty: at least one value is needed")
     if not np.isfinite(arr).all():

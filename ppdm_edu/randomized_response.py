@@ -69,6 +69,21 @@ def _singular_message(theta: float) -> str:
     )
 
 
+def _check_real_array(values, name: str, low: float = -np.inf, high: float = np.inf, *,
+                      open_low: bool = False, allowed: str = "") -> np.ndarray:
+    """A float array (any shape) of finite values in [low, high] (or (low, high] with open_low)."""
+    try:
+        if values is None:
+            raise TypeError
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {values!r}") from None
+    bad = ~np.isfinite(arr) | (arr > high) | ((arr <= low) if open_low else (arr < low))
+    if bad.any():
+        raise ValueError(f"{name} must be {allowed}, got {float(arr[bad].ravel()[0])}")
+    return arr
+
+
 def _check_theta(theta, *, estimating: bool) -> float:
     """theta in [0, 1]; for estimation also theta != 1/2 (singular system)."""
     theta = check_probability(theta, "theta")
@@ -141,9 +156,9 @@ def warner_std_error(pi, theta, n):
     >>> round(float(warner_std_error(0.3, 0.8, 1000)), 4)
     0.0256
     """
-    pi = np.asarray(pi, dtype=float)
-    theta = np.asarray(theta, dtype=float)
-    n = np.asarray(n, dtype=float)
+    pi = _check_real_array(pi, "pi", allowed="a finite number")
+    theta = _check_real_array(theta, "theta", 0.0, 1.0, allowed="between 0 and 1")
+    n = _check_real_array(n, "n", 0.0, open_low=True, allowed="a finite number > 0 (respondents)")
     with np.errstate(divide="ignore", invalid="ignore"):
         var = pi * (1 - pi) / n + theta * (1 - theta) / (n * (2 * theta - 1) ** 2)
     var = np.where(np.abs(2 * theta - 1) < _SINGULAR_TOL, np.inf, var)
@@ -693,8 +708,11 @@ def sample_size_factor(pi, theta):
     >>> round(sample_size_factor(0.3, 0.8), 2)
     3.12
     """
-    pi = np.asarray(pi, dtype=float)
-    theta = np.asarray(theta, dtype=float)
+    pi = _check_real_array(pi, "pi", 0.0, 1.0, open_low=True, allowed="strictly between 0 and 1")
+    if (pi == 1.0).any():
+        raise ValueError("pi must be strictly between 0 and 1 (a direct question has no variance "
+                         "at pi = 0 or 1), got 1.0")
+    theta = _check_real_array(theta, "theta", 0.0, 1.0, allowed="between 0 and 1")
     with np.errstate(divide="ignore", invalid="ignore"):
         out = 1.0 + theta * (1 - theta) / ((2 * theta - 1) ** 2 * pi * (1 - pi))
     out = np.where(np.abs(2 * theta - 1) < _SINGULAR_TOL, np.inf, out)

@@ -234,6 +234,8 @@ def default_n_intervals(n: int) -> int:
     >>> default_n_intervals(500), default_n_intervals(4_321), default_n_intervals(10**6)
     (10, 43, 100)
     """
+    if not n >= 1:
+        raise ValueError(f"n (number of records) must be >= 1, got {n}")
     return int(min(100, max(10, round(n / 100))))
 
 
@@ -361,6 +363,12 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
 
 def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> float:
     """The stopping threshold: ``tol`` x the ``level`` critical value of chi^2 with m-1 df."""
+    if int(m) < 1:
+        raise ValueError(f"m (number of intervals) must be >= 1, got {m}")
+    if not 0.0 < float(level) < 1.0:
+        raise ValueError(f"level must be strictly between 0 and 1, got {level}")
+    if not float(tol) >= 0.0:
+        raise ValueError(f"tol must be >= 0, got {tol}")
     return float(tol) * _chi2_critical(max(int(m) - 1, 1), float(level))
 
 
@@ -746,6 +754,10 @@ def total_variation(p, q) -> float:
     q = np.asarray(q, dtype=float)
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape, got {p.shape} and {q.shape}")
+    if p.size == 0:
+        raise ValueError("p and q are empty: at least one interval is needed")
+    if not (np.isfinite(p).all() and np.isfinite(q).all()):
+        raise ValueError("p and q must hold finite probabilities (no NaN or infinity)")
     return float(0.5 * np.abs(p - q).sum())
 
 

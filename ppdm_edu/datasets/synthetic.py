@@ -145,7 +145,7 @@ def agrawal(n: int, function: int, seed=None, balanced: bool = False):
 
 def plateau_pdf(x) -> np.ndarray:
     """Density of :func:`plateau` (a trapezoid on [0, 1] with a flat top on [0.25, 0.75])."""
-    x = np.asarray(x, dtype=float)
+    x = _check_pdf_points(x)
     top = 4.0 / 3.0
     y = np.where(x < 0.25, top * x / 0.25, np.where(x > 0.75, top * (1 - x) / 0.25, top))
     return np.where((x < 0) | (x > 1), 0.0, y)
@@ -153,9 +153,22 @@ def plateau_pdf(x) -> np.ndarray:
 
 def triangles_pdf(x) -> np.ndarray:
     """Density of :func:`triangles` (two triangles, peaks at 0.25 and 0.75, zero at 0, 0.5, 1)."""
-    x = np.asarray(x, dtype=float)
+    x = _check_pdf_points(x)
     y = 2.0 * (1.0 - np.abs((x % 0.5) - 0.25) / 0.25)
     return np.where((x < 0) | (x > 1), 0.0, y)
+
+
+def _check_pdf_points(x) -> np.ndarray:
+    """Points where a density is evaluated: numeric and finite (a NaN would get a density)."""
+    if x is None:
+        raise TypeError("x must be a number or an array of numbers, got None")
+    try:
+        x = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"x must be numeric: {err}") from None
+    if not np.isfinite(x).all():
+        raise ValueError("x contains NaN or infinite values; a density needs finite points")
+    return x
 
 
 def _check_n(n):

@@ -382,7 +382,11 @@ class _BaseC45:
 
     def score(self, X, y):
         """Accuracy of :meth:`predict` on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        y = np.asarray(y)
+        pred = self.predict(X)
+        if y.shape != pred.shape:
+            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
+        return float(np.mean(pred == y))
 
     @property
     def n_leaves_(self) -> int:

@@ -353,6 +353,7 @@ class _BinaryTree:
 
     def score(self, X, y) -> float:
         """Accuracy (fraction of records whose predicted class equals y)."""
+        self._check_fitted()
         _, ya, _ = _check_Xy(X, y, self.n_features_in_)
         return float(np.mean(self.predict(X) == ya))
 
