@@ -24,6 +24,11 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=N
                         s=8, alpha=0.6, linewidth=0, ax=ax)
         ax.set_title(f"Function {function}")
         ax.yaxis.set_major_formatter(lambda v, _: f"{v / 1000:.0f}K")
+        if ax is not axes[-1] and ax.get_legend() is not None:
+            ax.get_legend().remove()
+    # the points fill the axes: one legend, outside the last panel, so that it covers no data
+    if axes[-1].get_legend() is not None:
+        sns.move_legend(axes[-1], "upper left", bbox_to_anchor=(1.01, 1), frameon=False, markerscale=2)
     return axes
 
 
@@ -39,7 +44,8 @@ def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
         ax.plot(grid, pdf(grid), color="black", label="density")
         ax.set_title(name)
         ax.set_xlabel("attribute value")
-        ax.legend(loc="lower center")
+        ax.set_ylim(0, 1.3 * pdf(grid).max())  # head room: the legend sits above the data
+        ax.legend(loc="upper center", ncols=2, fontsize="small", frameon=False)
     axes[0].set_ylabel("density")
     return axes
 
@@ -53,4 +59,16 @@ def plot_adult_continuous(frame, axes=None):
         sns.histplot(data=frame, x=col, hue="income", bins=30, element="step", stat="density",
                      common_norm=False, ax=ax, legend=(col == ADULT_CONTINUOUS[0]))
         ax.set_ylabel("")
+        if frame[col].max() >= 1e6:  # long tick labels collide: write them in M or K
+            ax.xaxis.set_major_formatter(lambda v, _: f"{v / 1e6:g}M")
+        elif frame[col].max() >= 10_000:
+            ax.xaxis.set_major_formatter(lambda v, _: f"{v / 1000:.0f}K")
+    legend = axes[0].get_legend()
+    if legend is not None:
+        legend.set_title("income")
+        names = {"0": "≤ 50K", "1": "> 50K"}
+        for text in legend.get_texts():
+            text.set_text(names.get(text.get_text(), text.get_text()))
+    axes[0].set_ylabel("density")
+    axes[len(axes) // 2].set_ylabel("density")
     return axes

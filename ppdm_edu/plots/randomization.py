@@ -103,7 +103,9 @@ def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None)
         ax.fill_between(grid[inside], noise.pdf(grid[inside]), color=color, alpha=0.2)
     ax.set_xlabel("noise r")
     ax.set_ylabel("density")
-    ax.legend(loc="upper right", frameon=False, fontsize="small")
+    top = max(float(n.pdf(grid).max()) for n in noises)
+    ax.set_ylim(0, 1.45 * top)  # head room: the legend sits above the densities
+    ax.legend(loc="upper center", frameon=False, fontsize="small")
     return ax
 
 

@@ -91,9 +91,18 @@ def plot_fig2(cases, axes=None):
         noise_text = (f"Gaussian σ = {noise.scale:g}" if noise.kind == "gaussian"
                       else f"uniform ±{noise.scale:g}")
         plot_reconstruction(case.bayes, case.x, case.w, ax=ax, em=case.em,
-                            title=f"{case.shape}, {noise_text}", legend=(i == 0))
+                            title=f"{case.shape}, {noise_text}", legend=False)
         ax.text(0.02, 0.95, f"TV rand. {case.tv_randomized:.2f}\nTV rec. {case.tv_bayes:.2f}",
                 transform=ax.transAxes, va="top", fontsize="small")
+    # one legend for the four panels, below them, so that it covers no curve
+    fig = axes[0].figure
+    handles, labels = axes[0].get_legend_handles_labels()
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):  # "outside" needs it
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize="small")
+    else:
+        axes[0].legend(handles, labels, fontsize="x-small", loc="upper right")
     return axes
 
 
