@@ -330,7 +330,10 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
     """
     noise = laplace_noise_for_epsilon(epsilon, bounds)
     lo, hi = _check_bounds(bounds)
-    arr = np.asarray(x, dtype=float)
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"x must be numeric: {err}") from None
     if arr.size == 0:
         raise ValueError("x is empty: at least one value is needed")
     if not np.isfinite(arr).all():

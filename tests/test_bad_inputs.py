@@ -12,9 +12,10 @@ import re
 
 import ipywidgets as widgets
 import numpy as np
+import pandas as pd
 import pytest
 
-from ppdm_edu import attacks, datasets, randomization, randomized_response, reconstruction
+from ppdm_edu import attacks, datasets, ldp, randomization, randomized_response, reconstruction
 from ppdm_edu.naive_bayes import PerturbedGaussianNB
 from ppdm_edu.trees import C45, ID3, PPDTC45, RRID3, DecisionTree, ReconstructionTree
 
@@ -25,6 +26,7 @@ X = _rng.normal(size=(40, 3))
 Y = np.repeat([0, 1], 20)
 B = _rng.integers(0, 2, size=(40, 3))
 x = _rng.normal(size=50)
+XF = pd.DataFrame(X, columns=["a", "b", "c"])
 
 # (id, call, exception type, regex the message must match: it names what is wrong)
 FIXED = [
@@ -74,6 +76,8 @@ FIXED = [
     # randomization: the message names the argument
     ("perturb strings", lambda: randomization.perturb("abc", G, rng=0),
      ValueError, r"x must be numeric"),
+    ("laplace_mechanism strings", lambda: ldp.laplace_mechanism("ab", 1.0, (0, 1), rng=0),
+     ValueError, r"x must be numeric"),
     # datasets: a density of NaN is not a number
     ("plateau_pdf nan", lambda: datasets.plateau_pdf([0.5, nan]),
      ValueError, r"x contains NaN or infinite"),
@@ -88,9 +92,16 @@ FIXED = [
     ("PPDTC45.score len(y) mismatch",
      lambda: PPDTC45(G, random_state=0).fit(X, Y).score(X, Y[:5]),
      ValueError, r"y must have one label per row of X \(40\)"),
+    ("C45.predict other column names",
+     lambda: C45().fit(XF, Y).predict(XF[["b", "a", "c"]]), ValueError, r"fitted on \['a', 'b', 'c'\]"),
+    ("PPDTC45.predict other column names",
+     lambda: PPDTC45(G, random_state=0).fit(XF, Y).predict(XF.rename(columns={"a": "z"})),
+     ValueError, r"fitted on \['a', 'b', 'c'\]"),
     ("PerturbedGaussianNB.score len(y) mismatch",
      lambda: PerturbedGaussianNB(G).fit(X, Y).score(X, Y[:5]),
      ValueError, r"y must have one label per row of X \(40\)"),
+    ("ID3.fit y None", lambda: ID3().fit(B, None), ValueError, r"y is required"),
+    ("RRID3.fit y None", lambda: RRID3(0.7).fit(B, None), ValueError, r"y is required"),
     ("PerturbedGaussianNB.fit y NaN",
      lambda: PerturbedGaussianNB(G).fit(X, np.where(Y == 1, nan, 0.0)),
      ValueError, r"y contains 20 NaN"),

@@ -211,6 +211,11 @@ class _BaseC45:
     def _check_X(self, X, name="X"):
         if not hasattr(self, "tree_"):
             raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+        if hasattr(X, "columns") and self.feature_names_in_ is not None:
+            columns = [str(c) for c in X.columns]
+            if columns != list(self.feature_names_in_):
+                raise ValueError(f"{name} has columns {columns}, the tree was fitted on "
+                                 f"{list(self.feature_names_in_)} (same names, same order)")
         X = check_finite_2d(X, name)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"{name} has {X.shape[1]} columns, the tree was fitted on {self.n_features_in_}")

@@ -310,7 +310,9 @@ def _route(pos, X, feat_front, child_front):
 # --------------------------------------------------------------------------------------------
 # estimators
 # --------------------------------------------------------------------------------------------
-def _check_Xy(X, y, n_features=None):
+def _check_Xy(X, y, n_features=None, *, require_y=False):
+    if require_y and y is None:
+        raise ValueError("y is required: one 0/1 class label per record of X")
     names = None
     if hasattr(X, "columns"):
         names = [str(c) for c in X.columns]
@@ -448,7 +450,7 @@ class ID3(_BinaryTree):
 
     def fit(self, X, y):
         """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``."""
-        Xa, ya, names = _check_Xy(X, y)
+        Xa, ya, names = _check_Xy(X, y, require_y=True)
         self.tree_ = _grow(Xa, ya, lambda A, B: A)
         self.n_features_in_ = Xa.shape[1]
         self.feature_names_in_ = names
@@ -514,7 +516,7 @@ class RRID3(_BinaryTree):
         theta = _check_theta(self.theta)
         if not isinstance(self.disguised_label, (bool, np.bool_)):
             raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
-        Xa, ya, names = _check_Xy(X, y)
+        Xa, ya, names = _check_Xy(X, y, require_y=True)
         Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
         ybar = 1 - ya if self.disguised_label else ya
         self.tree_ = _grow(Xa, ya, lambda A, B: _solve(A, B, theta), Xbar, ybar)
