@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
 import pandas as pd
 
 from ..randomized_response import epsilon
@@ -132,9 +133,10 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
     ax.set_xlabel("accuracy (%)")
     eps = epsilon(theta)
     ax.set_title(f"θ = {theta:.2f}, ε = " + ("∞" if np.isinf(eps) else f"{eps:.2f}"))
-    if ax.figure.get_layout_engine() is None:
-        # the widget's figure has no layout engine: leave room for the bar labels and the x label
-        ax.figure.subplots_adjust(left=0.3, right=0.97, bottom=0.2, top=0.88)
+    if not isinstance(ax.figure.get_layout_engine(), (ConstrainedLayoutEngine, TightLayoutEngine)):
+        # the widget's figure has no layout engine: fit the bar labels and the x label once
+        # (font sizes differ in lecture mode, so fixed margins would clip them)
+        ax.figure.tight_layout()
     return ax
 
 
