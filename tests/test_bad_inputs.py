@@ -17,6 +17,7 @@ import pytest
 
 from ppdm_edu import attacks, datasets, ldp, randomization, randomized_response, reconstruction
 from ppdm_edu.naive_bayes import PerturbedGaussianNB
+from ppdm_edu.trees import c45, reconstruction_tree
 from ppdm_edu.trees import C45, ID3, PPDTC45, RRID3, DecisionTree, ReconstructionTree
 
 nan, inf = np.nan, np.inf
@@ -84,6 +85,13 @@ FIXED = [
     ("triangles_pdf inf", lambda: datasets.triangles_pdf([inf]),
      ValueError, r"x contains NaN or infinite"),
     ("plateau_pdf None", lambda: datasets.plateau_pdf(None), TypeError, r"x must be a number"),
+    # tree helpers: NaN gave NaN (or a silent assignment)
+    ("c45.entropy nan", lambda: c45.entropy([nan, 2.0]), ValueError, r"finite, non-negative"),
+    ("c45.add_errors confidence=0", lambda: c45.add_errors(5, 1, confidence=0),
+     ValueError, r"confidence must be in \(0, 0.5\]"),
+    ("c45.add_errors n nan", lambda: c45.add_errors(nan, 1), ValueError, r"finite record counts"),
+    ("assign_intervals nan", lambda: reconstruction_tree.assign_intervals([1.0, nan], [1, 1]),
+     ValueError, r"w contains NaN"),
     # estimators: score before fit / with mismatched y, NaN labels
     ("ID3.score before fit", lambda: ID3().score(B, Y), ValueError, r"not fitted yet"),
     ("RRID3.score before fit", lambda: RRID3(0.7).score(B, Y), ValueError, r"not fitted yet"),

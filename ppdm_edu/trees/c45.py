@@ -83,8 +83,9 @@ def entropy(counts) -> float:
     0.9403
     """
     counts = np.asarray(counts, dtype=float)
-    if counts.ndim != 1 or counts.size == 0 or (counts < 0).any() or counts.sum() <= 0:
-        raise ValueError("counts must be a non-empty 1-D array of non-negative numbers with a positive sum")
+    if (counts.ndim != 1 or counts.size == 0 or not np.isfinite(counts).all() or (counts < 0).any()
+            or counts.sum() <= 0):
+        raise ValueError("counts must be a non-empty 1-D array of finite, non-negative numbers with a positive sum")
     n = counts.sum()
     return float((_xlog2x(n) - _xlog2x(counts).sum()) / n)
 
@@ -121,6 +122,10 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
     """
     if confidence > 0.5:
         raise ValueError(f"confidence must be at most 0.5, got {confidence}")
+    if not confidence > 0.0:  # (NaN fails too)
+        raise ValueError(f"confidence must be in (0, 0.5], got {confidence}")
+    if not (math.isfinite(n) and math.isfinite(e)):
+        raise ValueError(f"n and e must be finite record counts, got n={n}, e={e}")
     if n <= 0:
         return 0.0
     if e < 1:

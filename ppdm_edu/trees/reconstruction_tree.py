@@ -103,6 +103,8 @@ def assign_intervals(w, counts) -> np.ndarray:
     values = np.asarray(w, dtype=float)
     if values.ndim != 1:
         raise ValueError(f"w must be one-dimensional, got shape {values.shape}")
+    if not np.isfinite(values).all():
+        raise ValueError("w contains NaN or infinite values; drop or impute them first")
     est = np.asarray(counts, dtype=float)
     if est.ndim != 1 or est.size == 0 or not np.isfinite(est).all() or (est < 0).any() or est.sum() <= 0:
         raise ValueError("counts must be a non-empty 1-D array of finite, non-negative numbers with a positive sum")
