@@ -28,6 +28,9 @@ from ..lecture import widget_width
 
 __all__ = ["Panel"]
 
+# figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
+_CLASSROOM_FIGURE_WIDTH = 8.0
+
 
 class Panel:
     """Controls + figure + message line. Display it by leaving it as the last expression of a cell."""
@@ -45,7 +48,7 @@ class Panel:
             self.controls[name].value = value
         # No layout engine: constrained layout re-measures every text and makes savefig draw
         # twice, which doubles the update time; panels place their axes with fixed margins.
-        self.figure = Figure(figsize=self.figsize, layout=None)
+        self.figure = Figure(figsize=self.figure_size(), layout=None)
         FigureCanvasAgg(self.figure)
         self.image = widgets.Image(format="png")
         self.message = widgets.HTML()
@@ -79,6 +82,19 @@ class Panel:
         return ""
 
     # -- machinery ------------------------------------------------------------------------
+    def figure_size(self) -> tuple[float, float] | None:
+        """``figsize``, enlarged in lecture mode by as much as the style enlarges figures.
+
+        Projector fonts are about 1.5x larger; without a larger canvas, titles, legends and axis
+        labels of a panel designed for the classroom style collide or are clipped.
+        """
+        if self.figsize is None:
+            return None
+        from matplotlib import rcParams
+
+        scale = max(1.0, rcParams["figure.figsize"][0] / _CLASSROOM_FIGURE_WIDTH)
+        return (self.figsize[0] * scale, self.figsize[1] * scale)
+
     @staticmethod
     def slider_layout():
         return widgets.Layout(width=widget_width())

@@ -88,10 +88,12 @@ class RandomizationPanel(Panel):
 
     def __init__(self, seed: int = 0, **initial):
         self.seed = seed
-        # projector fonts are larger: a larger canvas keeps the title and labels inside
         self.lecture = is_lecture_mode()
-        self.figsize = (11.0, 4.6) if self.lecture else (7.5, 3.0)
         super().__init__(**initial)
+
+    def figure_size(self):
+        # its own projector size (tuned for this panel) instead of the generic enlargement
+        return (11.0, 4.6) if self.lecture else self.figsize
 
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
