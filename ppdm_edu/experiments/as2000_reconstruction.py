@@ -36,7 +36,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import check_random_state
-from .report import Comparison, Reproduction
+from .report import Comparison, Reproduction, prepare_output
 
 __all__ = [
     "FIG2_NOISES",
@@ -186,10 +186,7 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
 
     from ..plots.reconstruction import plot_fig2
 
-    if mode not in ("quick", "full"):
-        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = prepare_output(mode, out_dir)
     n_seeds = 5 if mode == "quick" else 20
     result = Reproduction(name="as2000-reconstruction",
                           title="Agrawal & Srikant 2000, Fig. 2: reconstructing the distribution",

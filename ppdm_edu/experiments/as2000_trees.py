@@ -36,7 +36,7 @@ from ..datasets import AGRAWAL_DOMAINS, AGRAWAL_NUMERIC, agrawal
 from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
-from .report import Comparison, Reproduction, verdict
+from .report import Comparison, Reproduction, prepare_output, verdict
 
 __all__ = [
     "as2000_accuracy",
@@ -398,10 +398,7 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
 
     from ..plots.trees import plot_fig5, plot_fig6
 
-    if mode not in ("quick", "full"):
-        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = prepare_output(mode, out_dir)
     n_train = 100_000 if mode == "full" else 10_000
     runs = runs if runs is not None else (3 if mode == "full" else 2)
     start = time.perf_counter()

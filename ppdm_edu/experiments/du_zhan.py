@@ -30,7 +30,7 @@ import pandas as pd
 from ..datasets import adult_binary
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, _check_theta, estimate_accuracy
-from .report import Comparison, Reproduction, verdict
+from .report import Comparison, Reproduction, prepare_output, verdict
 
 __all__ = ["rr_theta_sweep", "summarize_sweep", "reproduce", "PAPER_THETAS", "REFERENCE_DROP"]
 
@@ -214,10 +214,7 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
 
     from ..plots.rr_trees import plot_accuracy_variance, plot_mean_accuracy
 
-    if mode not in ("quick", "full"):
-        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = prepare_output(mode, out_dir)
     runs = 50 if mode == "full" else 10
     df = rr_theta_sweep(PAPER_THETAS, runs=runs, seed=seed)
     summary = summarize_sweep(df)

@@ -40,7 +40,7 @@ from ..naive_bayes import PerturbedGaussianNB
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_random_state
-from .report import Comparison, Reproduction, verdict
+from .report import Comparison, Reproduction, prepare_output, verdict
 
 __all__ = [
     "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
@@ -372,10 +372,7 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
     """
     from tqdm.auto import tqdm
 
-    if mode not in ("quick", "full"):
-        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = prepare_output(mode, out_dir)
     full = mode == "full"
     n_rep, n_train = (10, 10_000) if full else (2, 5_000)
     n_curve = 3 if full else 1

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Comparison", "Reproduction", "verdict"]
+__all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "MODES"]
+
+MODES = ("quick", "full")
 
 VERDICTS = ("reproduced", "not reproduced", "no number in the paper")
 
@@ -37,6 +39,15 @@ class Comparison:
     def __post_init__(self):
         if self.verdict and self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+
+def prepare_output(mode: str, out_dir) -> Path:
+    """Check ``mode`` (one of :data:`MODES`) and create ``out_dir``; every ``reproduce`` starts so."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir
 
 
 def verdict(paper, ours, tolerance) -> str:

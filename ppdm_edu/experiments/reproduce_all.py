@@ -30,11 +30,10 @@ from pathlib import Path
 import pandas as pd
 
 from . import REPRODUCTIONS, load
-from .report import VERDICTS, Comparison, Reproduction, verdict
+from .report import MODES, VERDICTS, Comparison, Reproduction, verdict
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
 
-MODES = ("quick", "full")
 
 
 class ReproductionFailed(RuntimeError):
