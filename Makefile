@@ -9,8 +9,8 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 .PHONY: lab test test-fast test-browser bench reproduce clean help
 
 help:
-	@echo "make lab           create .venv (once) and start JupyterLab on notebooks/"
-	@echo "make test          create/refresh .venv with test extras; unit tests + every notebook (nbval)"
+	@echo "make lab           create .venv (once) with the lab extra and start JupyterLab on notebooks/"
+	@echo "make test          create/refresh .venv with the test extra; ruff, unit tests, doctests, every notebook (nbval)"
 	@echo "make test-browser  drive JupyterLab in headless Chromium (notebooks 01 and 02)"
 	@echo "make bench         slider latency, reconstruction scaling, trees; writes benchmarks/RESULTS.md"
 	@echo "make reproduce     python -m ppdm_edu reproduce all --quick (reports/)"
@@ -20,11 +20,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# `pip install ppdm-edu` is the library alone; the notebooks need the [lab] extra (JupyterLab, ipywidgets).
 $(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[lab]"
 	touch $@
 
-# The test environment is a superset of the lab one, so it satisfies `make lab` too.
+# The test extra includes the lab extra, so it satisfies `make lab` too.
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(VENV)/.lab-installed
@@ -40,11 +41,16 @@ $(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab --no-browser --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
+# Lint (ruff, rule set in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
+# tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).
 test: $(VENV)/.test-installed
+	$(BIN)/ruff check ppdm_edu tests benchmarks
 	$(BIN)/python -m pytest -m "not browser"
 
+# Unit tests and doctests, no notebooks.
 test-fast: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -m "not browser" tests
+	$(BIN)/ruff check ppdm_edu tests benchmarks
+	$(BIN)/python -m pytest -m "not browser" tests ppdm_edu
 
 test-browser: $(VENV)/.browser-installed
 	$(BIN)/python -m pytest -m browser tests/browser
@@ -56,4 +62,4 @@ reproduce: $(VENV)/.lab-installed
 	$(BIN)/python -m ppdm_edu reproduce all --quick
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache
