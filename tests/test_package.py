@@ -1,7 +1,10 @@
 """Package plumbing: lazy top-level API, validation helpers, the panel base, the report shape, the CLI."""
+import ast
 import base64
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -131,3 +134,168 @@ def test_lecture_mode_switches_styles():
     big = mpl.rcParams["font.size"]
     ppdm_edu.lecture_mode(False)
     assert mpl.rcParams["font.size"] < big
+
+
+# ---------------------------------------------------------------------------------------------
+# Packaging: one version, the license and py.typed shipped, environment.yml in step with pyproject
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pyproject():
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_version_lives_in_one_place():
+    project = _pyproject()
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ppdm_edu.__version__"}
+    assert not re.search(r"^version:", (ROOT / "CITATION.cff").read_text(encoding="utf-8"), re.M)
+    assert re.fullmatch(r"\d+\.\d+\.\d+([ab]\d+|rc\d+|\.dev\d+)?", ppdm_edu.__version__)
+
+
+def test_cli_version_is_the_package_version():
+    out = subprocess.run([sys.executable, "-m", "ppdm_edu", "--version"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert ppdm_edu.__version__ in out.stdout
+
+
+def test_wheel_carries_license_and_py_typed():
+    project = _pyproject()
+    assert project["project"]["license"] == "BSD-3-Clause"
+    assert "BSD 3-Clause" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["ppdm_edu"]
+    assert (ROOT / "ppdm_edu" / "py.typed").is_file()
+
+
+def _requirement_names(requirements):
+    return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower(): r.split(";")[0]
+            for r in requirements}
+
+
+def test_environment_yml_has_the_same_bounds_as_pyproject():
+    project = _pyproject()["project"]
+    wanted = _requirement_names(project["dependencies"] + project["optional-dependencies"]["lab"]
+                                + project["optional-dependencies"]["test"])
+    wanted.pop("ppdm-edu")  # the test extra pulls in the lab extra
+    conda = {}
+    text = (ROOT / "environment.yml").read_text(encoding="utf-8")
+    for line in text.split("\ndependencies:\n", 1)[1].splitlines():
+        m = re.fullmatch(r"  - ([A-Za-z0-9_.-]+)(.*)", line)
+        if m and m.group(1) not in ("python", "pip"):
+            conda[m.group(1).lower()] = m.group(1) + m.group(2).strip()
+    assert conda == {name: spec.replace(" ", "") for name, spec in wanted.items()}
+
+
+def test_library_imports_need_no_lab_extra():
+    """`pip install ppdm-edu` (no extras) must be enough for everything but the widgets."""
+    project = _pyproject()["project"]
+    runtime = set(_requirement_names(project["dependencies"])) | {"ppdm_edu"}
+    import_names = {"scikit-learn": "sklearn"}
+    allowed = {import_names.get(n, n) for n in runtime}
+    stdlib = set(sys.stdlib_module_names)
+    found = {}
+    for path in sorted((ROOT / "ppdm_edu").rglob("*.py")):
+        if "widgets" in path.relative_to(ROOT).parts:
+            continue  # the panels need ipywidgets: the [lab] extra
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
+                     else [])
+            for name in names:
+                top = name.split(".")[0]
+                if top not in stdlib and top not in allowed:
+                    found.setdefault(top, []).append(str(path.relative_to(ROOT)))
+    # IPython is imported only inside Jupyter (lecture mode's widget CSS), guarded by ImportError
+    found.pop("IPython", None)
+    assert not found, f"imports missing from [project] dependencies: {found}"
+
+
+# ---------------------------------------------------------------------------------------------
+# No private name crosses modules: a helper another module needs is public (or lives in a shared
+# module); a private module (``_base.py``) is imported only inside its own package.
+
+PACKAGE = "ppdm_edu"
+
+
+def _is_private(name):
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _module_name(path, root):
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _resolve(module, node, is_package):
+    """Absolute module name of an ImportFrom node seen in `module`."""
+    if node.level == 0:
+        return node.module or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def private_crossings(root):
+    root = Path(root)
+    modules = {_module_name(p, root.parent): p for p in sorted(root.rglob("*.py"))}
+    offenders = []
+    for module, path in modules.items():
+        is_package = path.name == "__init__.py"
+        package = module if is_package else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        aliases = {}  # local name -> ppdm_edu module it is bound to
+
+        def private_module_outside_its_package(target, package=package):
+            parts = target.split(".")
+            for i, part in enumerate(parts):
+                if _is_private(part):
+                    owner = ".".join(parts[:i])  # the package that holds the private module
+                    if not (package == owner or package.startswith(owner + ".")):
+                        return True
+            return False
+
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(root.parent)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom):
+                source = _resolve(module, node, is_package)
+                if not (source == PACKAGE or source.startswith(PACKAGE + ".")):
+                    continue
+                if private_module_outside_its_package(source):
+                    offenders.append(f"{where}: imports the private module {source}")
+                for alias in node.names:
+                    full = f"{source}.{alias.name}"
+                    if full in modules:  # a submodule: `from . import x`
+                        aliases[alias.asname or alias.name] = full
+                        if private_module_outside_its_package(full):
+                            offenders.append(f"{where}: imports the private module {full}")
+                    elif _is_private(alias.name) and source != module:
+                        offenders.append(f"{where}: from {source} import {alias.name}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == PACKAGE or alias.name.startswith(PACKAGE + "."):
+                        if private_module_outside_its_package(alias.name):
+                            offenders.append(f"{where}: imports the private module {alias.name}")
+                        aliases[alias.asname or alias.name.split(".")[0]] = (
+                            alias.name if alias.asname else PACKAGE)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and _is_private(node.attr)
+                    and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and aliases[node.value.id] != module):
+                offenders.append(f"{path.relative_to(root.parent)}:{node.lineno}: "
+                                 f"{node.value.id}.{node.attr} ({aliases[node.value.id]})")
+    return sorted(set(offenders))
+
+
+
+
+def test_no_private_name_crosses_modules():
+    offenders = private_crossings(ROOT / "ppdm_edu")
+    assert not offenders, "private names used across modules:\n" + "\n".join(offenders)
