@@ -43,14 +43,19 @@ lab: $(VENV)/.lab-installed
 
 # Lint (ruff, rule set in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
 # tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).
+# Both always run; the target fails if either fails.
 test: $(VENV)/.test-installed
-	$(BIN)/ruff check ppdm_edu tests benchmarks
-	$(BIN)/python -m pytest -m "not browser"
+	@status=0; \
+	$(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
+	$(BIN)/python -m pytest -m "not browser" --durations=10 || status=1; \
+	exit $$status
 
 # Unit tests and doctests, no notebooks.
 test-fast: $(VENV)/.test-installed
-	$(BIN)/ruff check ppdm_edu tests benchmarks
-	$(BIN)/python -m pytest -m "not browser" tests ppdm_edu
+	@status=0; \
+	$(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
+	$(BIN)/python -m pytest -m "not browser" tests ppdm_edu || status=1; \
+	exit $$status
 
 test-browser: $(VENV)/.browser-installed
 	$(BIN)/python -m pytest -m browser tests/browser
