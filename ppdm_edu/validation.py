@@ -177,9 +177,10 @@ def check_integer(value, name: str, *, minimum: int | None = None, maximum: int 
     Raises
     ------
     TypeError
-        If ``value`` is not an integer (bool, str, float with a fractional part, NaN).
+        If ``value`` is not a number (bool, str, None, ...).
     ValueError
-        If ``value`` is outside ``[minimum, maximum]``.
+        If ``value`` is a number but not a whole one (2.5, NaN, inf) or is outside
+        ``[minimum, maximum]``.
 
     Examples
     --------
@@ -195,10 +196,12 @@ def check_integer(value, name: str, *, minimum: int | None = None, maximum: int 
         raise TypeError(f"{name} must be an integer{allowed}, got the bool {value!r}")
     if isinstance(value, numbers.Integral):
         out = int(value)
-    elif isinstance(value, numbers.Real) and math.isfinite(float(value)) and float(value).is_integer():
-        out = int(value)
-    else:
+    elif not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be an integer{allowed}, got {value!r}")
+    elif math.isfinite(float(value)) and float(value).is_integer():
+        out = int(value)
+    else:  # a number, but not a whole one (2.5, NaN, inf): a wrong value, not a wrong type
+        raise ValueError(f"{name} must be an integer{allowed}, got {value!r}")
     if (minimum is not None and out < minimum) or (maximum is not None and out > maximum):
         raise ValueError(f"{name} must be an integer{allowed}, got {out}")
     return out
@@ -238,8 +241,8 @@ def check_bounds(bounds, name: str = "bounds") -> tuple[float, float]:
         raise TypeError(f"{name} must be a pair (low, high) of numbers, got {bounds!r}")
     try:
         lo, hi = (float(b) for b in bounds)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a pair (low, high) of numbers, got {bounds!r}") from None
+    except (TypeError, ValueError):  # not a pair (wrong length, a scalar, non-numbers)
+        raise ValueError(f"{name} must be a pair (low, high) of numbers, got {bounds!r}") from None
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise ValueError(f"{name} must be finite, got ({lo}, {hi})")
     if hi <= lo:
