@@ -419,8 +419,7 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
     k = _check_k(k, xs.size)
     base = _check_base(base)
     if noise is not None:
-        if not isinstance(noise, Noise):
-            check_noise(noise)
+        check_noise(noise)
         if ws.min() == ws.max():
             return 0.0
         i_bits = differential_entropy(ws, base=2.0) - noise.entropy()

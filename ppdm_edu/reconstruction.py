@@ -32,7 +32,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from ppdm_edu import GaussianNoise, perturb, plateau, reconstruct
->>> x = plateau(10_000, seed=0)
+>>> x = plateau(10_000, 0)
 >>> noise = GaussianNoise(0.25)
 >>> rec = reconstruct(perturb(x, noise, rng=1), noise, bounds=(0, 1), width=0.05)
 >>> rec.probabilities.shape, bool(rec.converged)
@@ -490,7 +490,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     Examples
     --------
     >>> from ppdm_edu import UniformNoise, perturb, triangles
-    >>> x = triangles(5_000, seed=0)
+    >>> x = triangles(5_000, 0)
     >>> noise = UniformNoise(0.5)
     >>> rec = reconstruct(perturb(x, noise, rng=0), noise, bounds=(0, 1), n_intervals=20)
     >>> round(float(rec.probabilities.sum()), 6), round(float(rec.counts.sum()))
@@ -663,7 +663,7 @@ class Reconstructor:
     >>> from ppdm_edu import GaussianNoise, perturb, plateau
     >>> noise = GaussianNoise(0.25)
     >>> rc = Reconstructor(noise, make_edges((0, 1), n_intervals=20))
-    >>> w = perturb(plateau(2_000, seed=0), noise, rng=0)
+    >>> w = perturb(plateau(2_000, 0), noise, rng=0)
     >>> rec = rc(w[:1000])
     >>> round(float(rec.counts.sum()))
     1000
