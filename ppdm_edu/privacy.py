@@ -213,7 +213,7 @@ def _check_base(base) -> float:
     return float(base)
 
 
-def _grid_step(values: np.ndarray) -> float | None:
+def grid_step(values: np.ndarray) -> float | None:
     """The spacing of a lattice the values are recorded on (e.g. 1 for whole years), or None."""
     unique = np.unique(values)
     if unique.size < 2 or unique.size > values.size // 2:
@@ -236,7 +236,7 @@ def _histogram_edges(values: np.ndarray) -> np.ndarray:
     width = 2.0 * (q75 - q25) * n ** (-1.0 / 3.0)  # Freedman & Diaconis (1981)
     if width <= 0:  # more than half of the values tied: Scott's rule on the standard deviation
         width = 3.49 * float(values.std()) * n ** (-1.0 / 3.0)
-    step = _grid_step(values)
+    step = grid_step(values)
     if step is not None:
         # each recorded value stands for its grid cell [v - step/2, v + step/2)
         width = max(1, int(round(width / step))) * step
@@ -324,7 +324,7 @@ def _check_k(k, n: int) -> int:
 
 def _spread_over_grid(values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     """Values on a lattice of step s, each moved uniformly within its cell [v - s/2, v + s/2)."""
-    step = _grid_step(values)
+    step = grid_step(values)
     if step is None:
         return values
     return values + gen.uniform(-0.5 * step, 0.5 * step, values.size)

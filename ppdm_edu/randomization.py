@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from scipy import special
+from scipy import optimize, special
 
 from .validation import (
     check_finite_1d,
@@ -91,10 +91,40 @@ class Noise:
         """P(R > x) = 1 - cdf(x) (used by PPDTC4.5: P(R >= w - t))."""
         return 1.0 - self.cdf(x)
 
+    def ppf(self, q) -> np.ndarray:
+        """Quantile function F_R^-1(q) for q in [0, 1] (PPDTC4.5's threshold shift, Liu Sec. 6).
+
+        Subclasses give closed forms; this default inverts :meth:`cdf` numerically, so every
+        noise answers the same call and no caller branches on the noise type.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        numpy.ndarray or float
+            The quantiles, same shape as ``q``.
+        """
+        q = _check_quantile(q)
+        lo, hi = self.support(1.0 - 1e-12)
+        out = np.array([optimize.brentq(lambda r, t=t: float(self.cdf(r)) - t, lo, hi)
+                        if 0.0 < t < 1.0 else (lo if t == 0.0 else hi) for t in np.ravel(q)])
+        return out.reshape(np.shape(q)) if np.ndim(q) else float(out[0])
+
     def support(self, coverage: float = 1.0 - 1e-9) -> tuple[float, float]:
         """An interval [-b, b] that holds the noise with at least ``coverage`` probability."""
         half = 0.5 * self.interval_width(coverage)
         return -half, half
+
+
+def _check_quantile(q):
+    """q as a float array in [0, 1]; a NaN or out-of-range probability is refused, naming q."""
+    arr = np.asarray(q, dtype=float)
+    if not np.all(np.isfinite(arr)) or np.any((arr < 0.0) | (arr > 1.0)):
+        raise ValueError(f"q must hold probabilities in [0, 1], got {q!r}")
+    return arr
 
 
 def _check_confidence(confidence) -> float:
@@ -138,6 +168,12 @@ class UniformNoise(Noise):
     def cdf(self, x) -> np.ndarray:
         x = np.asarray(x, dtype=float)
         return np.clip((x + self.alpha) / (2.0 * self.alpha), 0.0, 1.0)
+
+    def ppf(self, q) -> np.ndarray:
+        """Quantile of U[-alpha, alpha]: -alpha + 2 alpha q."""
+        q = _check_quantile(q)
+        out = -self.alpha + 2.0 * self.alpha * q
+        return out if out.ndim else float(out)
 
     @property
     def var(self) -> float:
@@ -204,6 +240,12 @@ class GaussianNoise(Noise):
 
     def cdf(self, x) -> np.ndarray:
         return special.ndtr(np.asarray(x, dtype=float) / self.sigma)
+
+    def ppf(self, q) -> np.ndarray:
+        """Quantile of N(0, sigma^2): sigma * Phi^-1(q)."""
+        q = _check_quantile(q)
+        out = self.sigma * special.ndtri(q)
+        return out if out.ndim else float(out)
 
     @property
     def var(self) -> float:

@@ -397,7 +397,7 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
     converged = False
     n_iter = 0
     AT = np.ascontiguousarray(A.T)
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is reported after the loop)
         # Eq. 3: the denominators sum_t A[s, t] Pr(X in I_t) are computed once per
         # iteration and re-used for every p (footnote 2: O(m^2) instead of O(m^3)).
         D = A @ pr

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from ppdm_edu import GaussianNoise, UniformNoise
-from ppdm_edu import randomized_response
+from ppdm_edu import GaussianNoise, UniformNoise, randomized_response
 from ppdm_edu.ldp import (
     LaplaceNoise,
     amplification,

@@ -1,4 +1,6 @@
 """Tests for ppdm_edu.randomized_response (Du & Zhan Sections 3 and 4.1)."""
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -61,7 +63,7 @@ def test_warner_result_fields():
     assert res.n == 5_000 and res.theta == 0.75 and res.confidence == 0.9
     assert res.ci_low < res.estimate < res.ci_high
     assert res.ci_high - res.ci_low == pytest.approx(2 * 1.6448536 * res.std_error, rel=1e-6)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         res.estimate = 0.0  # frozen
 
 

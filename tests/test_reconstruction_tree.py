@@ -89,7 +89,7 @@ def test_local_never_reconstructs_a_path_attribute():
     names = list(W.columns)
     salary = names.index("salary")
     seen_paths = set()
-    for path, j, label, n_records in tree.local_log_:
+    for path, j, _label, n_records in tree.local_log_:
         assert j not in path
         assert len(path) >= 1 and n_records >= 2
         seen_paths.add(path)

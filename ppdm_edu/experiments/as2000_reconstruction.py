@@ -30,7 +30,6 @@ from ..reconstruction import (
     DEFAULT_TOL,
     Reconstruction,
     interval_distribution,
-    make_edges,
     reconstruct,
     sample_total_variation,
     total_variation,

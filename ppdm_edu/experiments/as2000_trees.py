@@ -36,7 +36,7 @@ from ..datasets import AGRAWAL_DOMAINS, AGRAWAL_NUMERIC, agrawal
 from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
-from .report import Comparison, Reproduction, prepare_output, verdict
+from .report import Comparison, Reproduction, prepare_output
 
 __all__ = [
     "as2000_accuracy",

@@ -4,9 +4,9 @@ Every function draws on the ``ax`` it is given (or a new one) and returns it.
 """
 from __future__ import annotations
 
-import numpy as np
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
+import numpy as np
 
 from ..attacks import BayesEstimate, RecordReconstruction, tracy_widom_bound
 from ..lecture import OKABE_ITO

@@ -86,7 +86,7 @@ def plot_fig2(cases, axes=None):
 
         _, axes = plt.subplots(2, 2, figsize=(10, 7), layout="constrained")
         axes = np.asarray(axes).T.ravel()
-    for i, (ax, case) in enumerate(zip(axes, cases)):
+    for ax, case in zip(axes, cases):
         noise = case.noise
         noise_text = (f"Gaussian σ = {noise.scale:g}" if noise.kind == "gaussian"
                       else f"uniform ±{noise.scale:g}")

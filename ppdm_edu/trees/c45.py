@@ -57,9 +57,9 @@ import math
 import numbers
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
-from ..randomization import GaussianNoise, Noise, UniformNoise
+from ..randomization import Noise
 from ..validation import check_finite_2d, check_probability, check_random_state
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
@@ -142,16 +142,6 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-def _noise_quantile(noise: Noise, q: float) -> float:
-    """F_R^-1(q): closed forms for uniform and Gaussian noise, root finding otherwise."""
-    if isinstance(noise, UniformNoise):
-        return -noise.alpha + 2.0 * noise.alpha * q
-    if isinstance(noise, GaussianNoise):
-        return noise.sigma * float(special.ndtri(q))
-    lo, hi = noise.support(1.0 - 1e-12)
-    return float(optimize.brentq(lambda r: float(noise.cdf(r)) - q, lo, hi))
-
-
 def _p_left(noise: Noise, w, t):
     """p_S1(w | t) = P(R >= w - t) (Section 6); for continuous noise P(R >= x) = sf(x)."""
     return noise.sf(np.asarray(w, dtype=float) - t)
@@ -584,7 +574,7 @@ class PPDTC45(_BaseC45):
         W, y = self._prepare(W, y)
         self.noises_ = self._resolve_noise()
         # w - t < c  <=>  p_S1(w|t) > threshold  (c = F_R^-1(1 - threshold))
-        self.shift_ = np.array([_noise_quantile(nz, 1.0 - self._theta) for nz in self.noises_])
+        self.shift_ = np.array([nz.ppf(1.0 - self._theta) for nz in self.noises_])
         rng = check_random_state(self.random_state)
         return self._finish(self._grow(W, y, rng))
 

@@ -61,13 +61,13 @@ from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from ..validation import check_random_state
 from .gini import (
-    _Builder,
-    _check_int,
-    _check_X,
-    _check_y,
-    _leaf_is_final,
-    _surely_pruned,
-    _TreeClassifierMixin,
+    Builder,
+    TreeClassifierMixin,
+    check_int,
+    check_X,
+    check_y,
+    leaf_is_final,
+    surely_pruned,
 )
 
 __all__ = ["ReconstructionTree", "assign_intervals", "perturb_columns", "MODES"]
@@ -144,7 +144,7 @@ def perturb_columns(X, noise, rng=None):
     [0.0, 0.0, 0.0]
     """
     rng = check_random_state(rng)
-    arr, names = _check_X(X)
+    arr, names = check_X(X)
     cols = _resolve_noise(noise, arr.shape[1], names)
     out = arr.copy()
     for j, nz in cols.items():
@@ -179,7 +179,7 @@ def _resolve_column(key, d: int, names, what: str) -> int:
     raise ValueError(f"{what} given for unknown attribute {key!r}; allowed: {allowed}")
 
 
-class ReconstructionTree(_TreeClassifierMixin):
+class ReconstructionTree(TreeClassifierMixin):
     """Gini tree grown on perturbed records with reconstructed distributions (Sec. 4.2).
 
     Parameters
@@ -267,11 +267,11 @@ class ReconstructionTree(_TreeClassifierMixin):
         if self.method not in ("bayes", "em"):
             raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
         return dict(
-            min_samples=_check_int(self.min_samples, "min_samples", 2),
-            max_depth=_check_int(self.max_depth, "max_depth", 0, allow_none=True),
-            local_min=_check_int(self.local_min_records, "local_min_records", 2),
-            n_intervals=_check_int(self.n_intervals, "n_intervals", 2, allow_none=True),
-            max_unperturbed=_check_int(self.max_unperturbed_values, "max_unperturbed_values", 2),
+            min_samples=check_int(self.min_samples, "min_samples", 2),
+            max_depth=check_int(self.max_depth, "max_depth", 0, allow_none=True),
+            local_min=check_int(self.local_min_records, "local_min_records", 2),
+            n_intervals=check_int(self.n_intervals, "n_intervals", 2, allow_none=True),
+            max_unperturbed=check_int(self.max_unperturbed_values, "max_unperturbed_values", 2),
         )
 
     def _resolve_bounds(self, noisy: dict, d: int, names) -> dict[int, tuple[float, float] | None]:
@@ -297,8 +297,8 @@ class ReconstructionTree(_TreeClassifierMixin):
     def fit(self, X, y) -> "ReconstructionTree":
         """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
         params = self._check_params()
-        W, names = _check_X(X)
-        classes, yc = _check_y(y, W.shape[0])
+        W, names = check_X(X)
+        classes, yc = check_y(y, W.shape[0])
         n, d = W.shape
         k = classes.size
         noisy = _resolve_noise(self.noise, d, names)
@@ -352,7 +352,7 @@ class ReconstructionTree(_TreeClassifierMixin):
         M = int(n_int.max())
         offsets = np.arange(d) * M * k
         flat_codes = codes * k + offsets[None, :]   # bin of (attribute, interval) per record
-        builder = _Builder(k)
+        builder = Builder(k)
         local = self.mode == "local"
         min_samples, max_depth = params["min_samples"], params["max_depth"]
         valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
@@ -364,7 +364,7 @@ class ReconstructionTree(_TreeClassifierMixin):
             m = idx.size
             if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
                 continue
-            if self.pruning == "mdl" and _leaf_is_final(counts.tolist(), d):
+            if self.pruning == "mdl" and leaf_is_final(counts.tolist(), d):
                 continue
             yi = y[idx]
             if local and depth > 0 and m >= params["local_min"]:
@@ -400,7 +400,7 @@ class ReconstructionTree(_TreeClassifierMixin):
                 continue
             left_counts, right_counts = left[a, p], right[a, p]
             n_candidates = int(ok[a].sum())
-            if self.pruning == "mdl" and _surely_pruned(counts.tolist(), left_counts.tolist(),
+            if self.pruning == "mdl" and surely_pruned(counts.tolist(), left_counts.tolist(),
                                                         right_counts.tolist(), n_candidates, d):
                 continue
             builder.set_split(node, a, thresholds[a][p], n_candidates, d)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
 from ..randomization import GaussianNoise, UniformNoise
-from ..trees.c45 import C45, PPDTC45, _noise_quantile
+from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability
 from .panel import Panel
 
@@ -112,7 +112,7 @@ class PerturbedTreePanel(Panel):
             threshold_perturbed=100 * tree.score(Wt, self._yt),
             n_leaves=tree.n_leaves_, root_attribute=ADULT_CONTINUOUS[root_a],
             root_split=float(t.threshold[0]) if t.feature[0] >= 0 else float("nan"),
-            root_noise=noises[root_a], shift=_noise_quantile(noises[root_a], 1.0 - theta),
+            root_noise=noises[root_a], shift=noises[root_a].ppf(1.0 - theta),
         )
 
     def draw(self, figure, result):
