@@ -38,6 +38,45 @@ def check_random_state(rng) -> np.random.Generator:
     )
 
 
+def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
+    """``n`` independent random streams from one seed: data, noise, ... never share a stream.
+
+    A noise drawn from the same seed as the data is a deterministic function of the data (the
+    bug that made notebook 01's "perturbed" salaries a stretched copy of the originals). Spawned
+    children of one :class:`numpy.random.SeedSequence` are independent by construction, and the
+    same seed still gives the same numbers.
+
+    Parameters
+    ----------
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (or generator, whose ``spawn`` is used; its state advances).
+    n : int, default 2
+        How many streams.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        ``n`` independent generators (e.g. ``data_rng, noise_rng = spawn_rngs(seed)``).
+
+    Examples
+    --------
+    >>> data_rng, noise_rng = spawn_rngs(0)
+    >>> x, r = data_rng.random(5), noise_rng.random(5)
+    >>> bool((x != r).all())
+    True
+    """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= 1_000_000:
+        raise ValueError(f"n must be an integer from 1 to 1,000,000, got {n!r}")
+    if isinstance(rng, np.random.Generator):
+        return list(rng.spawn(int(n)))
+    if isinstance(rng, np.random.SeedSequence):
+        seq = rng
+    else:
+        check_random_state(rng)  # same checks and messages as everywhere (type, negative seed)
+        seq = np.random.SeedSequence(None if rng is None else int(rng))
+    return [np.random.default_rng(child) for child in seq.spawn(int(n))]
+
+
 def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
     """A finite real number > 0 (or >= 0 with ``allow_zero``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

@@ -15,7 +15,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import check_random_state
+from ..validation import spawn_rngs
 from .panel import Panel
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
@@ -81,9 +81,9 @@ def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_histor
     # "privacy level" of Sec. 2.1: the 95 % confidence interval of the noise is
     # privacy_percent % of the attribute's range (here [0, 1])
     noise = noise_for_privacy(kind, privacy_percent / 100.0, value_range=1.0)
-    rng = check_random_state(seed)
-    x = _SHAPES[shape](int(n), seed=rng)
-    w = perturb(x, noise, rng=rng)
+    data_rng, noise_rng = spawn_rngs(seed)  # independent streams: noise never follows data
+    x = _SHAPES[shape](int(n), seed=data_rng)
+    w = perturb(x, noise, rng=noise_rng)
     rec = reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=int(n_intervals), method=method,
                       keep_history=keep_history)
     truth = interval_distribution(x, rec.edges)
