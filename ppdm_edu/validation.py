@@ -17,6 +17,8 @@ __all__ = [
     "check_finite_1d",
     "check_finite_2d",
     "check_binary",
+    "check_class_labels",
+    "spawn_rngs",
 ]
 
 
@@ -167,3 +169,36 @@ def check_binary(X, name: str = "X") -> np.ndarray:
             f"{name} must hold only 0/1 values (binarize first); found {bad!r}"
         )
     return num.astype(np.uint8)
+
+
+def check_class_labels(y, name: str = "y") -> None:
+    """Refuse a continuous target: the estimators of this package are classifiers.
+
+    Parameters
+    ----------
+    y : array_like
+        Class labels, one per record.
+    name : str, default "y"
+        The argument's name, for the message.
+
+    Raises
+    ------
+    ValueError
+        When ``y`` looks continuous (float values that are not whole numbers): scikit-learn's
+        "Unknown label type" message, with the argument named.
+
+    Examples
+    --------
+    >>> check_class_labels([0, 1, 1])
+    >>> check_class_labels([0.5, 1.7])
+    Traceback (most recent call last):
+    ...
+    ValueError: y must hold class labels (a classifier's target), got continuous values ...
+    """
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(y, input_name=name)
+    if kind not in ("binary", "multiclass"):
+        raise ValueError(
+            f"{name} must hold class labels (a classifier's target), got {kind} values "
+            f"(Unknown label type: {kind!r}); bin a continuous target first")

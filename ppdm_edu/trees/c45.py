@@ -58,9 +58,11 @@ import numbers
 
 import numpy as np
 from scipy import special
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
 from ..randomization import Noise
-from ..validation import check_finite_2d, check_probability, check_random_state
+from ..validation import check_class_labels, check_finite_2d, check_probability, check_random_state
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
 
@@ -173,7 +175,7 @@ class _Tree:
         self.label = np.asarray(self.label, dtype=int)
 
 
-class _BaseC45:
+class _BaseC45(ClassifierMixin, BaseEstimator):
     """Shared tree growing, pruning, prediction and printing."""
 
     def _check_common(self):
@@ -197,6 +199,7 @@ class _BaseC45:
             raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}")
         if y.dtype.kind == "f" and not np.isfinite(y).all():
             raise ValueError("y contains NaN or infinite labels")
+        check_class_labels(y)
         classes, y_index = np.unique(y, return_inverse=True)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -205,7 +208,7 @@ class _BaseC45:
 
     def _check_X(self, X, name="X"):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
         if hasattr(X, "columns") and self.feature_names_in_ is not None:
             columns = [str(c) for c in X.columns]
             if columns != list(self.feature_names_in_):

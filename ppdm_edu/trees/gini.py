@@ -44,8 +44,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import special
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
-from ..validation import check_finite_1d, check_finite_2d
+from ..validation import check_class_labels, check_finite_1d, check_finite_2d
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost", "TreeStructure"]
 
@@ -359,6 +361,7 @@ def check_y(y, n: int):
         raise ValueError("y contains NaN or infinite labels")
     if pd.isna(y).any():
         raise ValueError("y contains missing labels")
+    check_class_labels(y)
     classes, codes = np.unique(y, return_inverse=True)
     return classes, codes.astype(np.int64)
 
@@ -372,20 +375,22 @@ def check_int(value, name, minimum, allow_none=False):
     return int(value)
 
 
-class TreeClassifierMixin:
+class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
     """predict / score / export_text over ``self.tree_`` (a :class:`TreeStructure`)."""
 
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
 
     def _check_predict_X(self, X):
         self._check_fitted()
         if isinstance(X, pd.DataFrame) and self.feature_names_in_ is not None:
-            missing = [c for c in self.feature_names_in_ if c not in X.columns]
+            # names are kept as strings (feature_names_in_), the frame's labels may be ints
+            by_name = {str(c): c for c in X.columns}
+            missing = [c for c in self.feature_names_in_ if c not in by_name]
             if missing:
                 raise ValueError(f"X lacks the columns the tree was fitted on: {missing}")
-            X = X[self.feature_names_in_]
+            X = X[[by_name[c] for c in self.feature_names_in_]]
         arr, _ = check_X(X)
         if arr.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {arr.shape[1]} features, the tree was fitted on {self.n_features_in_}")
@@ -398,7 +403,8 @@ class TreeClassifierMixin:
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies of the training records in the leaf each record reaches."""
-        counts = self.tree_.counts[self.apply(X)]
+        leaves = self.apply(X)  # checks fitted and X first
+        counts = self.tree_.counts[leaves]
         total = counts.sum(axis=1, keepdims=True)
         return np.divide(counts, total, out=np.full_like(counts, 1.0 / counts.shape[1]), where=total > 0)
 

@@ -51,6 +51,8 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
 from ..randomized_response import mrr_solve
 from ..validation import check_binary, check_probability
@@ -331,12 +333,12 @@ def _check_Xy(X, y, n_features=None, *, require_y=False):
     return Xa, ya, names
 
 
-class _BinaryTree:
+class _BinaryTree(ClassifierMixin, BaseEstimator):
     """Shared prediction and printing for :class:`ID3` and :class:`RRID3`."""
 
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
 
     def predict(self, X) -> np.ndarray:
         """Class (0/1) of each record, following its attribute values from the root."""
