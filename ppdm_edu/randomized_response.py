@@ -28,6 +28,7 @@ noisy estimate, theta = 0 or 1 reveals every answer (epsilon = infinity).
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -156,7 +157,7 @@ def warner_std_error(pi, theta, n):
     >>> round(float(warner_std_error(0.3, 0.8, 1000)), 4)
     0.0256
     """
-    pi = _check_real_array(pi, "pi", allowed="a finite number")
+    pi = _check_real_array(pi, "pi", 0.0, 1.0, allowed="a proportion between 0 and 1")
     theta = _check_real_array(theta, "theta", 0.0, 1.0, allowed="between 0 and 1")
     n = _check_real_array(n, "n", 0.0, open_low=True, allowed="a finite number > 0 (respondents)")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -248,13 +249,22 @@ def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> War
     # Section 3: solve P* = P theta + (1 - P)(1 - theta) for P. Written on counts so that
     # theta = 1 gives yes / n and theta = 0 gives (n - yes) / n exactly (integer arithmetic).
     est = float((yes - (1.0 - theta) * n) / ((2.0 * theta - 1.0) * n))
-    se = float(warner_std_error(est, theta, n))
+    clipped = min(max(est, 0.0), 1.0)
+    if clipped != est:
+        # unbiased, but impossible as a proportion: with few respondents the device's noise
+        # dominates (e.g. one "yes" at theta = 0.6 gives 3.0); say so instead of hiding it
+        warnings.warn(f"the unbiased estimate {est:.3g} lies outside [0, 1] (n = {n} respondents is "
+                      "too few for this theta); use estimate_clipped and the interval, whose "
+                      "standard error is evaluated at the clipped value", RuntimeWarning,
+                      stacklevel=2)
+    # the standard error at a possible proportion (Warner's formula needs pi in [0, 1])
+    se = float(warner_std_error(clipped, theta, n))
     z = float(stats.norm.ppf(0.5 + confidence / 2.0))
     low = min(max(est - z * se, 0.0), 1.0)
     high = min(max(est + z * se, 0.0), 1.0)
     return WarnerEstimate(
         estimate=est,
-        estimate_clipped=min(max(est, 0.0), 1.0),
+        estimate_clipped=clipped,
         std_error=se,
         std_error_disguise=float(np.sqrt(theta * (1.0 - theta) / n) / abs(2.0 * theta - 1.0)),
         ci_low=low,
@@ -719,6 +729,11 @@ def sample_size_factor(pi, theta):
     return float(out) if out.ndim == 0 else out
 
 
+#: The most repetitions per theta :func:`mrr_theta_sweep` runs (the paper's sweeps use 50; a
+#: larger number would run for hours without changing the picture).
+MAX_RUNS = 10_000
+
+
 def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) -> pd.DataFrame:
     """Disguise ``X`` with MRR ``runs`` times per theta and estimate P(E) each time.
 
@@ -751,8 +766,8 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
     thetas = [_check_theta(t, estimating=True) for t in thetas]
     if not thetas:
         raise ValueError("thetas is empty: give at least one theta")
-    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 1:
-        raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
+    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or not 1 <= runs <= MAX_RUNS:
+        raise ValueError(f"runs must be an integer from 1 to {MAX_RUNS:,}, got {runs!r}")
     rng = check_random_state(rng)
     truth = mrr_estimate(X, 1.0, conditions, keep=keep).estimate  # theta = 1: plain counting
     rows = []

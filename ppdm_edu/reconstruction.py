@@ -75,6 +75,10 @@ __all__ = [
 METHODS = ("bayes", "em")
 DEFAULT_MAX_ITER = 1000
 DEFAULT_TOL = 0.01  # "1% of the threshold of the chi^2 test" (Sec. 3)
+#: The most iterations any reconstruction runs: with ``tol=0`` the loop runs to ``max_iter``,
+#: so an unbounded ``max_iter`` could run for hours (one iteration is O(m^2)); the paper's rule
+#: stops after tens to hundreds.
+MAX_ITER = 100_000
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 _MAX_MATRIX_ENTRIES = 20_000_000
 _MAX_INTERVALS = 10_000
@@ -363,8 +367,7 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
 
 def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> float:
     """The stopping threshold: ``tol`` x the ``level`` critical value of chi^2 with m-1 df."""
-    if int(m) < 1:
-        raise ValueError(f"m (number of intervals) must be >= 1, got {m}")
+    m = _check_int(m, "m (number of intervals)", 1)
     if not 0.0 < float(level) < 1.0:
         raise ValueError(f"level must be strictly between 0 and 1, got {level}")
     if not float(tol) >= 0.0:
@@ -434,7 +437,7 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
 
 def _check_run_args(method, max_iter, tol):
     method = _check_method(method)
-    max_iter = _check_int(max_iter, "max_iter", 1)
+    max_iter = _check_int(max_iter, "max_iter", 1, MAX_ITER)
     tol = _check_tol(tol)
     return method, max_iter, tol
 
@@ -647,6 +650,8 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     edges = np.arange(m + 1, dtype=float) if edges is None else _check_edges(edges)
     if edges.size != m + 1:
         raise ValueError(f"edges must have m + 1 = {m + 1} boundaries, got {edges.size}")
+    if n is not None:
+        n = check_positive(n, "n")  # a record count: > 0 and finite (n = -5 gave negative counts)
     n_total = float(N.sum()) if n is None else float(n)
     edges = edges.copy()
     return _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history)

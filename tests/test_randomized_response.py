@@ -69,7 +69,8 @@ def test_warner_result_fields():
 
 def test_warner_clipped_estimate_is_reported_separately():
     # all "yes" answers at theta = 0.6: unbiased estimate is (1 - 0.4) / 0.2 = 3
-    res = warner_estimate(np.ones(50, dtype=int), 0.6)
+    with pytest.warns(RuntimeWarning, match="outside \\[0, 1\\]"):
+        res = warner_estimate(np.ones(50, dtype=int), 0.6)
     assert res.estimate == pytest.approx(3.0)
     assert res.estimate_clipped == 1.0
     assert 0.0 <= res.ci_low <= res.ci_high <= 1.0
