@@ -744,7 +744,8 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
     conditions : dict {column: 0 or 1}
         The conjunction E.
     thetas : iterable of floats in [0, 1], none equal to 0.5
-    runs : int >= 1
+    runs : int
+        Repetitions per theta, from 1 to ``MAX_RUNS`` (10,000).
     rng : None, int or numpy.random.Generator
     keep : columns sent undisguised (see :func:`mrr_disguise`)
 

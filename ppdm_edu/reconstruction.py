@@ -493,7 +493,8 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         Agrawal & Srikant's iterative Bayes with mid-points (Eq. 3) or Agrawal & Aggarwal's EM
         with exact bin probabilities (see the module notes).
     max_iter : int
-        At most this many iterations.
+        At most this many iterations, from 1 to ``MAX_ITER`` (100,000): with ``tol=0`` the loop
+        runs to ``max_iter``, and the history keeps one estimate per iteration.
     tol : float
         Stop when the chi^2 statistic between successive count estimates is at most ``tol``
         times the 95 % chi^2 critical value with ``m - 1`` degrees of freedom (paper: 1 %).
