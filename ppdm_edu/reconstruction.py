@@ -43,6 +43,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import numbers
@@ -52,7 +53,7 @@ import numpy as np
 from scipy import special, stats
 
 from .randomization import GaussianNoise, Noise, UniformNoise
-from .validation import check_finite_1d, check_positive
+from .validation import check_finite_1d, check_positive, check_random_state
 
 __all__ = [
     "Reconstruction",
@@ -79,6 +80,8 @@ DEFAULT_TOL = 0.01  # "1% of the threshold of the chi^2 test" (Sec. 3)
 #: so an unbounded ``max_iter`` could run for hours (one iteration is O(m^2)); the paper's rule
 #: stops after tens to hundreds.
 MAX_ITER = 100_000
+#: ``reconstruct(stop=...)``: the paper's chi^2 rule, or held-out likelihood (beyond the paper)
+STOP_RULES = ("paper", "cross-validation")
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 _MAX_MATRIX_ENTRIES = 20_000_000
 _MAX_INTERVALS = 10_000
@@ -122,6 +125,12 @@ class Reconstruction:
         Chi^2 statistic between the last two estimates (see the module notes).
     threshold : float
         The stopping threshold it was compared with (``tol`` x chi^2 critical value).
+    stop : str
+        The stopping rule: ``"paper"`` (chi^2 of successive estimates) or
+        ``"cross-validation"`` (iterations chosen by held-out likelihood).
+    heldout_loglik : ndarray, shape (n_candidates,), or None
+        With ``stop="cross-validation"``: the mean held-out log-likelihood per record after
+        0, 1, 2, ... iterations (its argmax is ``n_iter``).
     """
 
     edges: np.ndarray
@@ -136,6 +145,8 @@ class Reconstruction:
     n_ignored: int = 0
     statistic: float = float("nan")
     threshold: float = float("nan")
+    stop: str = "paper"
+    heldout_loglik: np.ndarray | None = None
 
     @property
     def midpoints(self) -> np.ndarray:
@@ -471,7 +482,8 @@ def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) ->
 
 def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, method="bayes",
                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL,
-                keep_history: bool = True) -> Reconstruction:
+                keep_history: bool = True, stop: str = "paper", folds: int = 5,
+                rng=None) -> Reconstruction:
     """Reconstruct the distribution of the original values from perturbed ``w = x + y``.
 
     Parameters
@@ -501,6 +513,18 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         ``tol=0`` runs ``max_iter`` iterations.
     keep_history : bool
         Keep the estimate after every iteration (for animations).
+    stop : {"paper", "cross-validation"}
+        ``"paper"``: stop by ``tol`` (Sec. 3, the default; unchanged numbers).
+        ``"cross-validation"``: choose the number of iterations by held-out likelihood, which
+        needs only the perturbed values and the public noise: split the records into ``folds``
+        folds, run the update on K-1 folds, score the log-likelihood of the held-out fold's
+        perturbed values under the predicted perturbed distribution after every iteration
+        (up to ``max_iter``), take the iteration with the best mean score, then run that many
+        iterations on all the data (``tol`` is then not used).
+    folds : int
+        Number of folds for ``stop="cross-validation"`` (2 to 20).
+    rng : None, int or numpy.random.Generator
+        Seed of the fold assignment (``stop="cross-validation"`` only).
 
     Returns
     -------
@@ -525,6 +549,13 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     values = check_finite_1d(w, "w")
     noise = _check_noise(noise)
     method, max_iter, tol = _check_run_args(method, max_iter, tol)
+    if stop not in STOP_RULES:
+        raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+    if stop == "cross-validation":
+        folds = _check_int(folds, "folds", 2, 20)
+        if values.size < 2 * folds:
+            raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
+                             f"{values.size} values for {folds} folds")
     lo, hi = _check_bounds(bounds, values)
     edges = make_edges((lo, hi), n_intervals=n_intervals, width=width, n=values.size)
     m = edges.size - 1
@@ -536,7 +567,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     k_out = int(min(math.ceil(_reach(noise) / L), 10**9)) + 2
     k = np.floor((np.clip(values, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
     k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
-    bins, N = np.unique(k, return_counts=True)  # only the non-empty bins
+    bins, code, N = np.unique(k, return_inverse=True, return_counts=True)  # non-empty bins only
     if bins.size * m > _MAX_MATRIX_ENTRIES:
         raise ValueError(
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
@@ -545,7 +576,49 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     ks = bins.astype(float)
     w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
     A = _response_pairs(edges, w_lower, w_upper, noise, method)
-    return _finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history)
+    if stop == "paper":
+        return _finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history)
+    loglik = _heldout_loglik(code.ravel(), A, folds, max_iter, check_random_state(rng))
+    best = int(np.argmax(loglik))
+    rec = _finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history)
+    if best == 0:  # the uniform start scores best: report it, not one step past it
+        start = np.full(m, 1.0 / m)
+        start.setflags(write=False)
+        rec = dataclasses.replace(rec, probabilities=start, counts=start * rec.n, n_iter=0,
+                                  history=None if rec.history is None else rec.history[:1])
+    loglik.setflags(write=False)
+    return dataclasses.replace(rec, converged=True, stop="cross-validation", heldout_loglik=loglik)
+
+
+def _heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Mean held-out log-likelihood per record after 0..max_iter iterations (K folds at once).
+
+    All folds iterate together: the estimates are a (K, m) matrix and one update is two
+    matrix products, so K folds cost about one run of the paper's loop per iteration. The
+    held-out score of fold k after iteration j is sum_s C[k, s] log q_j(s), where C[k, s]
+    counts fold k's perturbed values in observed bin s and q_j = normalized A @ Pr_j is the
+    perturbed distribution the training folds' estimate predicts (Eq. 3's denominator).
+    """
+    n_bins, m = A.shape
+    fold = rng.permutation(code.size) % folds
+    C = np.bincount(fold * n_bins + code, minlength=folds * n_bins).reshape(folds, n_bins)
+    C = C.astype(float)
+    train = C.sum(axis=0)[None, :] - C                       # (K, m_w) training counts
+    n_train = train.sum(axis=1, keepdims=True)
+    pr = np.full((folds, m), 1.0 / m)
+    scores = np.empty(max_iter + 1)
+    tiny = np.finfo(float).tiny
+    for j in range(max_iter + 1):
+        D = pr @ A.T                                         # (K, m_w) predicted mass
+        q = D / D.sum(axis=1, keepdims=True)
+        scores[j] = float(np.sum(C * np.log(np.maximum(q, tiny)))) / code.size
+        if j == max_iter:
+            break
+        ratio = np.where(D > 0.0, train / np.where(D > 0.0, D, 1.0), 0.0)
+        new = pr * (ratio @ A) / n_train                     # Eq. 3 for every fold at once
+        pr = new / new.sum(axis=1, keepdims=True)
+    return scores
 
 
 def _response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
