@@ -744,6 +744,11 @@ class Reconstructor:
     edges : array-like
         Interval boundaries of the original values (e.g. from :func:`make_edges`).
     method, max_iter, tol : see :func:`reconstruct`.
+    stop, folds : see :func:`reconstruct`
+        With ``stop="cross-validation"`` each call chooses its number of iterations by held-out
+        likelihood (subsets with fewer than ``2 * folds`` values use the paper's rule).
+    rng : None, int or numpy.random.Generator
+        Seed of the fold assignments (one stream for all calls, in call order).
     w_edges : array-like, optional
         Bins for the perturbed values. Default: ``edges`` extended on both sides (with the end
         intervals' widths) by the noise's reach; values outside are counted in the end bins.
@@ -761,7 +766,13 @@ class Reconstructor:
     """
 
     def __init__(self, noise: Noise, edges, method: str = "bayes",
-                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL, w_edges=None):
+                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL, w_edges=None,
+                 stop: str = "paper", folds: int = 5, rng=None):
+        if stop not in STOP_RULES:
+            raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+        self.stop = stop
+        self.folds = _check_int(folds, "folds", 2, 20)
+        self.rng = check_random_state(rng)
         self.noise = _check_noise(noise)
         self.edges = _check_edges(edges)
         self.method, self.max_iter, self.tol = _check_run_args(method, max_iter, tol)
@@ -790,9 +801,21 @@ class Reconstructor:
 
     def from_counts(self, counts_w, keep_history: bool = False) -> Reconstruction:
         """Reconstruct from counts per observed bin (e.g. ``bin_counts(w)`` summed over nodes)."""
-        return reconstruct_counts(counts_w, self.matrix, edges=self.edges, noise=self.noise,
-                                  method=self.method, max_iter=self.max_iter, tol=self.tol,
-                                  keep_history=keep_history)
+        run = dict(edges=self.edges, noise=self.noise, method=self.method,
+                   keep_history=keep_history)
+        counts = np.asarray(counts_w)
+        if self.stop == "paper" or not (counts.ndim == 1 and counts.size == self.matrix.shape[0]
+                                        and np.all(counts >= 0) and counts.sum() >= 2 * self.folds):
+            return reconstruct_counts(counts_w, self.matrix, max_iter=self.max_iter, tol=self.tol,
+                                      **run)
+        # one value per record in its bin (the fold split only needs the bin of each record)
+        code = np.repeat(np.arange(counts.size), counts.astype(np.int64))
+        loglik = _heldout_loglik(code, self.matrix, self.folds, self.max_iter, self.rng)
+        best = int(np.argmax(loglik))
+        rec = reconstruct_counts(counts_w, self.matrix, max_iter=max(best, 1), tol=0.0, **run)
+        loglik.setflags(write=False)
+        return dataclasses.replace(rec, converged=True, stop="cross-validation",
+                                   heldout_loglik=loglik)
 
     def __repr__(self):
         return (f"Reconstructor({self.noise!r}, {self.edges.size - 1} intervals, "

@@ -233,3 +233,21 @@ def test_trees_panel_messages_instead_of_crashes():
     assert panel.error is None and panel.result.privacy == 2.0
     panel.controls["algorithms"].value = ()
     assert panel.error is not None
+
+
+def test_stop_rule_reaches_every_reconstruction_and_is_seeded():
+    from ppdm_edu.experiments.as2000_trees import agrawal_noise, make_classifier
+    from ppdm_edu.trees.reconstruction_tree import perturb_columns
+
+    X, y = agrawal(2_000, 1, seed=0, balanced=True)
+    noises = agrawal_noise("gaussian", 1.0)
+    W = perturb_columns(X, noises, rng=1)
+    a = make_classifier("byclass", noises, stop="cross-validation", random_state=3).fit(W, y)
+    b = make_classifier("byclass", noises, stop="cross-validation", random_state=3).fit(W, y)
+    paper = make_classifier("byclass", noises).fit(W, y)
+    assert {r.stop for r in a.reconstructions_.values()} == {"cross-validation"}
+    assert {r.stop for r in paper.reconstructions_.values()} == {"paper"}
+    assert all(np.array_equal(a.reconstructions_[k].probabilities, b.reconstructions_[k].probabilities)
+               for k in a.reconstructions_)
+    with pytest.raises(ValueError, match="stop must be one of"):
+        make_classifier("byclass", noises, stop="never").fit(W, y)

@@ -208,6 +208,11 @@ class ReconstructionTree(TreeClassifierMixin):
         For teaching only: True makes Local also re-reconstruct attributes already split on
         along the path, which breaks the noise model (see the module docstring) -- compare the
         accuracy to see why the rule matters.
+    stop : {"paper", "cross-validation"}, default "paper"
+        Stopping rule of every reconstruction (see :func:`ppdm_edu.reconstruct`): the paper's
+        chi^2 rule, or iterations chosen by held-out likelihood (beyond the paper).
+    random_state : None, int or numpy.random.Generator
+        Seed of the fold assignments when ``stop="cross-validation"``.
 
     Attributes
     ----------
@@ -245,7 +250,8 @@ class ReconstructionTree(TreeClassifierMixin):
     def __init__(self, noise, mode: str = "byclass", bounds=None, n_intervals=None,
                  local_min_records: int = 1000, method: str = "bayes", min_samples: int = 2,
                  pruning: str | None = "mdl", max_depth: int | None = None,
-                 max_unperturbed_values: int = 256, local_path_attributes: bool = False):
+                 max_unperturbed_values: int = 256, local_path_attributes: bool = False,
+                 stop: str = "paper", random_state=None):
         self.noise = noise
         self.mode = mode
         self.bounds = bounds
@@ -257,6 +263,8 @@ class ReconstructionTree(TreeClassifierMixin):
         self.max_depth = max_depth
         self.max_unperturbed_values = max_unperturbed_values
         self.local_path_attributes = local_path_attributes
+        self.stop = stop
+        self.random_state = random_state
 
     # ------------------------------------------------------------------------------------
     def _check_params(self):
@@ -303,6 +311,8 @@ class ReconstructionTree(TreeClassifierMixin):
         k = classes.size
         noisy = _resolve_noise(self.noise, d, names)
         bounds = self._resolve_bounds(noisy, d, names)
+        # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
+        stop_rng = check_random_state(self.random_state)
         self.classes_ = classes
         self.n_features_in_ = d
         self.feature_names_in_ = names
@@ -324,7 +334,8 @@ class ReconstructionTree(TreeClassifierMixin):
             if not lo_hi[1] > lo_hi[0]:
                 lo_hi = (lo_hi[0] - 0.5, lo_hi[0] + 0.5)
             edges = make_edges(lo_hi, n_intervals=m_default)
-            rc = Reconstructor(noisy[j], edges, method=self.method)
+            rc = Reconstructor(noisy[j], edges, method=self.method, stop=self.stop,
+                               rng=stop_rng)
             reconstructors[j] = rc
             wb = np.clip(np.searchsorted(rc.w_edges, W[:, j], side="right") - 1, 0, rc.w_edges.size - 2)
             wbins[j] = wb
