@@ -307,10 +307,13 @@ def test_warner_panel_updates_and_shows_message_at_half():
     image = panel.image.value
     panel.controls["theta"].value = 0.5
     assert panel.error is not None and "unrelated-question" in panel.message.value
-    assert panel.image.value == image  # the previous figure stays
+    # the message replaces the figure: the old one (titled with the old theta) is hidden
+    assert panel.image.layout.display == "none" and panel.readout.layout.display == "none"
+    assert panel.image.value == image
     for theta in (0.0, 1.0, 0.51):
         panel.controls["theta"].value = theta
         assert panel.error is None and panel.message.value == ""
+        assert panel.image.layout.display is None
         assert np.isfinite(panel.result.estimates).all()
     panel.controls["pi"].value = 0.0
     assert panel.error is None

@@ -25,7 +25,7 @@ class WarnerSurveyPanel(Panel):
     Examples
     --------
     >>> panel = WarnerSurveyPanel(theta=0.8, n=500)
-    >>> panel.controls["theta"].value = 0.5   # shows a message, keeps the last figure
+    >>> panel.controls["theta"].value = 0.5   # shows a message instead of the figure
     >>> panel.error is not None
     True
     """

@@ -113,7 +113,7 @@ class ReconstructionPanel(Panel):
     >>> panel.controls["noise"].value = "uniform"
     >>> panel.result.rec.n_intervals
     20
-    >>> panel.controls["privacy"].value = 0      # shows a message, keeps the last figure
+    >>> panel.controls["privacy"].value = 0      # shows a message instead of the figure
     >>> panel.error is not None
     True
     """

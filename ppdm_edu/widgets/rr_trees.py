@@ -54,7 +54,7 @@ class RRTreePanel(Panel):
     >>> panel = RRTreePanel(theta=0.8)
     >>> 0.7 < panel.result.accuracy < 0.9
     True
-    >>> panel.controls["theta"].value = 0.5   # shows a message, keeps the last figure
+    >>> panel.controls["theta"].value = 0.5   # shows a message instead of the figure
     >>> panel.error is not None
     True
     """
