@@ -130,7 +130,8 @@ class Reconstruction:
         ``"cross-validation"`` (iterations chosen by held-out likelihood).
     heldout_loglik : ndarray, shape (n_candidates,), or None
         With ``stop="cross-validation"``: the mean held-out log-likelihood per record after
-        0, 1, 2, ... iterations (its argmax is ``n_iter``).
+        0, 1, 2, ... iterations (its argmax is ``n_iter``); the curve stops once it has not
+        improved for ``n_iter + 100`` iterations, or at ``max_iter``.
     """
 
     edges: np.ndarray
@@ -592,7 +593,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
 
 def _heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
                     rng: np.random.Generator) -> np.ndarray:
-    """Mean held-out log-likelihood per record after 0..max_iter iterations (K folds at once).
+    """Mean held-out log-likelihood per record after 0, 1, ... iterations (K folds at once).
 
     All folds iterate together: the estimates are a (K, m) matrix and one update is two
     matrix products, so K folds cost about one run of the paper's loop per iteration. The
@@ -607,13 +608,20 @@ def _heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
     train = C.sum(axis=0)[None, :] - C                       # (K, m_w) training counts
     n_train = train.sum(axis=1, keepdims=True)
     pr = np.full((folds, m), 1.0 / m)
-    scores = np.empty(max_iter + 1)
+    scores = np.full(max_iter + 1, -np.inf)
     tiny = np.finfo(float).tiny
+    best = 0
     for j in range(max_iter + 1):
         D = pr @ A.T                                         # (K, m_w) predicted mass
         q = D / D.sum(axis=1, keepdims=True)
         scores[j] = float(np.sum(C * np.log(np.maximum(q, tiny)))) / code.size
-        if j == max_iter:
+        if scores[j] > scores[best]:
+            best = j
+        # patience: once the score has not improved for as many iterations as it took to
+        # reach its best (plus 100), later iterations only fit the training folds' noise;
+        # stopping there keeps the panel live (the curve is then cut, not the choice)
+        if j == max_iter or j >= 2 * best + 100:
+            scores = scores[: j + 1]
             break
         ratio = np.where(D > 0.0, train / np.where(D > 0.0, D, 1.0), 0.0)
         new = pr * (ratio @ A) / n_train                     # Eq. 3 for every fold at once
