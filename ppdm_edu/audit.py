@@ -314,10 +314,10 @@ def laplace_randomizer(epsilon: float, bounds=(0.0, 1.0), bins=None) -> Callable
         ``(values, rng) -> bin index of each output``. Binning can only lose evidence: a bound
         on the binned outputs is a valid bound for the mechanism.
     """
-    low, high = bounds
-    scale = (high - low) / float(epsilon) if epsilon and epsilon > 0 else 1.0
+    laplace_mechanism(np.array([bounds[0]]), epsilon, bounds, rng=0)  # validates them first
+    low, high = (float(b) for b in bounds)
+    scale = (high - low) / float(epsilon)
     edges = _binner(np.linspace(low - 5 * scale, high + 5 * scale, 41) if bins is None else bins)
-    laplace_mechanism(np.array([low]), epsilon, bounds, rng=0)  # validates epsilon and bounds now
     return lambda values, rng: np.searchsorted(
         edges, laplace_mechanism(values, epsilon, bounds, rng=rng), side="right")
 

@@ -102,3 +102,10 @@ def test_bad_inputs_and_randomizers():
         additive_noise_randomizer("gaussian", [0.0, 1.0])
     with pytest.raises(ValueError, match="theta"):
         warner_randomizer(1.5)
+
+
+def test_laplace_adapter_names_a_bad_epsilon():
+    with pytest.raises(TypeError, match="epsilon"):
+        laplace_randomizer("1")
+    with pytest.raises(ValueError, match="epsilon must be > 0"):
+        laplace_randomizer(0.0)
