@@ -47,6 +47,7 @@ from .validation import (
     check_positive,
     check_probability,
     check_random_state,
+    check_size,
 )
 
 __all__ = [
@@ -259,6 +260,7 @@ class LaplaceNoise(Noise):
         return self.b
 
     def sample(self, size, rng=None) -> np.ndarray:
+        check_size(size)
         return check_random_state(rng).laplace(0.0, self.b, size)
 
     def pdf(self, x) -> np.ndarray:

@@ -27,10 +27,12 @@ import numpy as np
 from scipy import optimize, special
 
 from .validation import (
+    MAX_ELEMENTS,
     check_finite_1d,
     check_positive,
     check_probability,
     check_random_state,
+    check_size,
 )
 
 __all__ = [
@@ -159,6 +161,7 @@ class UniformNoise(Noise):
 
     def sample(self, size, rng=None) -> np.ndarray:
         """Draw noise values; ``rng`` is a seed or a :class:`numpy.random.Generator`."""
+        check_size(size)
         return check_random_state(rng).uniform(-self.alpha, self.alpha, size)
 
     def pdf(self, x) -> np.ndarray:
@@ -232,6 +235,7 @@ class GaussianNoise(Noise):
 
     def sample(self, size, rng=None) -> np.ndarray:
         """Draw noise values; ``rng`` is a seed or a :class:`numpy.random.Generator`."""
+        check_size(size)
         return check_random_state(rng).normal(0.0, self.sigma, size)
 
     def pdf(self, x) -> np.ndarray:
@@ -370,7 +374,11 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
         start = float(values.min()) if origin is None else float(origin)
         if start > values.min():
             raise ValueError(f"origin {start} is above the smallest value {values.min()}")
-        k = max(1, int(math.floor((values.max() - start) / width)) + 1)
+        span = (values.max() - start) / width
+        if not span < MAX_ELEMENTS:
+            raise ValueError(f"width = {width!r} makes {span:,.0f} intervals over the data's range; "
+                             f"at most {MAX_ELEMENTS:,} are allowed: use a wider width")
+        k = max(1, int(math.floor(span)) + 1)
         edges_arr = start + width * np.arange(k + 1)
     else:
         edges_arr = check_finite_1d(edges, "edges")

@@ -19,7 +19,14 @@ __all__ = [
     "check_binary",
     "check_class_labels",
     "spawn_rngs",
+    "check_size",
+    "MAX_ELEMENTS",
 ]
+
+#: The most values one call may allocate (10^9 float64 values = 8 GB, a third of this course's
+#: 24 GB reference machine): a larger request is refused with a ValueError that names the
+#: argument, instead of numpy's MemoryError "Unable to allocate 7.28 TiB".
+MAX_ELEMENTS = 1_000_000_000
 
 
 def check_random_state(rng) -> np.random.Generator:
@@ -202,3 +209,39 @@ def check_class_labels(y, name: str = "y") -> None:
         raise ValueError(
             f"{name} must hold class labels (a classifier's target), got {kind} values "
             f"(Unknown label type: {kind!r}); bin a continuous target first")
+
+
+def check_size(size, name: str = "size", *, per_item: int = 1) -> None:
+    """Refuse a request for more than :data:`MAX_ELEMENTS` values before numpy allocates it.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The shape (or number of values) about to be allocated.
+    name : str, default "size"
+        The argument's name, for the message.
+    per_item : int, default 1
+        Values allocated per item (e.g. the columns of a generated record).
+
+    Raises
+    ------
+    ValueError
+        When the request is negative or above the limit.
+
+    Examples
+    --------
+    >>> check_size((1000, 3))
+    >>> check_size(10**12, "n")
+    Traceback (most recent call last):
+    ...
+    ValueError: n = 1000000000000 asks for 1,000,000,000,000 values; at most 1,000,000,000 ...
+    """
+    dims = size if isinstance(size, tuple) else (size,)
+    total = per_item
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 0:
+            raise ValueError(f"{name} must be a non-negative integer or a tuple of them, got {size!r}")
+        total *= int(d)
+    if total > MAX_ELEMENTS:
+        raise ValueError(f"{name} = {size!r} asks for {total:,} values; at most {MAX_ELEMENTS:,} "
+                         "are allowed in one call (about 8 GB of float64): draw in batches")

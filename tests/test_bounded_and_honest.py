@@ -48,3 +48,16 @@ def test_reconstruct_counts_refuses_a_negative_record_count():
     counts = np.ones(matrix.shape[0])
     with pytest.raises(ValueError, match="n must be"):
         reconstruct_counts(counts, matrix, edges=edges, noise=noise, n=-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: GaussianNoise(1.0).sample(10**12),
+    lambda: UniformNoise(1.0).sample((10**6, 10**6)),
+    lambda: __import__("ppdm_edu").agrawal(10**12, 1),
+    lambda: __import__("ppdm_edu").plateau(10**12),
+    lambda: __import__("ppdm_edu").discretize(np.array([0.0, 1.0]), width=1e-12),
+], ids=["gaussian-sample", "uniform-sample-2d", "agrawal", "plateau", "discretize"])
+def test_absurd_sizes_are_refused_before_allocating(call):
+    # used to end in numpy's MemoryError "Unable to allocate 7.28 TiB"
+    with pytest.raises(ValueError, match="at most 1,000,000,000"):
+        call()
