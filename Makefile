@@ -39,7 +39,9 @@ $(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab --no-browser --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
+	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open.
+	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
+		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 # Lint (ruff, rule set in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
 # tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).

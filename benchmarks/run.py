@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import subprocess
@@ -132,8 +131,7 @@ def _tv(p, q) -> float:
 
 def bench_reconstruction(quick: bool) -> dict:
     from ppdm_edu import GaussianNoise, UniformNoise, perturb, plateau
-    from ppdm_edu.reconstruction import (Reconstructor, make_edges, reconstruct,
-                                         reconstruct_counts)
+    from ppdm_edu.reconstruction import Reconstructor, make_edges, reconstruct, reconstruct_counts
 
     _say("== reconstruction scaling")
     noise = GaussianNoise(0.25)  # AS2000 Fig. 2: plateau, sigma = 0.25, domain [0, 1]

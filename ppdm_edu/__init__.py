@@ -52,12 +52,14 @@ _EXPORTS = {
     "plateau": "datasets",
     "triangles": "datasets",
     "adult_binary": "datasets",
+    # auditing a randomizer's epsilon (beyond the papers)
+    "audit_epsilon": "audit",
     # classroom
     "lecture_mode": "lecture",
 }
 _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
-    "datasets", "experiments", "attacks", "ldp", "plots", "widgets", "lecture", "validation",
+    "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import __version__
 from .experiments import REPRODUCTIONS, load
 
 
@@ -28,6 +29,7 @@ def _run_one(name: str, mode: str, out: Path, seed: int):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ppdm_edu", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("reproduce", help="re-run a paper's experiments and compare with its numbers")
     rep.add_argument("name", choices=["all", *REPRODUCTIONS], help="which reproduction")

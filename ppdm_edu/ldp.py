@@ -289,7 +289,7 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
 def log_likelihood_ratio(noise: Noise, x1: float, x2: float, w):
     """``ln f_R(w - x1) - ln f_R(w - x2)``: how much more likely output w is under x1 than x2.
 
-    epsilon-LDP means ``|privacy_loss| <= epsilon`` for every w. For Laplace noise it stays in
+    epsilon-LDP means ``|log_likelihood_ratio| <= epsilon`` for every w and every x1, x2. For Laplace noise it stays in
     ``[-|x1 - x2| / b, |x1 - x2| / b]``; for Gaussian noise it is linear in w,
     ``(x1 - x2)(2 w - x1 - x2) / (2 sigma^2)``, so unbounded; for uniform noise it is +-inf
     where only one input can produce w. Outputs impossible under both inputs give NaN.

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from importlib import resources
 
-import matplotlib as mpl
-
 __all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width", "widget_css", "style_path"]
 
 # Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:

@@ -31,14 +31,16 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
 from .randomization import Noise
-from .validation import check_finite_2d, check_probability
+from .validation import check_class_labels, check_finite_2d, check_probability
 
 __all__ = ["PerturbedGaussianNB"]
 
 
-class PerturbedGaussianNB:
+class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
     """Gaussian naive Bayes whose variances are corrected for additive noise (Section 5.2).
 
     Parameters
@@ -96,6 +98,7 @@ class PerturbedGaussianNB:
         if y.dtype.kind in "fc" and not np.isfinite(y).all():
             raise ValueError(f"y contains {int((~np.isfinite(y)).sum())} NaN or infinite label(s); "
                              "drop those records first")
+        check_class_labels(y)
         self.classes_, yi = np.unique(y, return_inverse=True)
         k, d = self.classes_.size, X.shape[1]
         counts = np.bincount(yi, minlength=k)
@@ -124,7 +127,7 @@ class PerturbedGaussianNB:
 
     def _joint_log_likelihood(self, X):
         if not hasattr(self, "theta_"):
-            raise ValueError("this PerturbedGaussianNB is not fitted yet; call fit(X, y) first")
+            raise NotFittedError("this PerturbedGaussianNB is not fitted yet; call fit(X, y) first")
         X = check_finite_2d(X, "X")
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} columns, the model was fitted on {self.n_features_in_}")

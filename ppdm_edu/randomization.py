@@ -27,13 +27,13 @@ import numpy as np
 from scipy import special
 
 from .validation import (
-    check_allocation,
     check_finite_1d,
     check_integer,
     check_noise,
     check_positive,
     check_probability,
     check_random_state,
+    check_size,
 )
 
 __all__ = [
@@ -51,6 +51,14 @@ __all__ = [
 
 _LOG2E = 1.0 / math.log(2.0)
 _SQRT2PI = math.sqrt(2.0 * math.pi)
+
+
+def _check_quantile(q):
+    """q as a float array in [0, 1]; a NaN or out-of-range probability is refused, naming q."""
+    arr = np.asarray(q, dtype=float)
+    if not np.all(np.isfinite(arr)) or np.any((arr < 0.0) | (arr > 1.0)):
+        raise ValueError(f"q must hold probabilities in [0, 1], got {q!r}")
+    return arr
 
 
 def _check_confidence(confidence) -> float:
@@ -162,7 +170,7 @@ class Noise:
         Parameters
         ----------
         size : int or tuple of int
-            Shape of the output; at most ``validation.MAX_ALLOCATION_BYTES`` (1 GiB) of values.
+            Shape of the output; at most ``validation.MAX_ELEMENTS`` (10^9) values.
         rng : None, int or numpy.random.Generator, optional
             Seed or generator; the same seed gives the same values.
 
@@ -178,7 +186,7 @@ class Noise:
         """
         dims = (size,) if not isinstance(size, (tuple, list)) else tuple(size)
         shape = tuple(check_integer(d, "size", minimum=0) for d in dims)
-        check_allocation(math.prod(float(d) for d in shape), 8, "size")
+        check_size(shape)
         return self._sample(shape, check_random_state(rng))
 
     def pdf(self, x):
@@ -622,6 +630,12 @@ class GaussianNoise(Noise):
             out = s * (z * special.ndtr(z) + np.exp(-0.5 * z * z) / _SQRT2PI)
         return np.where(np.isposinf(t), np.inf, np.where(np.isneginf(t), 0.0, out))
 
+    def ppf(self, q) -> np.ndarray:
+        """Quantile of N(0, sigma^2): sigma * Phi^-1(q)."""
+        q = _check_quantile(q)
+        out = self.sigma * special.ndtri(q)
+        return out if out.ndim else float(out)
+
     @property
     def var(self) -> float:
         """sigma^2."""
@@ -937,7 +951,7 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
     edges : array-like of float, optional
         Strictly increasing boundaries covering every value.
     width : float, optional
-        Equal interval width, > 0; at most ``validation.MAX_ALLOCATION_BYTES`` of edges.
+        Equal interval width, > 0; at most ``validation.MAX_ELEMENTS`` intervals.
     origin : float, optional
         Start of the first equal-width interval (<= min(x)).
 
@@ -961,7 +975,7 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
         if start > values.min():
             raise ValueError(f"origin {start} is above the smallest value {values.min()}")
         n_edges = math.floor((values.max() - start) / width) + 2
-        check_allocation(n_edges, 8, "width (number of intervals it gives)")
+        check_size(int(n_edges), "width (the number of intervals it gives)")
         k = max(1, int(n_edges) - 1)
         edges_arr = start + width * np.arange(k + 1)
     else:

@@ -147,7 +147,7 @@ def warner_std_error(pi, theta, n):
     >>> round(float(warner_std_error(0.3, 0.8, 1000)), 4)
     0.0256
     """
-    pi = _check_real_array(pi, "pi", 0.0, 1.0, allowed="between 0 and 1 (a proportion)")
+    pi = _check_real_array(pi, "pi", 0.0, 1.0, allowed="a proportion between 0 and 1")
     theta = _check_real_array(theta, "theta", 0.0, 1.0, allowed="between 0 and 1")
     n = _check_real_array(n, "n", 0.0, open_low=True, allowed="a finite number > 0 (respondents)")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -241,15 +241,15 @@ def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> War
     # theta = 1 gives yes / n and theta = 0 gives (n - yes) / n exactly (integer arithmetic).
     est = float((yes - (1.0 - theta) * n) / ((2.0 * theta - 1.0) * n))
     clipped = min(max(est, 0.0), 1.0)
-    # Warner's variance needs pi in [0, 1]: at the unclipped estimate (e.g. 3.0 from one "yes"
-    # at theta = 0.6) pi (1 - pi) < 0 would cancel the device's variance and report SE 0.
+    if clipped != est:
+        # unbiased, but impossible as a proportion: with few respondents the device's noise
+        # dominates (e.g. one "yes" at theta = 0.6 gives 3.0); say so instead of hiding it
+        warnings.warn(f"the unbiased estimate {est:.3g} lies outside [0, 1] (n = {n} respondents is "
+                      "too few for this theta); use estimate_clipped and the interval, whose "
+                      "standard error is evaluated at the clipped value", RuntimeWarning,
+                      stacklevel=2)
+    # the standard error at a possible proportion (Warner's formula needs pi in [0, 1])
     se = float(warner_std_error(clipped, theta, n))
-    if n < _MIN_NORMAL_N:
-        warnings.warn(
-            f"warner_estimate: only n = {n} responses; the normal-approximation interval needs "
-            f"about {_MIN_NORMAL_N} or more, so treat the estimate and its interval as rough",
-            RuntimeWarning, stacklevel=2,
-        )
     z = float(stats.norm.ppf(0.5 + confidence / 2.0))
     low = min(max(est - z * se, 0.0), 1.0)
     high = min(max(est + z * se, 0.0), 1.0)

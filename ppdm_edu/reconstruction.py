@@ -43,6 +43,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -52,7 +53,6 @@ from scipy import stats
 
 from .randomization import Noise
 from .validation import (
-    check_allocation,
     check_bounds,
     check_finite_1d,
     check_integer,
@@ -60,6 +60,8 @@ from .validation import (
     check_positive,
     check_probabilities,
     check_probability,
+    check_random_state,
+    check_size,
 )
 
 __all__ = [
@@ -84,9 +86,12 @@ __all__ = [
 METHODS = ("bayes", "em")
 DEFAULT_MAX_ITER = 1000
 DEFAULT_TOL = 0.01  # "1% of the threshold of the chi^2 test" (Sec. 3)
-#: Upper bound on ``max_iter``: with ``tol=0`` the iteration runs exactly max_iter times, so an
-#: unbounded value would never return (100,000 iterations of a 100 x 100 grid take a few seconds).
+#: The most iterations any reconstruction runs: with ``tol=0`` the loop runs to ``max_iter``,
+#: so an unbounded ``max_iter`` could run for hours (one iteration is O(m^2)); the paper's rule
+#: stops after tens to hundreds.
 MAX_ITER = 100_000
+#: ``reconstruct(stop=...)``: the paper's chi^2 rule, or held-out likelihood (beyond the paper)
+STOP_RULES = ("paper", "cross-validation")
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 _MAX_MATRIX_ENTRIES = 20_000_000
 _MAX_INTERVALS = 10_000
@@ -130,6 +135,13 @@ class Reconstruction:
         Chi^2 statistic between the last two estimates (see the module notes).
     threshold : float
         The stopping threshold it was compared with (``tol`` x chi^2 critical value).
+    stop : str
+        The stopping rule: ``"paper"`` (chi^2 of successive estimates) or
+        ``"cross-validation"`` (iterations chosen by held-out likelihood).
+    heldout_loglik : ndarray, shape (n_candidates,), or None
+        With ``stop="cross-validation"``: the mean held-out log-likelihood per record after
+        0, 1, 2, ... iterations (its argmax is ``n_iter``); the curve stops once it has not
+        improved for ``n_iter + 100`` iterations, or at ``max_iter``.
     """
 
     edges: np.ndarray
@@ -144,6 +156,8 @@ class Reconstruction:
     n_ignored: int = 0
     statistic: float = float("nan")
     threshold: float = float("nan")
+    stop: str = "paper"
+    heldout_loglik: np.ndarray | None = None
 
     @property
     def midpoints(self) -> np.ndarray:
@@ -366,7 +380,7 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
     converged = False
     n_iter = 0
     AT = np.ascontiguousarray(A.T)
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is reported after the loop)
         # Eq. 3: the denominators sum_t A[s, t] Pr(X in I_t) are computed once per
         # iteration and re-used for every p (footnote 2: O(m^2) instead of O(m^3)).
         D = A @ pr
@@ -422,9 +436,8 @@ def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) ->
     if not keep.all():
         N, A = N[keep], A[keep]
     if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
-        check_allocation((max_iter + 1.0) * A.shape[1], 8,
-                         "max_iter x intervals with keep_history=True (lower max_iter or "
-                         "pass keep_history=False)")
+        check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
+                   "keep_history=False)", per_item=int(A.shape[1]))
     # Eq. 3 is invariant to scaling A by a constant; scaling its largest entry to 1 keeps a
     # matrix of tiny (even subnormal) likelihoods from overflowing N / (A Pr) to inf.
     top = float(A.max())
@@ -446,7 +459,8 @@ def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) ->
 
 def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, method="bayes",
                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL,
-                keep_history: bool = True) -> Reconstruction:
+                keep_history: bool = True, stop: str = "paper", folds: int = 5,
+                rng=None) -> Reconstruction:
     """Reconstruct the distribution of the original values from perturbed ``w = x + y``.
 
     Parameters
@@ -468,13 +482,26 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         Agrawal & Srikant's iterative Bayes with mid-points (Eq. 3) or Agrawal & Aggarwal's EM
         with exact bin probabilities (see the module notes).
     max_iter : int
-        At most this many iterations.
+        At most this many iterations, from 1 to ``MAX_ITER`` (100,000): with ``tol=0`` the loop
+        runs to ``max_iter``, and the history keeps one estimate per iteration.
     tol : float
         Stop when the chi^2 statistic between successive count estimates is at most ``tol``
         times the 95 % chi^2 critical value with ``m - 1`` degrees of freedom (paper: 1 %).
         ``tol=0`` runs ``max_iter`` iterations.
     keep_history : bool
         Keep the estimate after every iteration (for animations).
+    stop : {"paper", "cross-validation"}
+        ``"paper"``: stop by ``tol`` (Sec. 3, the default; unchanged numbers).
+        ``"cross-validation"``: choose the number of iterations by held-out likelihood, which
+        needs only the perturbed values and the public noise: split the records into ``folds``
+        folds, run the update on K-1 folds, score the log-likelihood of the held-out fold's
+        perturbed values under the predicted perturbed distribution after every iteration
+        (up to ``max_iter``), take the iteration with the best mean score, then run that many
+        iterations on all the data (``tol`` is then not used).
+    folds : int
+        Number of folds for ``stop="cross-validation"`` (2 to 20).
+    rng : None, int or numpy.random.Generator
+        Seed of the fold assignment (``stop="cross-validation"`` only).
 
     Returns
     -------
@@ -499,6 +526,13 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     values = check_finite_1d(w, "w")
     noise = check_noise(noise)
     method, max_iter, tol = _check_run_args(method, max_iter, tol)
+    if stop not in STOP_RULES:
+        raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+    if stop == "cross-validation":
+        folds = check_integer(folds, "folds", minimum=2, maximum=20)
+        if values.size < 2 * folds:
+            raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
+                             f"{values.size} values for {folds} folds")
     lo, hi = _check_bounds(bounds, values)
     edges = make_edges((lo, hi), n_intervals=n_intervals, width=width, n=values.size)
     m = edges.size - 1
@@ -510,7 +544,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     k_out = int(min(math.ceil(_reach(noise) / L), 10**9)) + 2
     k = np.floor((np.clip(values, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
     k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
-    bins, N = np.unique(k, return_counts=True)  # only the non-empty bins
+    bins, code, N = np.unique(k, return_inverse=True, return_counts=True)  # non-empty bins only
     if bins.size * m > _MAX_MATRIX_ENTRIES:
         raise ValueError(
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
@@ -519,7 +553,56 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     ks = bins.astype(float)
     w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
     A = _response_pairs(edges, w_lower, w_upper, noise, method)
-    return _finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history)
+    if stop == "paper":
+        return _finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history)
+    loglik = _heldout_loglik(code.ravel(), A, folds, max_iter, check_random_state(rng))
+    best = int(np.argmax(loglik))
+    rec = _finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history)
+    if best == 0:  # the uniform start scores best: report it, not one step past it
+        start = np.full(m, 1.0 / m)
+        start.setflags(write=False)
+        rec = dataclasses.replace(rec, probabilities=start, counts=start * rec.n, n_iter=0,
+                                  history=None if rec.history is None else rec.history[:1])
+    loglik.setflags(write=False)
+    return dataclasses.replace(rec, converged=True, stop="cross-validation", heldout_loglik=loglik)
+
+
+def _heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Mean held-out log-likelihood per record after 0, 1, ... iterations (K folds at once).
+
+    All folds iterate together: the estimates are a (K, m) matrix and one update is two
+    matrix products, so K folds cost about one run of the paper's loop per iteration. The
+    held-out score of fold k after iteration j is sum_s C[k, s] log q_j(s), where C[k, s]
+    counts fold k's perturbed values in observed bin s and q_j = normalized A @ Pr_j is the
+    perturbed distribution the training folds' estimate predicts (Eq. 3's denominator).
+    """
+    n_bins, m = A.shape
+    fold = rng.permutation(code.size) % folds
+    C = np.bincount(fold * n_bins + code, minlength=folds * n_bins).reshape(folds, n_bins)
+    C = C.astype(float)
+    train = C.sum(axis=0)[None, :] - C                       # (K, m_w) training counts
+    n_train = train.sum(axis=1, keepdims=True)
+    pr = np.full((folds, m), 1.0 / m)
+    scores = np.full(max_iter + 1, -np.inf)
+    tiny = np.finfo(float).tiny
+    best = 0
+    for j in range(max_iter + 1):
+        D = pr @ A.T                                         # (K, m_w) predicted mass
+        q = D / D.sum(axis=1, keepdims=True)
+        scores[j] = float(np.sum(C * np.log(np.maximum(q, tiny)))) / code.size
+        if scores[j] > scores[best]:
+            best = j
+        # patience: once the score has not improved for as many iterations as it took to
+        # reach its best (plus 100), later iterations only fit the training folds' noise;
+        # stopping there keeps the panel live (the curve is then cut, not the choice)
+        if j == max_iter or j >= 2 * best + 100:
+            scores = scores[: j + 1]
+            break
+        ratio = np.where(D > 0.0, train / np.where(D > 0.0, D, 1.0), 0.0)
+        new = pr * (ratio @ A) / n_train                     # Eq. 3 for every fold at once
+        pr = new / new.sum(axis=1, keepdims=True)
+    return scores
 
 
 def _response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
@@ -653,6 +736,11 @@ class Reconstructor:
     edges : array-like
         Interval boundaries of the original values (e.g. from :func:`make_edges`).
     method, max_iter, tol : see :func:`reconstruct`.
+    stop, folds : see :func:`reconstruct`
+        With ``stop="cross-validation"`` each call chooses its number of iterations by held-out
+        likelihood (subsets with fewer than ``2 * folds`` values use the paper's rule).
+    rng : None, int or numpy.random.Generator
+        Seed of the fold assignments (one stream for all calls, in call order).
     w_edges : array-like, optional
         Bins for the perturbed values. Default: ``edges`` extended on both sides (with the end
         intervals' widths) by the noise's reach; values outside are counted in the end bins.
@@ -670,7 +758,13 @@ class Reconstructor:
     """
 
     def __init__(self, noise: Noise, edges, method: str = "bayes",
-                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL, w_edges=None):
+                 max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL, w_edges=None,
+                 stop: str = "paper", folds: int = 5, rng=None):
+        if stop not in STOP_RULES:
+            raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+        self.stop = stop
+        self.folds = check_integer(folds, "folds", minimum=2, maximum=20)
+        self.rng = check_random_state(rng)
         self.noise = check_noise(noise)
         self.edges = _check_edges(edges)
         self.method, self.max_iter, self.tol = _check_run_args(method, max_iter, tol)
@@ -699,9 +793,21 @@ class Reconstructor:
 
     def from_counts(self, counts_w, keep_history: bool = False) -> Reconstruction:
         """Reconstruct from counts per observed bin (e.g. ``bin_counts(w)`` summed over nodes)."""
-        return reconstruct_counts(counts_w, self.matrix, edges=self.edges, noise=self.noise,
-                                  method=self.method, max_iter=self.max_iter, tol=self.tol,
-                                  keep_history=keep_history)
+        run = dict(edges=self.edges, noise=self.noise, method=self.method,
+                   keep_history=keep_history)
+        counts = np.asarray(counts_w)
+        if self.stop == "paper" or not (counts.ndim == 1 and counts.size == self.matrix.shape[0]
+                                        and np.all(counts >= 0) and counts.sum() >= 2 * self.folds):
+            return reconstruct_counts(counts_w, self.matrix, max_iter=self.max_iter, tol=self.tol,
+                                      **run)
+        # one value per record in its bin (the fold split only needs the bin of each record)
+        code = np.repeat(np.arange(counts.size), counts.astype(np.int64))
+        loglik = _heldout_loglik(code, self.matrix, self.folds, self.max_iter, self.rng)
+        best = int(np.argmax(loglik))
+        rec = reconstruct_counts(counts_w, self.matrix, max_iter=max(best, 1), tol=0.0, **run)
+        loglik.setflags(write=False)
+        return dataclasses.replace(rec, converged=True, stop="cross-validation",
+                                   heldout_loglik=loglik)
 
     def __repr__(self):
         return (f"Reconstructor({self.noise!r}, {self.edges.size - 1} intervals, "

@@ -25,9 +25,16 @@ __all__ = [
     "check_probabilities",
     "check_noise",
     "check_noise_mapping",
-    "check_allocation",
-    "MAX_ALLOCATION_BYTES",
+    "check_class_labels",
+    "spawn_rngs",
+    "check_size",
+    "MAX_ELEMENTS",
 ]
+
+#: The most values one call may allocate (10^9 float64 values = 8 GB, a third of this course's
+#: 24 GB reference machine): a larger request is refused with a ValueError that names the
+#: argument, instead of numpy's MemoryError "Unable to allocate 7.28 TiB".
+MAX_ELEMENTS = 1_000_000_000
 
 
 def check_random_state(rng) -> np.random.Generator:
@@ -46,6 +53,45 @@ def check_random_state(rng) -> np.random.Generator:
         "rng must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__}"
     )
+
+
+def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
+    """``n`` independent random streams from one seed: data, noise, ... never share a stream.
+
+    A noise drawn from the same seed as the data is a deterministic function of the data (the
+    bug that made notebook 01's "perturbed" salaries a stretched copy of the originals). Spawned
+    children of one :class:`numpy.random.SeedSequence` are independent by construction, and the
+    same seed still gives the same numbers.
+
+    Parameters
+    ----------
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (or generator, whose ``spawn`` is used; its state advances).
+    n : int, default 2
+        How many streams.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        ``n`` independent generators (e.g. ``data_rng, noise_rng = spawn_rngs(seed)``).
+
+    Examples
+    --------
+    >>> data_rng, noise_rng = spawn_rngs(0)
+    >>> x, r = data_rng.random(5), noise_rng.random(5)
+    >>> bool((x != r).all())
+    True
+    """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= 1_000_000:
+        raise ValueError(f"n must be an integer from 1 to 1,000,000, got {n!r}")
+    if isinstance(rng, np.random.Generator):
+        return list(rng.spawn(int(n)))
+    if isinstance(rng, np.random.SeedSequence):
+        seq = rng
+    else:
+        check_random_state(rng)  # same checks and messages as everywhere (type, negative seed)
+        seq = np.random.SeedSequence(None if rng is None else int(rng))
+    return [np.random.default_rng(child) for child in seq.spawn(int(n))]
 
 
 def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
@@ -465,49 +511,71 @@ def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = 
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# memory guard
-# ---------------------------------------------------------------------------------------------
-#: The largest single allocation a public function makes from its arguments (1 GiB).
-MAX_ALLOCATION_BYTES = 2**30
 
-
-def check_allocation(n_items, itemsize: int = 8, name: str = "size") -> int:
-    """Refuse an array of ``n_items`` elements of ``itemsize`` bytes above MAX_ALLOCATION_BYTES.
+def check_class_labels(y, name: str = "y") -> None:
+    """Refuse a continuous target: the estimators of this package are classifiers.
 
     Parameters
     ----------
-    n_items : int or float
-        Number of elements the caller is about to allocate (a float is fine for huge values).
-    itemsize : int, default 8
-        Bytes per element.
-    name : str, default "size"
-        Argument responsible for the size, used in the message.
+    y : array_like
+        Class labels, one per record.
+    name : str, default "y"
+        The argument's name, for the message.
 
-    Returns
-    -------
-    int
-        ``n_items`` as an int.
+    Raises
+    ------
+    ValueError
+        When ``y`` looks continuous (float values that are not whole numbers): scikit-learn's
+        "Unknown label type" message, with the argument named.
 
     Examples
     --------
-    >>> check_allocation(1000, 8, "size")
-    1000
-    >>> check_allocation(10**12, 8, "size")
+    >>> check_class_labels([0, 1, 1])
+    >>> check_class_labels([0.5, 1.7])
     Traceback (most recent call last):
     ...
-    ValueError: size asks for 10^12 values (8 TB); at most 134217728 values of 8 bytes (1 GiB) are allowed
+    ValueError: y must hold class labels (a classifier's target), got continuous values ...
     """
-    n = float(n_items)
-    if not math.isfinite(n) or n < 0:
-        raise ValueError(f"{name} must give a finite, non-negative number of values, got {n_items}")
-    limit = MAX_ALLOCATION_BYTES // int(itemsize)
-    if n > limit:
-        exp = math.floor(math.log10(n))
-        mant = n / 10**exp
-        count = f"10^{exp}" if mant == 1 else f"{mant:.2g} x 10^{exp}"
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(y, input_name=name)
+    if kind not in ("binary", "multiclass"):
         raise ValueError(
-            f"{name} asks for {count} values ({n * itemsize / 1e12:.3g} TB); at most {limit} "
-            f"values of {int(itemsize)} bytes (1 GiB) are allowed"
-        )
-    return int(n)
+            f"{name} must hold class labels (a classifier's target), got {kind} values "
+            f"(Unknown label type: {kind!r}); bin a continuous target first")
+
+
+def check_size(size, name: str = "size", *, per_item: int = 1) -> None:
+    """Refuse a request for more than :data:`MAX_ELEMENTS` values before numpy allocates it.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The shape (or number of values) about to be allocated.
+    name : str, default "size"
+        The argument's name, for the message.
+    per_item : int, default 1
+        Values allocated per item (e.g. the columns of a generated record).
+
+    Raises
+    ------
+    ValueError
+        When the request is negative or above the limit.
+
+    Examples
+    --------
+    >>> check_size((1000, 3))
+    >>> check_size(10**12, "n")
+    Traceback (most recent call last):
+    ...
+    ValueError: n = 1000000000000 asks for 1,000,000,000,000 values; at most 1,000,000,000 ...
+    """
+    dims = size if isinstance(size, tuple) else (size,)
+    total = per_item
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 0:
+            raise ValueError(f"{name} must be a non-negative integer or a tuple of them, got {size!r}")
+        total *= int(d)
+    if total > MAX_ELEMENTS:
+        raise ValueError(f"{name} = {size!r} asks for {total:,} values; at most {MAX_ELEMENTS:,} "
+                         "are allowed in one call (about 8 GB of float64): draw in batches")

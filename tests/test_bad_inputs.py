@@ -53,7 +53,7 @@ FIXED = [
     ("warner_std_error n<0", lambda: randomized_response.warner_std_error(0.3, 0.7, -1),
      ValueError, r"n must be .*> 0"),
     ("warner_std_error pi nan", lambda: randomized_response.warner_std_error(nan, 0.7, 10),
-     ValueError, r"pi must be a finite"),
+     ValueError, r"pi must be a proportion between 0 and 1"),
     ("sample_size_factor theta>1", lambda: randomized_response.sample_size_factor(0.3, 1.1),
      ValueError, r"theta must be between 0 and 1"),
     ("sample_size_factor theta nan", lambda: randomized_response.sample_size_factor(0.3, nan),
@@ -71,13 +71,13 @@ FIXED = [
      ValueError, r"estimate contains"),
     # reconstruction helpers
     ("total_variation nan", lambda: reconstruction.total_variation([nan, 0.5], [0.5, 0.5]),
-     ValueError, r"finite probabilities"),
+     ValueError, r"p contains 1 NaN"),
     ("total_variation empty", lambda: reconstruction.total_variation([], []),
      ValueError, r"empty"),
     ("chi2_threshold level=1", lambda: reconstruction.chi2_threshold(5, level=1.0),
      ValueError, r"level must be strictly between 0 and 1"),
     ("chi2_threshold m=0", lambda: reconstruction.chi2_threshold(0),
-     ValueError, r"m \(number of intervals\) must be >= 1"),
+     ValueError, r"m \(number of intervals\) must be an integer >= 1"),
     ("default_n_intervals n=0", lambda: reconstruction.default_n_intervals(0),
      ValueError, r"n \(number of records\) must be >= 1"),
     ("default_n_intervals n<0", lambda: reconstruction.default_n_intervals(-5),
@@ -131,11 +131,12 @@ def test_gap_found_by_the_sweep_now_raises_a_clear_error(call, error, message):
 
 
 def test_valid_inputs_of_the_fixed_functions_still_work():
-    # warner_std_error stays vectorized, keeps inf at theta = 1/2 (documented: plotted as an
-    # asymptote) and accepts the unclipped estimate that warner_estimate passes as pi
+    # warner_std_error stays vectorized and keeps inf at theta = 1/2 (documented: plotted as an
+    # asymptote); pi must be a proportion (warner_estimate passes its clipped estimate)
     se = randomized_response.warner_std_error(0.3, np.array([0.0, 0.5, 0.8, 1.0]), 1000)
     assert np.isinf(se[1]) and np.all(np.isfinite(se[[0, 2, 3]]))
-    assert np.isfinite(randomized_response.warner_std_error(-0.05, 0.6, 100))
+    with pytest.raises(ValueError, match="pi must be a proportion"):
+        randomized_response.warner_std_error(-0.05, 0.6, 100)
     assert round(randomized_response.sample_size_factor(0.3, 0.8), 2) == 3.12
     assert reconstruction.chi2_threshold(10, tol=0.0) == 0.0
     assert reconstruction.default_n_intervals(1) == 10

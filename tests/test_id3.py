@@ -49,14 +49,14 @@ def reference_id3(rows, labels, attrs, parent_majority=None):
     base = _h(labels)
     best, best_gain = None, -1.0
     for a in attrs:  # ties -> first attribute, like np.argmax
-        parts = [[l for r, l in zip(rows, labels) if r[a] == v] for v in (0, 1)]
+        parts = [[lab for r, lab in zip(rows, labels) if r[a] == v] for v in (0, 1)]
         gain = base - sum(len(p) / len(labels) * _h(p) for p in parts)
         if gain > best_gain + 1e-12:
             best, best_gain = a, gain
     children = []
     for v in (0, 1):
-        sub = [(r, l) for r, l in zip(rows, labels) if r[best] == v]
-        children.append(reference_id3([r for r, _ in sub], [l for _, l in sub],
+        sub = [(r, lab) for r, lab in zip(rows, labels) if r[best] == v]
+        children.append(reference_id3([r for r, _ in sub], [lab for _, lab in sub],
                                       [a for a in attrs if a != best], majority))
     return ("split", best, children[0], children[1])
 

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from ppdm_edu import GaussianNoise, UniformNoise
-from ppdm_edu import randomized_response
+from ppdm_edu import GaussianNoise, UniformNoise, randomized_response
 from ppdm_edu.ldp import (
     LaplaceNoise,
     amplification,
@@ -15,9 +14,9 @@ from ppdm_edu.ldp import (
     gaussian_epsilon,
     laplace_mechanism,
     laplace_noise_for_epsilon,
+    log_likelihood_ratio,
     max_theta_without_breach,
     mechanism_table,
-    log_likelihood_ratio,
     rho_breach,
     rr_epsilon,
     rr_posterior,

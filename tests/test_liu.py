@@ -1,5 +1,4 @@
 """Liu, Kantarcioglu & Thuraisingham reproduction helpers (issue 8)."""
-import math
 
 import numpy as np
 import pytest

@@ -14,6 +14,12 @@ from ppdm_edu.randomization import (
     noise_for_privacy,
     noise_for_snr,
 )
+from ppdm_edu.randomized_response import (
+    epsilon,
+    sample_size_factor,
+    warner_estimate,
+    warner_std_error,
+)
 from ppdm_edu.reconstruction import (
     MAX_ITER,
     chi2_threshold,
@@ -22,19 +28,13 @@ from ppdm_edu.reconstruction import (
     response_matrix,
     total_variation,
 )
-from ppdm_edu.randomized_response import (
-    epsilon,
-    sample_size_factor,
-    warner_estimate,
-    warner_std_error,
-)
 from ppdm_edu.validation import (
-    check_allocation,
     check_bounds,
     check_integer,
     check_noise,
     check_noise_mapping,
     check_probabilities,
+    check_size,
     check_theta,
 )
 
@@ -179,8 +179,8 @@ def test_validation_helpers():
         check_noise_mapping({"c": g}, 2, ["a", "b"])
     with pytest.raises(TypeError, match=r"noise\['a'\] must be a Noise"):
         check_noise_mapping({"a": 1.0}, 1, ["a"])
-    with pytest.raises(ValueError, match="1 GiB"):
-        check_allocation(2**31, 8, "size")
+    with pytest.raises(ValueError, match="at most 1,000,000,000"):
+        check_size(2**31, "size")
 
 
 def test_no_module_branches_on_the_noise_type():

@@ -99,9 +99,11 @@ def test_panel_shows_errors_instead_of_raising():
     assert panel.result == 4.0 and panel.image.value != first_png
     panel.controls["x"].value = -1.0
     assert "x must be &gt;= 0" in panel.message.value and panel.error is not None
-    assert panel.result == 4.0  # the previous figure stays
+    assert panel.result == 4.0  # the last valid result is kept, but not shown:
+    assert panel.image.layout.display == "none" and panel.readout.layout.display == "none"
     panel.controls["x"].value = 0.5
     assert panel.message.value == "" and panel.result == 0.25
+    assert panel.image.layout.display is None and panel.readout.layout.display is None
     with pytest.raises(ValueError, match="unknown control"):
         Square(y=1)
     bundle = panel._repr_mimebundle_()

@@ -282,8 +282,13 @@ def test_plots_draw():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ppdm_edu.plots.randomization import (noise_label, plot_loss_vs_snr, plot_noise_intervals,
-                                              plot_original_vs_perturbed, plot_table1_curves)
+    from ppdm_edu.plots.randomization import (
+        noise_label,
+        plot_loss_vs_snr,
+        plot_noise_intervals,
+        plot_original_vs_perturbed,
+        plot_table1_curves,
+    )
 
     x = np.random.default_rng(0).normal(size=1000)
     ax = plot_original_vs_perturbed(x, x + 1.0, value_range=(-3, 3), unit="$")

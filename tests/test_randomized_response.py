@@ -1,4 +1,6 @@
 """Tests for ppdm_edu.randomized_response (Du & Zhan Sections 3 and 4.1)."""
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -61,13 +63,14 @@ def test_warner_result_fields():
     assert res.n == 5_000 and res.theta == 0.75 and res.confidence == 0.9
     assert res.ci_low < res.estimate < res.ci_high
     assert res.ci_high - res.ci_low == pytest.approx(2 * 1.6448536 * res.std_error, rel=1e-6)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         res.estimate = 0.0  # frozen
 
 
 def test_warner_clipped_estimate_is_reported_separately():
     # all "yes" answers at theta = 0.6: unbiased estimate is (1 - 0.4) / 0.2 = 3
-    res = warner_estimate(np.ones(50, dtype=int), 0.6)
+    with pytest.warns(RuntimeWarning, match="outside \\[0, 1\\]"):
+        res = warner_estimate(np.ones(50, dtype=int), 0.6)
     assert res.estimate == pytest.approx(3.0)
     assert res.estimate_clipped == 1.0
     assert 0.0 <= res.ci_low <= res.ci_high <= 1.0
@@ -304,10 +307,13 @@ def test_warner_panel_updates_and_shows_message_at_half():
     image = panel.image.value
     panel.controls["theta"].value = 0.5
     assert panel.error is not None and "unrelated-question" in panel.message.value
-    assert panel.image.value == image  # the previous figure stays
+    # the message replaces the figure: the old one (titled with the old theta) is hidden
+    assert panel.image.layout.display == "none" and panel.readout.layout.display == "none"
+    assert panel.image.value == image
     for theta in (0.0, 1.0, 0.51):
         panel.controls["theta"].value = theta
         assert panel.error is None and panel.message.value == ""
+        assert panel.image.layout.display is None
         assert np.isfinite(panel.result.estimates).all()
     panel.controls["pi"].value = 0.0
     assert panel.error is None

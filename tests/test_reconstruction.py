@@ -382,3 +382,47 @@ def test_intervals_far_narrower_than_the_noise(method):
     rc = Reconstructor(GaussianNoise(1.0), np.linspace(0, 1e-9, 4), method=method)
     assert np.isfinite(rc.matrix).all()
     np.testing.assert_allclose(rc.matrix.sum(axis=0), 1.0, atol=1e-6)
+
+
+# ------------------------------------------------------------------ stop="cross-validation"
+@pytest.mark.parametrize("shape, kind", [("plateau", "gaussian"), ("plateau", "uniform"),
+                                         ("triangles", "gaussian"), ("triangles", "uniform")])
+def test_cross_validated_stop_reaches_045_of_the_randomized_distance_on_every_fig2_case(shape, kind):
+    # issue target: 100 % privacy, n = 10,000, 20 intervals, averaged over 20 seeds
+    from ppdm_edu.experiments.as2000_reconstruction import FIG2_BOUNDS, fig2_case
+    from ppdm_edu.reconstruction import interval_distribution, total_variation
+
+    ratios = []
+    for seed in range(20):
+        case = fig2_case(shape, kind, seed=seed)
+        rec = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=0.05,
+                          stop="cross-validation", rng=seed, keep_history=False)
+        assert rec.stop == "cross-validation" and rec.n_iter == int(np.argmax(rec.heldout_loglik))
+        ratios.append((total_variation(rec.probabilities, interval_distribution(case.x, rec.edges)),
+                       case.tv_randomized))
+    tv, tv_randomized = np.mean(ratios, axis=0)
+    assert tv <= 0.45 * tv_randomized, (tv, tv_randomized)
+
+
+def test_cross_validated_stop_works_for_em_and_is_seeded():
+    from ppdm_edu.experiments.as2000_reconstruction import FIG2_BOUNDS, fig2_case
+
+    case = fig2_case("triangles", "gaussian", seed=1)
+    a = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=0.05, method="em",
+                    stop="cross-validation", rng=3)
+    b = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=0.05, method="em",
+                    stop="cross-validation", rng=3)
+    assert a.n_iter == b.n_iter and np.array_equal(a.probabilities, b.probabilities)
+    assert a.n_iter > 3 * case.bayes.n_iter  # the paper's rule stops far too early here
+    assert np.isclose(a.probabilities.sum(), 1.0) and np.all(a.probabilities >= 0)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(stop="heldout"), "stop must be one of"),
+    (dict(stop="cross-validation", folds=1), "folds must be an integer between 2 and 20"),
+    (dict(stop="cross-validation", folds=2.5), "folds must be an integer"),
+])
+def test_cross_validated_stop_bad_arguments(kwargs, match):
+    w = np.linspace(0, 1, 100)
+    with pytest.raises(ValueError, match=match):
+        reconstruct(w, GaussianNoise(0.1), bounds=(0, 1), **kwargs)

@@ -89,7 +89,7 @@ def test_local_never_reconstructs_a_path_attribute():
     names = list(W.columns)
     salary = names.index("salary")
     seen_paths = set()
-    for path, j, label, n_records in tree.local_log_:
+    for path, j, _label, n_records in tree.local_log_:
         assert j not in path
         assert len(path) >= 1 and n_records >= 2
         seen_paths.add(path)
@@ -210,7 +210,7 @@ def test_as2000_accuracy_tidy_and_reproducible():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"functions": (6,)}, "functions"),
-    ({"noises": ("laplace",)}, "noises"),
+    ({"noises": ("cauchy",)}, "noises"),
     ({"privacy": (0.0,)}, "privacy"),
     ({"algorithms": ("bayes",)}, "algorithms"),
     ({"runs": 0}, "runs"),
@@ -233,3 +233,21 @@ def test_trees_panel_messages_instead_of_crashes():
     assert panel.error is None and panel.result.privacy == 2.0
     panel.controls["algorithms"].value = ()
     assert panel.error is not None
+
+
+def test_stop_rule_reaches_every_reconstruction_and_is_seeded():
+    from ppdm_edu.experiments.as2000_trees import agrawal_noise, make_classifier
+    from ppdm_edu.trees.reconstruction_tree import perturb_columns
+
+    X, y = agrawal(2_000, 1, seed=0, balanced=True)
+    noises = agrawal_noise("gaussian", 1.0)
+    W = perturb_columns(X, noises, rng=1)
+    a = make_classifier("byclass", noises, stop="cross-validation", random_state=3).fit(W, y)
+    b = make_classifier("byclass", noises, stop="cross-validation", random_state=3).fit(W, y)
+    paper = make_classifier("byclass", noises).fit(W, y)
+    assert {r.stop for r in a.reconstructions_.values()} == {"cross-validation"}
+    assert {r.stop for r in paper.reconstructions_.values()} == {"paper"}
+    assert all(np.array_equal(a.reconstructions_[k].probabilities, b.reconstructions_[k].probabilities)
+               for k in a.reconstructions_)
+    with pytest.raises(ValueError, match="stop must be one of"):
+        make_classifier("byclass", noises, stop="never").fit(W, y)

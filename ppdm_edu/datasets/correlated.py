@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..validation import check_allocation, check_integer, check_probability, check_random_state
+from ..validation import check_integer, check_probability, check_random_state, check_size
 
 __all__ = ["correlated_data"]
 
@@ -59,7 +59,7 @@ def correlated_data(n: int = 5000, n_attributes: int = 10, n_factors: int = 2,
     n = check_integer(n, "n", minimum=2)
     m = check_integer(n_attributes, "n_attributes", minimum=1)
     k = check_integer(n_factors, "n_factors", minimum=1)
-    check_allocation(float(n) * m, 8, "n x n_attributes")
+    check_size((n, m), "(n, n_attributes)")
     if k > m:
         raise ValueError(f"n_factors ({k}) must not exceed n_attributes ({m})")
     c = check_probability(correlation, "correlation")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..validation import check_random_state
+from ..validation import check_random_state, check_size
 
 __all__ = ["agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS", "plateau", "triangles",
            "plateau_pdf", "triangles_pdf"]
@@ -113,6 +113,7 @@ def agrawal(n: int, function: int, seed=None, balanced: bool = False):
         raise ValueError(f"n must be a positive integer, got {n!r}")
     if isinstance(function, bool) or not isinstance(function, (int, np.integer)) or function not in _FUNCTIONS:
         raise ValueError(f"function must be one of {_FUNCTIONS} (Table 3), got {function!r}")
+    check_size(int(n), "n", per_item=9)  # nine attributes per record (Table 2)
     rng = check_random_state(seed)
     n = int(n)
     if not balanced:
@@ -174,6 +175,7 @@ def _check_pdf_points(x) -> np.ndarray:
 def _check_n(n):
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
         raise ValueError(f"n must be a positive integer, got {n!r}")
+    check_size(int(n), "n")
     return int(n)
 
 

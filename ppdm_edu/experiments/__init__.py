@@ -20,6 +20,8 @@ _EXPORTS = {
     "rr_theta_sweep": "du_zhan",
 }
 
+__all__ = ["REPRODUCTIONS", "load", *_EXPORTS]
+
 
 def load(name: str):
     """The module behind a CLI name."""

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..datasets import adult_binary
 from ..randomized_response import epsilon, mrr_disguise
-from ..trees.id3 import ID3, RRID3, _check_theta, estimate_accuracy
+from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .report import Comparison, Reproduction, prepare_output, verdict
 
 __all__ = ["rr_theta_sweep", "summarize_sweep", "reproduce", "PAPER_THETAS", "REFERENCE_DROP"]
@@ -82,7 +82,7 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, data=None
         theta; unbiased, not clipped) and ``n_nodes`` (tree size). ``df.attrs`` holds
         ``original_accuracy`` (plain ID3 on the original data), ``seed``, ``disguised_label``.
     """
-    thetas = [_check_theta(t) for t in thetas]
+    thetas = [check_rr_theta(t) for t in thetas]
     if not thetas:
         raise ValueError("thetas is empty: give at least one theta in [0, 1] other than 0.5")
     if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 1:

@@ -27,10 +27,10 @@ from ..randomized_response import (
     warner_std_error,
 )
 from ..validation import (
-    check_allocation,
     check_integer,
     check_probability,
     check_random_state,
+    check_size,
     check_theta,
 )
 
@@ -120,7 +120,7 @@ def simulate_warner_surveys(pi: float, theta: float, n: int, n_surveys: int = 1_
     theta = check_theta(theta, allow_half=False)
     n = check_integer(n, "n", minimum=1, maximum=np.iinfo(np.int64).max)
     n_surveys = check_integer(n_surveys, "n_surveys", minimum=2, maximum=MAX_SURVEYS)
-    check_allocation(n_surveys, 8, "n_surveys")
+    check_size(n_surveys, "n_surveys")
     rng = check_random_state(rng)
     lam = theta * pi + (1.0 - theta) * (1.0 - pi)  # P*(yes), Section 3
     yes = rng.binomial(n, lam, size=n_surveys).astype(float)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..privacy import PAPER_TABLE1, _grid_step, gaussian_privacy_loss, interval_privacy
+from ..privacy import PAPER_TABLE1, gaussian_privacy_loss, grid_step, interval_privacy
 from ..randomization import Noise
 
 __all__ = [
@@ -38,7 +38,7 @@ def _shared_edges(x: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray:
     """``bins`` equal bins over both samples; aligned to x's recording grid if it has one
     (whole-year ages), so that no bin holds one more grid value than its neighbour."""
     lo, hi = float(min(x.min(), w.min())), float(max(x.max(), w.max()))
-    step = _grid_step(x)
+    step = grid_step(x)
     if step is None:
         return np.linspace(lo, hi, bins + 1)
     width = max(1, int(np.ceil((hi - lo) / bins / step))) * step

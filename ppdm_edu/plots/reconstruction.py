@@ -12,6 +12,7 @@ __all__ = [
     "animate_reconstruction",
     "plot_tv_by_iteration",
     "plot_error_grid",
+    "plot_heldout_loglik",
 ]
 
 _COLORS = {"original": "#000000", "randomized": "#D55E00", "reconstructed": "#0072B2",
@@ -86,7 +87,7 @@ def plot_fig2(cases, axes=None):
 
         _, axes = plt.subplots(2, 2, figsize=(10, 7), layout="constrained")
         axes = np.asarray(axes).T.ravel()
-    for i, (ax, case) in enumerate(zip(axes, cases)):
+    for ax, case in zip(axes, cases):
         noise = case.noise
         noise_text = (f"Gaussian σ = {noise.scale:g}" if noise.kind == "gaussian"
                       else f"uniform ±{noise.scale:g}")
@@ -164,6 +165,41 @@ def plot_tv_by_iteration(rec: Reconstruction, truth, ax=None, label=None):
     ax.plot(np.arange(tv.size), tv, label=label)
     ax.set_xlabel("iteration")
     ax.set_ylabel("TV to the original")
+    return ax
+
+
+def plot_heldout_loglik(rec: Reconstruction, ax=None, paper_n_iter: int | None = None):
+    """The held-out log-likelihood against iterations, with the chosen iteration marked.
+
+    Parameters
+    ----------
+    rec : Reconstruction
+        A result of ``reconstruct(..., stop="cross-validation")``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+    paper_n_iter : int, optional
+        Where the paper's rule stopped, marked for comparison.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+    """
+    if rec.heldout_loglik is None:
+        raise ValueError("this reconstruction has no held-out curve: use reconstruct(..., "
+                         "stop='cross-validation')")
+    ax = _new_ax(ax)
+    ll = rec.heldout_loglik
+    ax.plot(np.arange(ll.size), ll, color=_COLORS["reconstructed"])
+    ax.axvline(rec.n_iter, color=_COLORS["reconstructed"], ls="--",
+               label=f"chosen: {rec.n_iter} iterations")
+    if paper_n_iter is not None:
+        ax.axvline(paper_n_iter, color="0.5", ls=":", label=f"paper's rule: {paper_n_iter}")
+    ax.set_xscale("symlog", linthresh=10)
+    ax.set_xlim(0, ll.size - 1)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("held-out log-likelihood\nper record (nats)")
+    ax.legend(loc="lower right", frameon=False, fontsize="small")
     return ax
 
 

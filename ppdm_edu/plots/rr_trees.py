@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
 import pandas as pd
+from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
 
 from ..randomized_response import epsilon
 

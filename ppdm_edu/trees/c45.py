@@ -57,10 +57,12 @@ import math
 import numbers
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
-from ..randomization import GaussianNoise, Noise, UniformNoise
-from ..validation import check_finite_2d, check_probability, check_random_state
+from ..randomization import Noise
+from ..validation import check_class_labels, check_finite_2d, check_probability, check_random_state
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
 
@@ -142,16 +144,6 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-def _noise_quantile(noise: Noise, q: float) -> float:
-    """F_R^-1(q): closed forms for uniform and Gaussian noise, root finding otherwise."""
-    if isinstance(noise, UniformNoise):
-        return -noise.alpha + 2.0 * noise.alpha * q
-    if isinstance(noise, GaussianNoise):
-        return noise.sigma * float(special.ndtri(q))
-    lo, hi = noise.support(1.0 - 1e-12)
-    return float(optimize.brentq(lambda r: float(noise.cdf(r)) - q, lo, hi))
-
-
 def _p_left(noise: Noise, w, t):
     """p_S1(w | t) = P(R >= w - t) (Section 6); for continuous noise P(R >= x) = sf(x)."""
     return noise.sf(np.asarray(w, dtype=float) - t)
@@ -183,7 +175,7 @@ class _Tree:
         self.label = np.asarray(self.label, dtype=int)
 
 
-class _BaseC45:
+class _BaseC45(ClassifierMixin, BaseEstimator):
     """Shared tree growing, pruning, prediction and printing."""
 
     def _check_common(self):
@@ -207,6 +199,7 @@ class _BaseC45:
             raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}")
         if y.dtype.kind == "f" and not np.isfinite(y).all():
             raise ValueError("y contains NaN or infinite labels")
+        check_class_labels(y)
         classes, y_index = np.unique(y, return_inverse=True)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -215,7 +208,7 @@ class _BaseC45:
 
     def _check_X(self, X, name="X"):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
         if hasattr(X, "columns") and self.feature_names_in_ is not None:
             columns = [str(c) for c in X.columns]
             if columns != list(self.feature_names_in_):
@@ -584,7 +577,7 @@ class PPDTC45(_BaseC45):
         W, y = self._prepare(W, y)
         self.noises_ = self._resolve_noise()
         # w - t < c  <=>  p_S1(w|t) > threshold  (c = F_R^-1(1 - threshold))
-        self.shift_ = np.array([_noise_quantile(nz, 1.0 - self._theta) for nz in self.noises_])
+        self.shift_ = np.array([nz.ppf(1.0 - self._theta) for nz in self.noises_])
         rng = check_random_state(self.random_state)
         return self._finish(self._grow(W, y, rng))
 

@@ -44,8 +44,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import special
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
-from ..validation import check_finite_1d, check_finite_2d
+from ..validation import check_class_labels, check_finite_1d, check_finite_2d
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost", "TreeStructure"]
 
@@ -200,7 +202,7 @@ class TreeStructure:
         return node
 
 
-class _Builder:
+class Builder:
     """Collects nodes during growth (preorder), then prunes and compacts them."""
 
     def __init__(self, n_classes: int):
@@ -289,14 +291,14 @@ def _min_subtree_bits(counts, n_features: int) -> float:
     return min(_leaf_bits(counts), 1.0 + math.log2(max(n_features, 1)) + 2 * (1.0 + _leaf_const(k)))
 
 
-def _leaf_is_final(counts, n_features: int) -> bool:
+def leaf_is_final(counts, n_features: int) -> bool:
     """True when MDL pruning keeps this node a leaf whatever split it gets (checked before the
     split search): even the cheapest subtree (one split, two pure leaves) costs more bits."""
     k = len(counts)
     return _leaf_bits(counts) <= 1.0 + math.log2(max(n_features, 1)) + 2 * (1.0 + _leaf_const(k))
 
 
-def _surely_pruned(counts, left_counts, right_counts, n_candidates: int, n_features: int) -> bool:
+def surely_pruned(counts, left_counts, right_counts, n_candidates: int, n_features: int) -> bool:
     """True when MDL pruning would turn this node into a leaf whatever grows below it.
 
     The idea of PUBLIC (Rastogi & Shim 1998): compare the cost of the node as a leaf with a lower
@@ -335,7 +337,7 @@ def _compact(feature, threshold, left, right, counts, depth) -> TreeStructure:
 # Input handling shared by both trees
 # --------------------------------------------------------------------------------------------
 
-def _check_X(X, name="X"):
+def check_X(X, name="X"):
     """(array, feature names or None) from a DataFrame or an array; NaN/inf raise ValueError."""
     names = None
     if isinstance(X, pd.DataFrame):
@@ -349,7 +351,7 @@ def _check_X(X, name="X"):
     return check_finite_2d(X, name), names
 
 
-def _check_y(y, n: int):
+def check_y(y, n: int):
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
@@ -359,11 +361,12 @@ def _check_y(y, n: int):
         raise ValueError("y contains NaN or infinite labels")
     if pd.isna(y).any():
         raise ValueError("y contains missing labels")
+    check_class_labels(y)
     classes, codes = np.unique(y, return_inverse=True)
     return classes, codes.astype(np.int64)
 
 
-def _check_int(value, name, minimum, allow_none=False):
+def check_int(value, name, minimum, allow_none=False):
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
@@ -372,21 +375,23 @@ def _check_int(value, name, minimum, allow_none=False):
     return int(value)
 
 
-class _TreeClassifierMixin:
+class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
     """predict / score / export_text over ``self.tree_`` (a :class:`TreeStructure`)."""
 
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
 
     def _check_predict_X(self, X):
         self._check_fitted()
         if isinstance(X, pd.DataFrame) and self.feature_names_in_ is not None:
-            missing = [c for c in self.feature_names_in_ if c not in X.columns]
+            # names are kept as strings (feature_names_in_), the frame's labels may be ints
+            by_name = {str(c): c for c in X.columns}
+            missing = [c for c in self.feature_names_in_ if c not in by_name]
             if missing:
                 raise ValueError(f"X lacks the columns the tree was fitted on: {missing}")
-            X = X[self.feature_names_in_]
-        arr, _ = _check_X(X)
+            X = X[[by_name[c] for c in self.feature_names_in_]]
+        arr, _ = check_X(X)
         if arr.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {arr.shape[1]} features, the tree was fitted on {self.n_features_in_}")
         return arr
@@ -398,7 +403,8 @@ class _TreeClassifierMixin:
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies of the training records in the leaf each record reaches."""
-        counts = self.tree_.counts[self.apply(X)]
+        leaves = self.apply(X)  # checks fitted and X first
+        counts = self.tree_.counts[leaves]
         total = counts.sum(axis=1, keepdims=True)
         return np.divide(counts, total, out=np.full_like(counts, 1.0 / counts.shape[1]), where=total > 0)
 
@@ -468,7 +474,7 @@ class _TreeClassifierMixin:
 # The estimator
 # --------------------------------------------------------------------------------------------
 
-class DecisionTree(_TreeClassifierMixin):
+class DecisionTree(TreeClassifierMixin):
     """Binary gini decision tree with MDL pruning (Agrawal & Srikant 2000, Section 4.1).
 
     Trained on the original records it is the paper's **Original**; trained on perturbed
@@ -508,8 +514,8 @@ class DecisionTree(_TreeClassifierMixin):
         self.max_depth = max_depth
 
     def _check_params(self):
-        min_samples = _check_int(self.min_samples, "min_samples", 2)
-        max_depth = _check_int(self.max_depth, "max_depth", 0, allow_none=True)
+        min_samples = check_int(self.min_samples, "min_samples", 2)
+        max_depth = check_int(self.max_depth, "max_depth", 0, allow_none=True)
         if self.pruning not in _PRUNING:
             raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
         return min_samples, max_depth
@@ -517,8 +523,8 @@ class DecisionTree(_TreeClassifierMixin):
     def fit(self, X, y) -> "DecisionTree":
         """Grow the tree on (X, y) (Fig. 4), then prune it (MDL). Returns self."""
         min_samples, max_depth = self._check_params()
-        Xa, names = _check_X(X)
-        classes, codes = _check_y(y, Xa.shape[0])
+        Xa, names = check_X(X)
+        classes, codes = check_y(y, Xa.shape[0])
         self.classes_ = classes
         self.n_features_in_ = Xa.shape[1]
         self.feature_names_in_ = names
@@ -532,7 +538,7 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
     n, d = X.shape
     XT = np.ascontiguousarray(X.T)
     rows = np.arange(d)[:, None]
-    builder = _Builder(k)
+    builder = Builder(k)
     onehot = np.eye(k, dtype=np.int64)
     root_sorted = np.argsort(XT, axis=1, kind="stable").astype(np.intp)
     is_left = np.zeros(n, dtype=bool)
@@ -545,7 +551,7 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
         # Fig. 4 step (1): stop on a pure node (and on size/depth limits)
         if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
             continue
-        if early_stop and pruning == "mdl" and _leaf_is_final(counts.tolist(), d):
+        if early_stop and pruning == "mdl" and leaf_is_final(counts.tolist(), d):
             continue
         Xs = XT[rows, S]                              # (d, m) values in sorted order
         ys = y[S]                                     # (d, m) classes in the same order
@@ -573,7 +579,7 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
             continue
         left_counts = np.bincount(ys[a, : i + 1], minlength=k)
         right_counts = counts - left_counts
-        if early_stop and pruning == "mdl" and _surely_pruned(
+        if early_stop and pruning == "mdl" and surely_pruned(
                 counts.tolist(), left_counts.tolist(), right_counts.tolist(), int(valid[a].sum()), d):
             continue
         lo, hi = Xs[a, i], Xs[a, i + 1]

@@ -51,6 +51,8 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 
 from ..randomized_response import mrr_solve
 from ..validation import check_binary, check_probability
@@ -70,7 +72,7 @@ _REASONS = {SPLIT: "split", PURE: "pure", NO_ATTRIBUTES: "no attributes left", E
 # --------------------------------------------------------------------------------------------
 # Eq. 3: the 2 x 2 system
 # --------------------------------------------------------------------------------------------
-def _check_theta(theta) -> float:
+def check_rr_theta(theta) -> float:
     """theta in [0, 1] and not 0.5; the singular case gets randomized_response's message."""
     if isinstance(theta, bool) or not isinstance(theta, numbers.Real):
         raise TypeError(f"theta must be a real number in [0, 1], got {theta!r}")
@@ -331,12 +333,12 @@ def _check_Xy(X, y, n_features=None, *, require_y=False):
     return Xa, ya, names
 
 
-class _BinaryTree:
+class _BinaryTree(ClassifierMixin, BaseEstimator):
     """Shared prediction and printing for :class:`ID3` and :class:`RRID3`."""
 
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
 
     def predict(self, X) -> np.ndarray:
         """Class (0/1) of each record, following its attribute values from the root."""
@@ -513,7 +515,7 @@ class RRID3(_BinaryTree):
 
     def fit(self, X, y):
         """Build the tree from disguised 0/1 records ``X`` and (disguised or true) labels ``y``."""
-        theta = _check_theta(self.theta)
+        theta = check_rr_theta(self.theta)
         if not isinstance(self.disguised_label, (bool, np.bool_)):
             raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
         Xa, ya, names = _check_Xy(X, y, require_y=True)
@@ -584,7 +586,7 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
     >>> estimate_accuracy(tree, (X, y), theta=1.0).accuracy
     1.0
     """
-    theta = _check_theta(theta)
+    theta = check_rr_theta(theta)
     if not (isinstance(disguised_test, (tuple, list)) and len(disguised_test) == 2):
         raise ValueError("disguised_test must be a pair (X, y) of disguised test records and labels")
     if disguised_label is None:

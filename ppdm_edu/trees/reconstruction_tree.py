@@ -61,13 +61,13 @@ from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from ..validation import check_random_state
 from .gini import (
-    _Builder,
-    _check_int,
-    _check_X,
-    _check_y,
-    _leaf_is_final,
-    _surely_pruned,
-    _TreeClassifierMixin,
+    Builder,
+    TreeClassifierMixin,
+    check_int,
+    check_X,
+    check_y,
+    leaf_is_final,
+    surely_pruned,
 )
 
 __all__ = ["ReconstructionTree", "assign_intervals", "perturb_columns", "MODES"]
@@ -144,7 +144,7 @@ def perturb_columns(X, noise, rng=None):
     [0.0, 0.0, 0.0]
     """
     rng = check_random_state(rng)
-    arr, names = _check_X(X)
+    arr, names = check_X(X)
     cols = _resolve_noise(noise, arr.shape[1], names)
     out = arr.copy()
     for j, nz in cols.items():
@@ -179,7 +179,7 @@ def _resolve_column(key, d: int, names, what: str) -> int:
     raise ValueError(f"{what} given for unknown attribute {key!r}; allowed: {allowed}")
 
 
-class ReconstructionTree(_TreeClassifierMixin):
+class ReconstructionTree(TreeClassifierMixin):
     """Gini tree grown on perturbed records with reconstructed distributions (Sec. 4.2).
 
     Parameters
@@ -208,6 +208,11 @@ class ReconstructionTree(_TreeClassifierMixin):
         For teaching only: True makes Local also re-reconstruct attributes already split on
         along the path, which breaks the noise model (see the module docstring) -- compare the
         accuracy to see why the rule matters.
+    stop : {"paper", "cross-validation"}, default "paper"
+        Stopping rule of every reconstruction (see :func:`ppdm_edu.reconstruct`): the paper's
+        chi^2 rule, or iterations chosen by held-out likelihood (beyond the paper).
+    random_state : None, int or numpy.random.Generator
+        Seed of the fold assignments when ``stop="cross-validation"``.
 
     Attributes
     ----------
@@ -245,7 +250,8 @@ class ReconstructionTree(_TreeClassifierMixin):
     def __init__(self, noise, mode: str = "byclass", bounds=None, n_intervals=None,
                  local_min_records: int = 1000, method: str = "bayes", min_samples: int = 2,
                  pruning: str | None = "mdl", max_depth: int | None = None,
-                 max_unperturbed_values: int = 256, local_path_attributes: bool = False):
+                 max_unperturbed_values: int = 256, local_path_attributes: bool = False,
+                 stop: str = "paper", random_state=None):
         self.noise = noise
         self.mode = mode
         self.bounds = bounds
@@ -257,6 +263,8 @@ class ReconstructionTree(_TreeClassifierMixin):
         self.max_depth = max_depth
         self.max_unperturbed_values = max_unperturbed_values
         self.local_path_attributes = local_path_attributes
+        self.stop = stop
+        self.random_state = random_state
 
     # ------------------------------------------------------------------------------------
     def _check_params(self):
@@ -267,11 +275,11 @@ class ReconstructionTree(_TreeClassifierMixin):
         if self.method not in ("bayes", "em"):
             raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
         return dict(
-            min_samples=_check_int(self.min_samples, "min_samples", 2),
-            max_depth=_check_int(self.max_depth, "max_depth", 0, allow_none=True),
-            local_min=_check_int(self.local_min_records, "local_min_records", 2),
-            n_intervals=_check_int(self.n_intervals, "n_intervals", 2, allow_none=True),
-            max_unperturbed=_check_int(self.max_unperturbed_values, "max_unperturbed_values", 2),
+            min_samples=check_int(self.min_samples, "min_samples", 2),
+            max_depth=check_int(self.max_depth, "max_depth", 0, allow_none=True),
+            local_min=check_int(self.local_min_records, "local_min_records", 2),
+            n_intervals=check_int(self.n_intervals, "n_intervals", 2, allow_none=True),
+            max_unperturbed=check_int(self.max_unperturbed_values, "max_unperturbed_values", 2),
         )
 
     def _resolve_bounds(self, noisy: dict, d: int, names) -> dict[int, tuple[float, float] | None]:
@@ -297,12 +305,14 @@ class ReconstructionTree(_TreeClassifierMixin):
     def fit(self, X, y) -> "ReconstructionTree":
         """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
         params = self._check_params()
-        W, names = _check_X(X)
-        classes, yc = _check_y(y, W.shape[0])
+        W, names = check_X(X)
+        classes, yc = check_y(y, W.shape[0])
         n, d = W.shape
         k = classes.size
         noisy = _resolve_noise(self.noise, d, names)
         bounds = self._resolve_bounds(noisy, d, names)
+        # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
+        stop_rng = check_random_state(self.random_state)
         self.classes_ = classes
         self.n_features_in_ = d
         self.feature_names_in_ = names
@@ -324,7 +334,8 @@ class ReconstructionTree(_TreeClassifierMixin):
             if not lo_hi[1] > lo_hi[0]:
                 lo_hi = (lo_hi[0] - 0.5, lo_hi[0] + 0.5)
             edges = make_edges(lo_hi, n_intervals=m_default)
-            rc = Reconstructor(noisy[j], edges, method=self.method)
+            rc = Reconstructor(noisy[j], edges, method=self.method, stop=self.stop,
+                               rng=stop_rng)
             reconstructors[j] = rc
             wb = np.clip(np.searchsorted(rc.w_edges, W[:, j], side="right") - 1, 0, rc.w_edges.size - 2)
             wbins[j] = wb
@@ -352,7 +363,7 @@ class ReconstructionTree(_TreeClassifierMixin):
         M = int(n_int.max())
         offsets = np.arange(d) * M * k
         flat_codes = codes * k + offsets[None, :]   # bin of (attribute, interval) per record
-        builder = _Builder(k)
+        builder = Builder(k)
         local = self.mode == "local"
         min_samples, max_depth = params["min_samples"], params["max_depth"]
         valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
@@ -364,7 +375,7 @@ class ReconstructionTree(_TreeClassifierMixin):
             m = idx.size
             if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
                 continue
-            if self.pruning == "mdl" and _leaf_is_final(counts.tolist(), d):
+            if self.pruning == "mdl" and leaf_is_final(counts.tolist(), d):
                 continue
             yi = y[idx]
             if local and depth > 0 and m >= params["local_min"]:
@@ -400,7 +411,7 @@ class ReconstructionTree(_TreeClassifierMixin):
                 continue
             left_counts, right_counts = left[a, p], right[a, p]
             n_candidates = int(ok[a].sum())
-            if self.pruning == "mdl" and _surely_pruned(counts.tolist(), left_counts.tolist(),
+            if self.pruning == "mdl" and surely_pruned(counts.tolist(), left_counts.tolist(),
                                                         right_counts.tolist(), n_candidates, d):
                 continue
             builder.set_split(node, a, thresholds[a][p], n_candidates, d)

@@ -8,17 +8,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..attacks import (
-    BayesEstimate,
     RecordReconstruction,
-    bayes_estimate,
-    correlated_data,
     gaussian_bayes_reconstruct,
     relative_rmse,
     spectral_filter,
 )
-from ..datasets import plateau, plateau_pdf
+from ..datasets import correlated_data, plateau, plateau_pdf
 from ..plots.attacks import plot_posterior_width, plot_record_recovery, plot_spectrum
+from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
+from ..validation import spawn_rngs
 from .panel import Panel
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
@@ -47,7 +46,7 @@ class SpectralAttackPanel(Panel):
     """Correlation and noise sliders -> spectrum of the perturbed data and recovered records.
 
     ``correlation`` is the share of every attribute's variance that comes from the two latent
-    factors (:func:`ppdm_edu.attacks.correlated_data`); ``sigma`` is the noise standard
+    factors (:func:`ppdm_edu.datasets.correlated_data`); ``sigma`` is the noise standard
     deviation in units of each attribute's standard deviation. The records and the noise are
     drawn with fixed seeds, so moving a slider changes one thing only.
     """
@@ -74,10 +73,11 @@ class SpectralAttackPanel(Panel):
     def compute(self, correlation, sigma):
         if sigma <= 0:
             raise ValueError("sigma must be > 0: without noise there is nothing to filter")
+        data_rng, noise_rng = spawn_rngs(self.seed)  # independent streams: noise never follows data
         X = correlated_data(self.n, n_attributes=self.n_attributes, n_factors=2,
-                            correlation=correlation, seed=self.seed)
+                            correlation=correlation, rng=data_rng)
         sd = sigma * X.std(axis=0)
-        W = X + np.random.default_rng(self.seed + 1).normal(size=X.shape) * sd
+        W = X + noise_rng.normal(size=X.shape) * sd
         spectral = spectral_filter(W, sd**2)
         bayes = gaussian_bayes_reconstruct(W, sd**2)
         return _AttackResult(
@@ -104,6 +104,7 @@ class SpectralAttackPanel(Panel):
 
 @dataclass(frozen=True)
 class _PosteriorResult:
+    x: np.ndarray
     w: np.ndarray
     estimate: BayesEstimate
     apriori_width: float
@@ -131,13 +132,14 @@ class PosteriorIntervalPanel(Panel):
         if privacy <= 0:
             raise ValueError("the privacy level must be > 0")
         noise = GaussianNoise.from_interval_width(privacy * 1.0, 0.95)  # range of plateau: 1
-        x = plateau(self.n, seed=self.seed)
-        w = x + noise.sample(x.shape, self.seed + 1)
+        data_rng, noise_rng = spawn_rngs(self.seed)  # independent streams: noise never follows data
+        x = plateau(self.n, seed=data_rng)
+        w = x + noise.sample(x.shape, noise_rng)
         # 500 grid cells: at least 10 per noise sd over the slider's range (the library default
         # of 40 per sd is for the notebook's numbers; the curve does not need it)
         est = bayes_estimate(w, noise, plateau_pdf, bounds=(0.0, 1.0), n_grid=500)
         inside = (x >= est.lower) & (x <= est.upper)
-        return _PosteriorResult(w=w, estimate=est, apriori_width=noise.interval_width(0.95),
+        return _PosteriorResult(x=x, w=w, estimate=est, apriori_width=noise.interval_width(0.95),
                                 coverage=float(inside.mean()))
 
     def draw(self, figure, result):

@@ -8,7 +8,9 @@ update (algorithm + redraw) before it returns, which is what ``benchmarks/`` tim
 the same on Binder, in a headless test and in JupyterLab.
 
 A ``ValueError`` from the algorithm (a slider at an extreme, theta = 0.5, ...) is shown as a
-message above the figure instead of a traceback; the previous figure stays.
+message *instead of* the figure and its read-out (a figure left from the previous value, titled
+with it, would show a result for a setting that is not on the controls); the next valid value
+brings the figure back.
 
 Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (and optionally
 :meth:`summary`). Algorithms never import this module.
@@ -116,6 +118,8 @@ class Panel:
                 '<div style="color:#B00020;font-weight:bold">&#9888; '
                 f"{html.escape(str(err))}</div>"
             )
+            self.image.layout.display = "none"
+            self.readout.layout.display = "none"
             self.last_update_seconds = time.perf_counter() - start
             return
         self.error = None
@@ -127,6 +131,8 @@ class Panel:
         self.figure.savefig(buffer, format="png")
         self.image.value = buffer.getvalue()
         self.readout.value = self.summary(result)
+        self.image.layout.display = None
+        self.readout.layout.display = None
         self.last_update_seconds = time.perf_counter() - start
 
     def _repr_mimebundle_(self, include=None, exclude=None):

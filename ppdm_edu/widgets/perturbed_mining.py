@@ -15,8 +15,8 @@ import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
 from ..randomization import GaussianNoise, UniformNoise
-from ..trees.c45 import C45, PPDTC45, _noise_quantile
-from ..validation import check_positive, check_probability
+from ..trees.c45 import C45, PPDTC45
+from ..validation import check_positive, check_probability, spawn_rngs
 from .panel import Panel
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
@@ -58,8 +58,8 @@ class PerturbedTreePanel(Panel):
     def __init__(self, **initial):
         from ..experiments.liu import adult_xy
 
-        rng = np.random.default_rng(self.seed)
-        self._X, self._y, self._Xt, self._yt = adult_xy(self.n_train, rng)
+        data_rng, rng = spawn_rngs(self.seed)  # the noise stream (rng) is independent of the data
+        self._X, self._y, self._Xt, self._yt = adult_xy(self.n_train, data_rng)
         # one standardized noise draw per record and attribute, rescaled at every update
         self._z = {"gaussian": (rng.standard_normal(self._X.shape), rng.standard_normal(self._Xt.shape)),
                    "uniform": (rng.uniform(-1, 1, self._X.shape), rng.uniform(-1, 1, self._Xt.shape))}
@@ -112,7 +112,7 @@ class PerturbedTreePanel(Panel):
             threshold_perturbed=100 * tree.score(Wt, self._yt),
             n_leaves=tree.n_leaves_, root_attribute=ADULT_CONTINUOUS[root_a],
             root_split=float(t.threshold[0]) if t.feature[0] >= 0 else float("nan"),
-            root_noise=noises[root_a], shift=_noise_quantile(noises[root_a], 1.0 - theta),
+            root_noise=noises[root_a], shift=noises[root_a].ppf(1.0 - theta),
         )
 
     def draw(self, figure, result):

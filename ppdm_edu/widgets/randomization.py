@@ -16,6 +16,7 @@ from ..lecture import OKABE_ITO, is_lecture_mode
 from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..randomization import Noise, noise_for_privacy, perturb
+from ..validation import spawn_rngs
 from .panel import Panel
 
 __all__ = ["RandomizationPanel", "ATTRIBUTES", "attribute_sample"]
@@ -34,18 +35,22 @@ def _num(value: float) -> str:
 
 @functools.lru_cache(maxsize=4)
 def attribute_sample(name: str, n: int = 10_000, seed: int = 0) -> np.ndarray:
-    """``n`` values of a course attribute (read-only array; the same for the same seed)."""
+    """``n`` values of a course attribute (read-only array; the same for the same seed).
+
+    The values come from the first of :func:`~ppdm_edu.validation.spawn_rngs`'s streams of
+    ``seed``; the panel draws its noise from the second, so noise never depends on the data.
+    """
     if name not in ATTRIBUTES:
         raise ValueError(f"unknown attribute {name!r}; allowed: {', '.join(ATTRIBUTES)}")
     if name.startswith("age"):
         from ..datasets import load_adult
 
         age = load_adult("train")["age"].to_numpy(dtype=float)
-        values = np.random.default_rng(seed).choice(age, size=n, replace=False)
+        values = spawn_rngs(seed)[0].choice(age, size=n, replace=False)
     else:
         from ..datasets import agrawal
 
-        values = agrawal(n, function=1, seed=seed)[0]["salary"].to_numpy(dtype=float)
+        values = agrawal(n, function=1, seed=spawn_rngs(seed)[0])[0]["salary"].to_numpy(dtype=float)
     values.setflags(write=False)
     return values
 
@@ -120,8 +125,9 @@ class RandomizationPanel(Panel):
                              "exactly; move the slider above 0")
         noise = noise_for_privacy(kind, level / 100.0, value_range, confidence=confidence)
         x = attribute_sample(attribute, self.n, self.seed)
-        # the same seed at every update: a slider changes the setting, not the luck
-        w = perturb(x, noise, rng=self.seed)
+        # the same seed at every update: a slider changes the setting, not the luck; the noise
+        # stream is independent of the data stream (spawn_rngs), never the data's own seed
+        w = perturb(x, noise, rng=spawn_rngs(self.seed)[1])
         measures = privacy_measures(x, w, noise, confidence=confidence, value_range=value_range,
                                     estimator="known-noise")
         return RandomizationResult(attribute, unit, domain, noise, x, w, measures)

@@ -15,7 +15,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import check_random_state
+from ..validation import spawn_rngs
 from .panel import Panel
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
@@ -73,7 +73,8 @@ def _draw_run(ax, run: _Run, probabilities):
     ax.locator_params(nbins=6)
 
 
-def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_history=False) -> _Run:
+def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_history=False,
+         stop="paper") -> _Run:
     if shape not in _SHAPES:
         raise ValueError(f"shape must be one of {', '.join(_SHAPES)}, got {shape!r}")
     if privacy_percent <= 0:
@@ -81,11 +82,11 @@ def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_histor
     # "privacy level" of Sec. 2.1: the 95 % confidence interval of the noise is
     # privacy_percent % of the attribute's range (here [0, 1])
     noise = noise_for_privacy(kind, privacy_percent / 100.0, value_range=1.0)
-    rng = check_random_state(seed)
-    x = _SHAPES[shape](int(n), seed=rng)
-    w = perturb(x, noise, rng=rng)
+    data_rng, noise_rng = spawn_rngs(seed)  # independent streams: noise never follows data
+    x = _SHAPES[shape](int(n), seed=data_rng)
+    w = perturb(x, noise, rng=noise_rng)
     rec = reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=int(n_intervals), method=method,
-                      keep_history=keep_history)
+                      keep_history=keep_history, stop=stop, rng=seed)
     truth = interval_distribution(x, rec.edges)
     return _Run(x=x, w=w, noise=noise, rec=rec, truth=truth,
                 tv_randomized=sample_total_variation(x, w, rec.edges),
@@ -102,7 +103,8 @@ class ReconstructionPanel(Panel):
 
     Controls: the original shape, the noise kind, the privacy level (the noise's 95 %
     confidence interval as a percentage of the range [0, 1], Sec. 2.1), the number of records
-    and of intervals, and the method (the paper's iterative Bayes or EM). Every update draws
+    and of intervals, the method (the paper's iterative Bayes or EM) and the stopping rule (the
+    paper's, or iterations chosen by held-out likelihood). Every update draws
     fresh data and noise with the same seed, randomizes and reconstructs.
 
     Examples
@@ -111,7 +113,7 @@ class ReconstructionPanel(Panel):
     >>> panel.controls["noise"].value = "uniform"
     >>> panel.result.rec.n_intervals
     20
-    >>> panel.controls["privacy"].value = 0      # shows a message, keeps the last figure
+    >>> panel.controls["privacy"].value = 0      # shows a message instead of the figure
     >>> panel.error is not None
     True
     """
@@ -142,17 +144,22 @@ class ReconstructionPanel(Panel):
                                              style=style, layout=self.slider_layout()),
             "method": widgets.ToggleButtons(options=["bayes", "em"], value="bayes",
                                             description="method", style=style),
+            # the paper's chi^2 rule, or iterations chosen by held-out likelihood (notebook 02)
+            "stop": widgets.ToggleButtons(options=[("paper's rule", "paper"),
+                                                   ("cross-validation", "cross-validation")],
+                                          value="paper", description="stop", style=style),
         }
 
-    def compute(self, shape, noise, privacy, n, n_intervals, method):
-        return _run(shape, noise, privacy, n, n_intervals, method, self.seed)
+    def compute(self, shape, noise, privacy, n, n_intervals, method, stop):
+        return _run(shape, noise, privacy, n, n_intervals, method, self.seed, stop=stop)
 
     def draw(self, figure, result: _Run) -> None:
         _draw_run(_axes(figure), result, result.rec.probabilities)
 
     def summary(self, result: _Run) -> str:
         rec = result.rec
-        stop = "converged" if rec.converged else "stopped at max_iter"
+        stop = ("iterations chosen by held-out likelihood" if rec.stop == "cross-validation"
+                else "converged" if rec.converged else "stopped at max_iter")
         return (
             f"{_LEGEND}<br>{_noise_text(result.noise)}, n = {result.x.size:,} &nbsp;·&nbsp; "
             f"TV randomized vs original = {result.tv_randomized:.3f} &nbsp;·&nbsp; "

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from ..plots.rr_trees import plot_panel_accuracy
 from ..randomized_response import epsilon, mrr_disguise
-from ..trees.id3 import ID3, RRID3, _check_theta, estimate_accuracy
+from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .panel import Panel
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
@@ -54,7 +54,7 @@ class RRTreePanel(Panel):
     >>> panel = RRTreePanel(theta=0.8)
     >>> 0.7 < panel.result.accuracy < 0.9
     True
-    >>> panel.controls["theta"].value = 0.5   # shows a message, keeps the last figure
+    >>> panel.controls["theta"].value = 0.5   # shows a message instead of the figure
     >>> panel.error is not None
     True
     """
@@ -81,7 +81,7 @@ class RRTreePanel(Panel):
         }
 
     def compute(self, theta, disguised_label):
-        theta = _check_theta(theta)  # theta = 0.5 -> ValueError (shown as a message)
+        theta = check_rr_theta(theta)  # theta = 0.5 -> ValueError (shown as a message)
         data, train, test, original = _adult()
         tree = RRID3(theta, disguised_label=disguised_label)
         keep = None if disguised_label else [train.shape[1] - 1]

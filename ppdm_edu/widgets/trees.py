@@ -12,7 +12,6 @@ import numpy as np
 from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
-from ..randomization import UniformNoise
 from .panel import Panel
 
 __all__ = ["TreesPanel", "TreesResult"]
@@ -117,8 +116,7 @@ class TreesPanel(Panel):
         unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
         W = X.copy()
         for i, (a, nz) in enumerate(noises.items()):
-            scale = nz.alpha if isinstance(nz, UniformNoise) else nz.sigma
-            W[a] = X[a].to_numpy() + scale * unit[:, i]
+            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
         accuracies, seconds, leaves = {}, {}, {}
         for alg in algorithms:
             if alg == "original":

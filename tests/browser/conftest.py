@@ -27,7 +27,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass
