@@ -196,7 +196,7 @@ GUARDS = [
      lambda: randomized_response.warner_estimate([0, 1, 2], 0.7), r"0/1"),
     ("reconstruct NaN", lambda: reconstruction.reconstruct(np.r_[x, nan], G), r"NaN"),
     ("RRID3 non-binary X", lambda: RRID3(0.7).fit(B * 2, Y), r"0/1"),
-    ("agrawal function=11", lambda: datasets.agrawal(10, 11, seed=0), r"function"),
+    ("agrawal function=11", lambda: datasets.agrawal(10, 11, rng=0), r"function"),
     ("load_adult split", lambda: datasets.load_adult("foo"), r"split"),
 ]
 

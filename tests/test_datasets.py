@@ -87,7 +87,7 @@ def test_corrupt_gzip_is_reported(fake_data_dir):
 # --- Agrawal & Srikant synthetic data --------------------------------------------------------
 
 def test_agrawal_attribute_domains_and_types():
-    X, y = datasets.agrawal(20_000, function=1, seed=0)
+    X, y = datasets.agrawal(20_000, function=1, rng=0)
     assert list(X.columns) == datasets.AGRAWAL_ATTRIBUTES
     for col, (lo, hi) in datasets.AGRAWAL_DOMAINS.items():
         assert X[col].min() >= lo and X[col].max() <= hi, col
@@ -106,7 +106,7 @@ def test_agrawal_attribute_domains_and_types():
 
 @pytest.mark.parametrize("function", [1, 2, 3, 4, 5])
 def test_agrawal_labels_follow_table_3(function):
-    X, y = datasets.agrawal(5_000, function=function, seed=function)
+    X, y = datasets.agrawal(5_000, function=function, rng=function)
     age, salary, elevel = X["age"], X["salary"], X["elevel"]
     if function == 1:
         expected = (age < 40) | (age >= 60)
@@ -131,18 +131,18 @@ def test_agrawal_labels_follow_table_3(function):
 
 
 def test_agrawal_balanced_and_reproducible():
-    X1, y1 = datasets.agrawal(1_001, function=2, seed=7, balanced=True)
-    X2, y2 = datasets.agrawal(1_001, function=2, seed=7, balanced=True)
+    X1, y1 = datasets.agrawal(1_001, function=2, rng=7, balanced=True)
+    X2, y2 = datasets.agrawal(1_001, function=2, rng=7, balanced=True)
     assert int(y1.sum()) == 500 and len(y1) == 1_001
     pd.testing.assert_frame_equal(X1, X2)
     np.testing.assert_array_equal(y1, y2)
-    X3, _ = datasets.agrawal(1_001, function=2, seed=8, balanced=True)
+    X3, _ = datasets.agrawal(1_001, function=2, rng=8, balanced=True)
     assert not X1.equals(X3)
 
 
 def test_agrawal_accepts_generator():
     rng = np.random.default_rng(3)
-    X, y = datasets.agrawal(100, function=4, seed=rng)
+    X, y = datasets.agrawal(100, function=4, rng=rng)
     assert len(X) == 100
 
 
@@ -161,7 +161,7 @@ def test_agrawal_bad_n(bad):
 @pytest.mark.parametrize("sampler, pdf", [(datasets.plateau, datasets.plateau_pdf),
                                           (datasets.triangles, datasets.triangles_pdf)])
 def test_fig2_shapes_match_their_documented_density(sampler, pdf):
-    x = sampler(200_000, seed=0)
+    x = sampler(200_000, rng=0)
     assert x.min() >= 0 and x.max() <= 1
     edges = np.linspace(0, 1, 21)
     observed = np.histogram(x, bins=edges)[0] / x.size
@@ -172,7 +172,7 @@ def test_fig2_shapes_match_their_documented_density(sampler, pdf):
     expected = np.array([np.trapezoid(pdf(np.linspace(a, b, 201)), np.linspace(a, b, 201))
                          for a, b in zip(edges[:-1], edges[1:])])
     assert np.abs(observed - expected).max() < 0.005, (mids, observed, expected)
-    np.testing.assert_array_equal(sampler(50, seed=1), sampler(50, seed=1))
+    np.testing.assert_array_equal(sampler(50, rng=1), sampler(50, rng=1))
 
 
 def test_fig2_shapes_bad_n():

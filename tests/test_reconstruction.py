@@ -212,7 +212,7 @@ def test_exact_for_negligible_noise(x, m):
 
 
 def test_negligible_noise_recovers_the_original_histogram():
-    x = plateau(5_000, seed=3)
+    x = plateau(5_000, rng=3)
     for method in ("bayes", "em"):
         noise = GaussianNoise(1e-6)
         rec = reconstruct(perturb(x, noise, rng=1), noise, bounds=(0, 1), width=0.05,
