@@ -10,7 +10,7 @@ from ppdm_edu.datasets import adult as adult_module
 
 
 def test_adult_shapes_columns_and_labels():
-    train, test = datasets.load_adult("train"), datasets.load_adult("test")
+    train, test = datasets.load_adult("train").frame, datasets.load_adult("test").frame
     assert train.shape == (32_561, 15)
     assert test.shape == (16_281, 15)
     assert list(train.columns) == datasets.ADULT_COLUMNS + ["income"]
@@ -22,7 +22,7 @@ def test_adult_shapes_columns_and_labels():
 
 
 def test_adult_missing_values_are_nan_not_question_marks():
-    train = datasets.load_adult("train")
+    train = datasets.load_adult("train").frame
     for col in datasets.ADULT_CATEGORICAL:
         assert not (train[col].astype(str).str.strip() == "?").any(), col
     # workclass, occupation and native_country have missing values in the UCI file
@@ -35,17 +35,17 @@ def test_adult_missing_values_are_nan_not_question_marks():
 
 
 def test_adult_first_record_parsed():
-    row = datasets.load_adult("train").iloc[0]
+    row = datasets.load_adult("train").frame.iloc[0]
     assert row["age"] == 39 and row["workclass"] == "State-gov" and row["fnlwgt"] == 77516
     assert row["education_num"] == 13 and row["capital_gain"] == 2174 and row["income"] == 0
-    test_row = datasets.load_adult("test").iloc[0]  # the comment line is skipped
+    test_row = datasets.load_adult("test").frame.iloc[0]  # the comment line is skipped
     assert test_row["age"] == 25 and test_row["income"] == 0
 
 
 def test_adult_returns_a_copy():
-    a = datasets.load_adult("train")
+    a = datasets.load_adult("train").frame
     a.loc[0, "age"] = -1
-    assert datasets.load_adult("train").loc[0, "age"] == 39
+    assert datasets.load_adult("train").frame.loc[0, "age"] == 39
 
 
 def test_adult_bad_split():
@@ -67,7 +67,7 @@ def test_tampered_file_names_file_and_expected_hash(fake_data_dir):
     tampered = original.replace(b"State-gov", b"State-gox", 1)
     (fake_data_dir / "adult.data.gz").write_bytes(gzip.compress(tampered))
     with pytest.raises(datasets.DataIntegrityError) as info:
-        datasets.load_adult("train")
+        datasets.load_adult("train").frame
     message = str(info.value)
     assert "adult.data.gz" in message
     assert "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d" in message
@@ -75,13 +75,13 @@ def test_tampered_file_names_file_and_expected_hash(fake_data_dir):
 
 def test_missing_file_is_reported(fake_data_dir):
     with pytest.raises(datasets.DataIntegrityError, match="adult.test.gz.*missing"):
-        datasets.load_adult("test")
+        datasets.load_adult("test").frame
 
 
 def test_corrupt_gzip_is_reported(fake_data_dir):
     (fake_data_dir / "adult.test.gz").write_bytes(b"not a gzip file")
     with pytest.raises(datasets.DataIntegrityError, match="adult.test.gz"):
-        datasets.load_adult("test")
+        datasets.load_adult("test").frame
 
 
 # --- Agrawal & Srikant synthetic data --------------------------------------------------------
@@ -180,3 +180,24 @@ def test_fig2_shapes_bad_n():
         datasets.plateau(0)
     with pytest.raises(ValueError):
         datasets.triangles(-1)
+
+
+def test_load_adult_follows_the_scikit_learn_loader_convention():
+    adult = datasets.load_adult("train")
+    assert list(adult.frame.columns) == datasets.ADULT_COLUMNS + ["income"]
+    assert adult.feature_names == datasets.ADULT_COLUMNS
+    assert adult.data.shape == (32_561, 14) and adult.target.shape == (32_561,)
+    assert adult.target_names == ["<=50K", ">50K"] and "UCI Adult" in adult.DESCR
+    X, y = datasets.load_adult("test", return_X_y=True)
+    assert X.shape == (16_281, 14) and set(y.unique()) == {0, 1}
+    Xa, ya = datasets.load_adult("test", return_X_y=True, as_frame=False)
+    assert isinstance(Xa, np.ndarray) and Xa.shape == X.shape and (ya == y.to_numpy()).all()
+    # the frame is a copy: editing it does not change the next load
+    adult.frame.loc[0, "age"] = -1
+    assert datasets.load_adult("train").frame.loc[0, "age"] == 39
+
+
+@pytest.mark.parametrize("split", [["train"], None, 1])
+def test_load_adult_names_a_bad_split(split):
+    with pytest.raises(ValueError, match="split must be 'train' or 'test'"):
+        datasets.load_adult(split)

@@ -23,7 +23,7 @@ SHAPES = {"plateau": plateau, "triangles": triangles}
 
 
 def _data(shape="plateau", noise="gaussian", n=10_000, seed=0):
-    x = SHAPES[shape](n, seed=seed)
+    x = SHAPES[shape](n, rng=seed)
     return x, perturb(x, NOISES[noise], rng=seed + 1000)
 
 

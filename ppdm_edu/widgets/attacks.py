@@ -133,7 +133,7 @@ class PosteriorIntervalPanel(Panel):
             raise ValueError("the privacy level must be > 0")
         noise = GaussianNoise.from_interval_width(privacy * 1.0, 0.95)  # range of plateau: 1
         data_rng, noise_rng = spawn_rngs(self.seed)  # independent streams: noise never follows data
-        x = plateau(self.n, seed=data_rng)
+        x = plateau(self.n, rng=data_rng)
         w = x + noise.sample(x.shape, noise_rng)
         # 500 grid cells: at least 10 per noise sd over the slider's range (the library default
         # of 40 per sd is for the notebook's numbers; the curve does not need it)
