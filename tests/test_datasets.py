@@ -67,7 +67,7 @@ def test_tampered_file_names_file_and_expected_hash(fake_data_dir):
     tampered = original.replace(b"State-gov", b"State-gox", 1)
     (fake_data_dir / "adult.data.gz").write_bytes(gzip.compress(tampered))
     with pytest.raises(datasets.DataIntegrityError) as info:
-        datasets.load_adult("train").frame
+        datasets.load_adult("train")
     message = str(info.value)
     assert "adult.data.gz" in message
     assert "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d" in message
@@ -75,13 +75,13 @@ def test_tampered_file_names_file_and_expected_hash(fake_data_dir):
 
 def test_missing_file_is_reported(fake_data_dir):
     with pytest.raises(datasets.DataIntegrityError, match="adult.test.gz.*missing"):
-        datasets.load_adult("test").frame
+        datasets.load_adult("test")
 
 
 def test_corrupt_gzip_is_reported(fake_data_dir):
     (fake_data_dir / "adult.test.gz").write_bytes(b"not a gzip file")
     with pytest.raises(datasets.DataIntegrityError, match="adult.test.gz"):
-        datasets.load_adult("test").frame
+        datasets.load_adult("test")
 
 
 # --- Agrawal & Srikant synthetic data --------------------------------------------------------
