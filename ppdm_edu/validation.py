@@ -28,6 +28,9 @@ __all__ = [
     "check_noise",
     "check_noise_mapping",
     "check_class_labels",
+    "check_fit_data",
+    "check_predict_data",
+    "feature_names",
     "spawn_rngs",
     "renamed_seed_to_rng",
     "check_size",
@@ -553,6 +556,157 @@ def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = 
         raise ValueError(f"{name} has no entry for column(s) {missing}; keys must be {allowed}")
     return out
 
+
+
+def check_fit_data(estimator, X, y, *, input_name: str = "X", binary: bool = False):
+    """Check training data as scikit-learn does and record ``n_features_in_``/``feature_names_in_``.
+
+    The one place where the package's estimators read ``fit(X, y)``: scikit-learn's
+    ``validate_data`` (array, DataFrame or list; sparse, object, 1-D, empty, NaN/inf and a
+    missing ``y`` refused with scikit-learn's messages; a column-vector ``y`` raveled with a
+    warning), then the class labels (:func:`check_class_labels`).
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+        The estimator being fitted; gets ``n_features_in_`` and, when ``X`` has string column
+        names, ``feature_names_in_``.
+    X : array_like or pandas.DataFrame, shape (n_samples, n_features)
+        Training records.
+    y : array_like, shape (n_samples,)
+        Class labels.
+    input_name : str, default "X"
+        The argument's name in messages (PPDTC4.5 calls its perturbed records ``W``).
+    binary : bool, default False
+        Require 0/1 attributes (ID3 and RR-ID3 take binary attributes only).
+
+    Returns
+    -------
+    X : numpy.ndarray
+        float64, or uint8 when ``binary``.
+    classes : numpy.ndarray
+        The sorted distinct labels (``classes_``).
+    codes : numpy.ndarray of int64
+        Each record's label as an index into ``classes``.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> est = BaseEstimator()
+    >>> X, classes, codes = check_fit_data(est, [[0.0, 1.0], [2.0, 3.0]], ["no", "yes"])
+    >>> est.n_features_in_, classes.tolist(), codes.tolist()
+    (2, ['no', 'yes'], [0, 1])
+    """
+    from sklearn.utils.validation import (
+        column_or_1d,
+        validate_data,
+    )
+
+    # names and column count first (scikit-learn's own checks, messages and y=None refusal),
+    # then the values under the argument's own name
+    validate_data(estimator, X, y, skip_check_array=True)
+    X = _numeric_array(X, input_name, estimator)
+    y = column_or_1d(y, warn=True)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have one label per row of {input_name} ({X.shape[0]}), "
+                         f"got {y.shape[0]} labels")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError("y contains NaN or infinite labels")
+    if y.dtype == object and any(v is None or (isinstance(v, float) and math.isnan(v)) for v in y):
+        raise ValueError("y contains missing labels (None or NaN): drop those records first")
+    check_class_labels(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    if binary:
+        X = check_binary(X, "X")
+    return X, classes, codes.astype(np.int64)
+
+
+def check_predict_data(estimator, X, *, input_name: str = "X", binary: bool = False) -> np.ndarray:
+    """Check the records given to a fitted estimator (predict, predict_proba, apply, score).
+
+    Refuses an unfitted estimator (scikit-learn's ``NotFittedError``), a different number of
+    columns, and a DataFrame whose column names differ from (or are ordered differently than)
+    the ones seen in ``fit``; then checks the values as :func:`check_fit_data` does.
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+        A fitted estimator.
+    X : array_like or pandas.DataFrame, shape (n_samples, n_features_in_)
+        Records to classify.
+    input_name : str, default "X"
+        The argument's name in messages (PPDTC4.5 calls its perturbed records ``W``).
+    binary : bool, default False
+        Require 0/1 attributes.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, or uint8 when ``binary``.
+
+    Examples
+    --------
+    >>> from ppdm_edu.trees import DecisionTree
+    >>> check_predict_data(DecisionTree(), [[0.0, 1.0]])
+    Traceback (most recent call last):
+    ...
+    sklearn.exceptions.NotFittedError: This DecisionTree instance is not fitted yet. ...
+    """
+    from sklearn.utils.validation import check_is_fitted, validate_data
+
+    check_is_fitted(estimator)
+    arr = _numeric_array(X, input_name, estimator)
+    # column names (a DataFrame's) and count, with scikit-learn's messages
+    validate_data(estimator, X if hasattr(X, "columns") else arr, reset=False, skip_check_array=True)
+    X = arr
+    return check_binary(X, input_name) if binary else X
+
+
+def _numeric_array(X, input_name: str, estimator) -> np.ndarray:
+    """scikit-learn's check_array to float64, with text columns named in the message."""
+    from sklearn.utils.validation import check_array
+
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):
+        import pandas as pd
+
+        text = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
+                                             or pd.api.types.is_bool_dtype(X[c]))]
+        if text:
+            raise ValueError(f"{input_name} columns must be numeric (encode categories as integer "
+                             f"codes first); non-numeric: {text}")
+    try:
+        return check_array(X, dtype=np.float64, ensure_all_finite=True, input_name=input_name,
+                           estimator=estimator)
+    except ValueError as err:
+        if "could not convert" in str(err):
+            raise ValueError(f"{input_name} must be numeric (encode categories as integer codes "
+                             f"first): {err}") from err
+        raise
+
+
+def feature_names(estimator) -> list[str] | None:
+    """The column names seen in ``fit`` (``feature_names_in_``) as a list, or None.
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+        A fitted estimator.
+
+    Returns
+    -------
+    list of str or None
+        None when ``fit`` got an array or a DataFrame with non-string column labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from ppdm_edu.trees import DecisionTree
+    >>> tree = DecisionTree().fit(pd.DataFrame({"age": [20, 60], "salary": [1, 2]}), [0, 1])
+    >>> feature_names(tree)
+    ['age', 'salary']
+    """
+    names = getattr(estimator, "feature_names_in_", None)
+    return None if names is None else [str(c) for c in names]
 
 
 def check_class_labels(y, name: str = "y") -> None:

@@ -59,13 +59,12 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_random_state
+from ..validation import check_fit_data, check_random_state, feature_names
 from .gini import (
     Builder,
     TreeClassifierMixin,
     check_int,
     check_X,
-    check_y,
     leaf_is_final,
     surely_pruned,
 )
@@ -305,8 +304,8 @@ class ReconstructionTree(TreeClassifierMixin):
     def fit(self, X, y) -> "ReconstructionTree":
         """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
         params = self._check_params()
-        W, names = check_X(X)
-        classes, yc = check_y(y, W.shape[0])
+        W, classes, yc = check_fit_data(self, X, y)
+        names = feature_names(self)
         n, d = W.shape
         k = classes.size
         noisy = _resolve_noise(self.noise, d, names)
@@ -314,8 +313,6 @@ class ReconstructionTree(TreeClassifierMixin):
         # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
         stop_rng = check_random_state(self.random_state)
         self.classes_ = classes
-        self.n_features_in_ = d
-        self.feature_names_in_ = names
         m_default = params["n_intervals"] or default_n_intervals(n)
 
         codes = np.empty((n, d), dtype=np.int64)
