@@ -44,6 +44,7 @@ from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
 from .validation import (
     check_bounds,
     check_finite_1d,
+    check_finite_array,
     check_noise,
     check_positive,
     check_probability,
@@ -265,14 +266,7 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
     """
     noise = laplace_noise_for_epsilon(epsilon, bounds)
     lo, hi = check_bounds(bounds)
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"x must be numeric: {err}") from None
-    if arr.size == 0:
-        raise ValueError("x is empty: at least one value is needed")
-    if not np.isfinite(arr).all():
-        raise ValueError("x contains NaN or infinite values; drop or impute them first")
+    arr = check_finite_array(x, "x")
     outside = (arr < lo) | (arr > hi)
     if outside.any():
         raise ValueError(

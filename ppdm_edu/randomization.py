@@ -28,6 +28,7 @@ from scipy import special
 
 from .validation import (
     check_finite_1d,
+    check_finite_array,
     check_integer,
     check_noise,
     check_positive,
@@ -890,14 +891,7 @@ def perturb(x, noise: Noise, rng=None) -> np.ndarray:
     (2,)
     """
     check_noise(noise)
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"x must be numeric: {err}") from None
-    if arr.size == 0:
-        raise ValueError("x is empty: at least one value is needed")
-    if not np.isfinite(arr).all():
-        raise ValueError("x contains NaN or infinite values; drop or impute them first")
+    arr = check_finite_array(x, "x")
     return arr + noise.sample(arr.shape, rng)
 
 

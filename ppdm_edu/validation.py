@@ -16,6 +16,7 @@ __all__ = [
     "check_random_state",
     "check_positive",
     "check_probability",
+    "check_finite_array",
     "check_finite_1d",
     "check_finite_2d",
     "check_binary",
@@ -176,25 +177,55 @@ def _reject_text(x, name: str) -> None:
         raise TypeError(f"{name} must be numeric, got text {str(x)[:60]!r}")
 
 
-def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
-    """A 1-D float array with no NaN or infinity."""
+def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
+    """A float array of any shape with no NaN or infinity (and, by default, not empty).
+
+    Parameters
+    ----------
+    x : array_like of float
+        The values.
+    name : str, default "x"
+        The argument's name, for the message.
+    allow_empty : bool, default False
+        Accept an empty array.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x`` as float64, same shape.
+
+    Examples
+    --------
+    >>> check_finite_array([[1, 2], [3, 4]]).dtype
+    dtype('float64')
+    >>> check_finite_array([1.0, float("nan")], "w")
+    Traceback (most recent call last):
+    ...
+    ValueError: w contains 1 NaN or infinite value(s) (first at position 1); drop or impute them first
+    """
     _reject_text(x, name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as err:
         raise ValueError(f"{name} must be numeric: {err}") from None
-    if arr.ndim == 0:
-        arr = arr.reshape(1)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0 and not allow_empty:
         raise ValueError(f"{name} is empty: at least one value is needed")
     bad = ~np.isfinite(arr)
     if bad.any():
         raise ValueError(
             f"{name} contains {int(bad.sum())} NaN or infinite value(s) "
-            f"(first at position {int(np.flatnonzero(bad)[0])}); drop or impute them first"
+            f"(first at position {int(np.flatnonzero(bad.ravel())[0])}); drop or impute them first"
         )
+    return arr
+
+
+def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
+    """A 1-D float array with no NaN or infinity (a scalar becomes one value)."""
+    arr = check_finite_array(x, name, allow_empty=allow_empty)
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     return arr
 
 

@@ -57,6 +57,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..randomized_response import mrr_solve
 from ..validation import check_binary, check_fit_data, check_predict_data, check_probability
 from ..validation import feature_names as fitted_feature_names
+from .base import FlatTree
 
 __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "TreeArrays"]
 
@@ -97,7 +98,7 @@ def _solve(p_star_e, p_star_ebar, theta):
 # the fitted tree
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TreeArrays:
+class TreeArrays(FlatTree):
     """A fitted tree as flat arrays (node 0 is the root), like ``sklearn``'s ``tree_``.
 
     Attributes
@@ -125,18 +126,6 @@ class TreeArrays:
     gain: np.ndarray
     depth: np.ndarray
     reason: np.ndarray
-
-    @property
-    def n_nodes(self) -> int:
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        return int(self.depth.max())
 
     @staticmethod
     def describe_reason(code: int) -> str:
