@@ -59,7 +59,7 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_fit_data, check_random_state, feature_names
+from ..validation import check_fit_data, check_noise_mapping, check_random_state, feature_names
 from .gini import (
     Builder,
     TreeClassifierMixin,
@@ -155,16 +155,7 @@ def perturb_columns(X, noise, rng=None):
 
 def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:
     """{column position: Noise} from one Noise (every column) or a dict keyed by name/position."""
-    if isinstance(noise, Noise):
-        return {j: noise for j in range(d)}
-    if not isinstance(noise, dict):
-        raise ValueError("noise must be a UniformNoise/GaussianNoise or a dict {attribute: noise}")
-    out = {}
-    for key, value in noise.items():
-        if not isinstance(value, Noise):
-            raise ValueError(f"noise for attribute {key!r} must be a UniformNoise or GaussianNoise, got {type(value).__name__}")
-        out[_resolve_column(key, d, names, "noise")] = value
-    return out
+    return check_noise_mapping(noise, d, names, require_all=False)
 
 
 def _resolve_column(key, d: int, names, what: str) -> int:
