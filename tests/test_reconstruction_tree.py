@@ -165,7 +165,7 @@ def test_bad_inputs(f1_uniform_100):
         ReconstructionTree({"wage": GaussianNoise(1.0)}).fit(W, y)
     with pytest.raises(ValueError, match="unknown column"):
         ReconstructionTree({12: GaussianNoise(1.0)}).fit(W.to_numpy(), y)
-    with pytest.raises(ValueError, match="UniformNoise or GaussianNoise"):
+    with pytest.raises(TypeError, match="UniformNoise, GaussianNoise or LaplaceNoise"):
         ReconstructionTree({"age": 3.0}).fit(W, y)
     with pytest.raises(ValueError, match="mode"):
         ReconstructionTree(noise, mode="perclass").fit(W, y)
