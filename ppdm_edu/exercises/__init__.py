@@ -1,0 +1,102 @@
+"""Exercises that answer back: ``check("02.1", answer)`` says *correct* or *not yet*.
+
+Every exercise of notebooks 00-07 has an id "NN.k" (notebook NN, exercise k). A checked exercise
+(kind "numeric" or "structured") compares ``answer`` with a reference solution computed here with
+the library, within a stated tolerance, and on a wrong answer gives a hint and the section to
+re-read — never the answer. An open-ended exercise (kind "rubric") prints a self-assessment rubric.
+
+One module per notebook (``nb00`` .. ``nb07``: the reference solutions and their judges) and
+``checking`` (results, exercises, answer parsing). No widgets are imported here.
+"""
+from __future__ import annotations
+
+from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07
+from .checking import CheckResult, Exercise
+
+__all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckResult", "Exercise", "EXERCISES"]
+
+EXERCISES: dict[str, Exercise] = {
+    ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07) for ex in module.EXERCISES
+}
+
+
+def exercise_ids(kind: str | None = None) -> list[str]:
+    """The exercise ids, in notebook order; only those of ``kind`` ("numeric", "structured",
+    "rubric") if given.
+
+    >>> exercise_ids()[:3]
+    ['00.1', '00.2', '00.3']
+    """
+    if kind is not None and kind not in ("numeric", "structured", "rubric"):
+        raise ValueError(f"kind must be None, 'numeric', 'structured' or 'rubric', got {kind!r}")
+    return [i for i, ex in EXERCISES.items() if kind is None or ex.kind == kind]
+
+
+def get_exercise(exercise_id: str) -> Exercise:
+    """The :class:`Exercise` with this id; a ValueError listing the ids otherwise."""
+    if not isinstance(exercise_id, str):
+        raise TypeError(f"exercise_id must be a string such as '02.1', got {type(exercise_id).__name__} "
+                        f"{exercise_id!r}; allowed: {', '.join(EXERCISES)}")
+    key = exercise_id.strip()
+    if key not in EXERCISES:
+        raise ValueError(f"exercise_id {exercise_id!r} is not an exercise; allowed: {', '.join(EXERCISES)}")
+    return EXERCISES[key]
+
+
+def reference_answer(exercise_id: str):
+    """The reference solution of a checked exercise, computed with the library (for teachers and
+    tests; the notebooks never show it). A ValueError for a rubric exercise."""
+    ex = get_exercise(exercise_id)
+    if ex.reference is None:
+        raise ValueError(f"exercise {ex.id} is open-ended (a rubric): it has no reference answer")
+    return ex.reference()
+
+
+def check(exercise_id: str, answer=None) -> CheckResult:
+    """Check an answer to an exercise of the notebooks.
+
+    Parameters
+    ----------
+    exercise_id : str
+        "NN.k": notebook NN, exercise k (see :func:`exercise_ids`).
+    answer : object, optional
+        Your answer, in the format the exercise asks for (a number, a tuple, a name ...). None
+        (the notebooks' placeholder) gives "not yet: write your answer ...". Ignored for
+        rubric exercises.
+
+    Returns
+    -------
+    CheckResult
+        ``correct`` is True when the answer passed; ``message`` says why not (a hint and the
+        section to re-read, never the answer); ``rubric`` lists self-assessment criteria. In a
+        notebook the result displays itself.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``exercise_id`` (the message lists the ids), or an answer with the wrong number
+        of values or a choice that is not allowed.
+    TypeError
+        ``exercise_id`` is not a string, or ``answer`` has the wrong type for the exercise.
+
+    Examples
+    --------
+    >>> from ppdm_edu.exercises import check
+    >>> check("07.4", None).message
+    'not yet: write your answer in `answer` above'
+    >>> check("07.4", 0.5).correct
+    False
+    >>> print(check("02.2"))  # doctest: +ELLIPSIS
+    ☐ 02.2: SELF-ASSESSMENT (not checked automatically) — ...
+    """
+    ex = get_exercise(exercise_id)
+    if ex.kind == "rubric":
+        return CheckResult(ex.id, False, ex.kind, f"open-ended: tick what your answer does ({ex.section}).",
+                           ex.rubric)
+    if answer is None:
+        return CheckResult(ex.id, False, ex.kind, "not yet: write your answer in `answer` above")
+    verdict = ex.judge(answer)
+    if verdict.correct:
+        return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)
+    hint = verdict.message.rstrip(".")
+    return CheckResult(ex.id, False, ex.kind, f"{hint}. Re-read {ex.section}.")

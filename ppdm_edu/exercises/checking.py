@@ -1,0 +1,203 @@
+"""The machinery behind :func:`ppdm_edu.exercises.check`: exercises, results and answer parsing.
+
+An :class:`Exercise` is either *checked* (``kind`` "numeric" or "structured": a ``judge`` that
+compares the student's answer with a reference computed by the library) or a *rubric* (open-ended:
+``check`` prints the self-assessment criteria and judges nothing). Judges never print the
+reference: a wrong answer gets "not yet", a hint about a typical mistake where one is recognised,
+and the section to re-read.
+"""
+from __future__ import annotations
+
+import html
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+KINDS = ("numeric", "structured", "rubric")
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What :func:`ppdm_edu.exercises.check` says about one answer.
+
+    Attributes
+    ----------
+    exercise_id : str
+        E.g. ``"02.1"``: notebook 02, exercise 1.
+    correct : bool
+        True only when a checked exercise's answer passed its check; always False for a rubric
+        (nothing is judged) and for a missing answer.
+    kind : str
+        "numeric", "structured" or "rubric".
+    message : str
+        "correct" with a short comment, or "not yet" with a hint and the section to re-read.
+    rubric : tuple of str
+        The self-assessment criteria (rubric exercises; checked exercises may add a part that
+        is not checked automatically, such as a "why").
+    """
+
+    exercise_id: str
+    correct: bool
+    kind: str
+    message: str
+    rubric: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> str:
+        if self.kind == "rubric":
+            return "SELF-ASSESSMENT (not checked automatically)"
+        return "correct" if self.correct else "not yet"
+
+    def __str__(self) -> str:
+        mark = {"correct": "✔", "not yet": "✘"}.get(self.status, "☐")
+        lines = [f"{mark} {self.exercise_id}: {self.status} — {self.message}"]
+        lines += [f"  ☐ {item}" for item in self.rubric]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        colour = {"correct": "#1b7f3b", "not yet": "#b03a2e"}.get(self.status, "#555599")
+        items = "".join(f"<li>☐ {html.escape(item)}</li>" for item in self.rubric)
+        rubric = f"<ul style='list-style:none;padding-left:1em;margin:0.3em 0'>{items}</ul>" if items else ""
+        return (f"<div style='border-left:4px solid {colour};padding:0.3em 0.8em;margin:0.3em 0'>"
+                f"<b style='color:{colour}'>{html.escape(self.exercise_id)}: {html.escape(self.status)}</b>"
+                f" — {html.escape(self.message)}{rubric}</div>")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision: ``correct`` and a message (a hint when not correct)."""
+
+    correct: bool
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of a notebook.
+
+    Attributes
+    ----------
+    id : str
+        "NN.k": notebook NN, exercise k.
+    title : str
+        Short name, as in the notebook.
+    kind : str
+        "numeric", "structured" or "rubric".
+    section : str
+        Where to re-read when the answer is not yet right.
+    answer_format : str
+        What ``answer`` must be (shown in type errors); empty for rubrics.
+    judge : callable or None
+        ``judge(answer) -> Verdict``; raises TypeError/ValueError for an answer of the wrong
+        type or shape. None for rubrics.
+    reference : callable or None
+        ``reference() -> answer``: the solution, computed with the library. None for rubrics.
+    tolerance : str
+        How close a numerical answer must be, and why.
+    rubric : tuple of str
+        Self-assessment criteria (all of a rubric exercise; the unchecked part of others).
+    """
+
+    id: str
+    title: str
+    kind: str
+    section: str
+    answer_format: str = ""
+    judge: Callable[[object], Verdict] | None = None
+    reference: Callable[[], object] | None = None
+    tolerance: str = ""
+    rubric: tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if (self.kind == "rubric") != (self.judge is None):
+            raise ValueError(f"exercise {self.id}: a rubric has no judge, a checked exercise has one")
+
+
+class AnswerFormatError(TypeError):
+    """``answer`` has the wrong type or shape for its exercise (a TypeError)."""
+
+
+def _describe(answer) -> str:
+    return f"{type(answer).__name__} {answer!r}"[:120]
+
+
+def as_number(answer, exercise_id: str, answer_format: str, *, name: str = "answer") -> float:
+    """``answer`` as a float; a clear TypeError naming the exercise and the format otherwise.
+
+    >>> as_number(3, "07.4", "a number")
+    3.0
+    """
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (numbers.Real, np.number)):
+        if isinstance(answer, np.ndarray) and answer.size == 1 and np.issubdtype(answer.dtype, np.number):
+            return float(answer.reshape(()))
+        raise AnswerFormatError(f"check({exercise_id!r}, {name}): {name} must be {answer_format}, "
+                                f"got {_describe(answer)}")
+    return float(answer)
+
+
+def as_numbers(answer, n: int, exercise_id: str, answer_format: str) -> tuple[float, ...]:
+    """``answer`` as a tuple of ``n`` floats (a tuple, list or 1-D array)."""
+    if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__len__"):
+        raise AnswerFormatError(f"check({exercise_id!r}, answer): answer must be {answer_format}, "
+                                f"got {_describe(answer)}")
+    values = list(np.asarray(answer, dtype=object).ravel()) if isinstance(answer, np.ndarray) else list(answer)
+    if len(values) != n:
+        raise ValueError(f"check({exercise_id!r}, answer): answer must be {answer_format} "
+                         f"({n} values), got {len(values)} values")
+    return tuple(as_number(v, exercise_id, answer_format, name=f"answer[{i}]") for i, v in enumerate(values))
+
+
+def as_choice(answer, allowed, exercise_id: str, answer_format: str, *, name: str = "answer") -> str:
+    """``answer`` as one of the strings ``allowed`` (case and spaces/underscores/hyphens ignored)."""
+    if not isinstance(answer, str):
+        raise AnswerFormatError(f"check({exercise_id!r}, {name}): {name} must be {answer_format}, "
+                                f"got {_describe(answer)}")
+    key = normalize(answer)
+    for option in allowed:
+        if normalize(option) == key:
+            return option
+    raise ValueError(f"check({exercise_id!r}, {name}): {name} must be one of "
+                     f"{', '.join(repr(a) for a in allowed)}, got {answer!r}")
+
+
+def normalize(text: str) -> str:
+    """Lower case, with spaces, hyphens and underscores removed: "Split points" == "split_points"."""
+    return "".join(ch for ch in text.lower() if ch not in " -_")
+
+
+def within(value: float, reference: float, tol: float) -> bool:
+    """``|value - reference| <= tol`` for finite values."""
+    return math.isfinite(value) and abs(value - reference) <= tol
+
+
+def looks_like_percent(value: float, reference: float, tol: float) -> bool:
+    """The answer is the reference × 100 (a percentage where a fraction was asked)."""
+    return within(value, 100 * reference, 100 * tol) and abs(reference) > 1e-12
+
+
+def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, percent_hint: bool = True,
+                    comment: str = "") -> Verdict:
+    """Compare one number; recognise typical mistakes ``(value, hint)`` and percentages.
+
+    >>> numeric_verdict(0.5, 0.5, 0.01).correct
+    True
+    >>> numeric_verdict(50, 0.5, 0.01).message
+    'this looks like a percentage: give a fraction (0 to 1).'
+    """
+    if not math.isfinite(value):
+        return Verdict(False, "the answer is not a finite number.")
+    if within(value, reference, tol):
+        return Verdict(True, comment or "within the tolerance.")
+    for wrong, hint in mistakes:
+        if within(value, wrong, tol):
+            return Verdict(False, hint)
+    if percent_hint and looks_like_percent(value, reference, tol):
+        return Verdict(False, "this looks like a percentage: give a fraction (0 to 1).")
+    if reference != 0 and within(value, -reference, tol):
+        return Verdict(False, "the sign is wrong.")
+    return Verdict(False, "not within the tolerance.")

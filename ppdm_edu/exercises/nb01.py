@@ -1,0 +1,123 @@
+"""Exercises of notebook 01 (randomization and privacy)."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .checking import Exercise, Verdict, as_number, as_numbers, numeric_verdict, within
+
+NB = "notebook 01"
+
+
+def sigma_equal_entropy(alpha: float = 10.0) -> float:
+    """Reference for 01.1: the Gaussian σ with the entropy privacy Π of uniform noise ``alpha``."""
+    from ..randomization import GaussianNoise, UniformNoise
+    return UniformNoise(alpha).privacy() / GaussianNoise(1.0).privacy()  # Π_G is linear in σ
+
+
+def judge_01_1(answer) -> Verdict:
+    value = as_number(answer, "01.1", "a number (the Gaussian sigma)")
+    ref = sigma_equal_entropy()
+    return numeric_verdict(value, ref, 0.005 * ref, percent_hint=False, mistakes=(
+        (sigma_equal_entropy(5.0), "the uniform noise on [−α, α] has width 2α: check Π_U."),
+        (ref ** 2, "this is a variance: the question asks for σ."),
+        (2 * 10.0, "this is Π_U itself: now find the σ whose Π_G equals it."),
+    ))
+
+
+def equal_privacy_confidence() -> float:
+    """Reference for 01.2: the confidence c at which equal c-interval widths give equal Π."""
+    from scipy.optimize import brentq
+
+    from ..randomization import GaussianNoise, UniformNoise
+    return brentq(lambda c: UniformNoise.from_interval_width(1, c).privacy()
+                  - GaussianNoise.from_interval_width(1, c).privacy(), 0.5, 0.99, xtol=1e-10)
+
+
+def judge_01_2(answer) -> Verdict:
+    value = as_number(answer, "01.2", "a confidence level (float between 0 and 1)")
+    return numeric_verdict(value, equal_privacy_confidence(), 5e-4)
+
+
+def half_loss_snr() -> float:
+    """Reference for 01.3: the SNR at which a Gaussian attribute with Gaussian noise loses half its
+    privacy. Loss = 1 − 2^{−I(X;W)} with I = ½ log2(1 + SNR), i.e. 1 − (1 + SNR)^{−1/2}."""
+    from scipy.optimize import brentq
+    return brentq(lambda s: 1 - (1 + s) ** -0.5 - 0.5, 1e-6, 100, xtol=1e-12)
+
+
+@lru_cache(maxsize=None)
+def half_loss_snr_tolerance(n: int = 50_000, repeats: int = 10) -> float:
+    """Tolerance of 01.3: 4 standard deviations of an SNR read off a simulated privacy loss.
+
+    The simulated ``privacy_loss`` at SNR 3 with ``n`` records has a spread s over seeds; near
+    SNR 3 the loss changes by d(loss)/d(SNR) = ½ (1 + SNR)^{−3/2} = 1/16 per unit of SNR, so an
+    SNR found by simulation has a spread of s × 16. Measured, not guessed.
+    """
+    from ..privacy import privacy_loss
+    from ..randomization import noise_for_snr, perturb
+    snr = half_loss_snr()
+    losses = []
+    for seed in range(repeats):
+        data_rng, noise_rng = np.random.SeedSequence(seed).spawn(2)
+        x = np.random.default_rng(data_rng).normal(size=n)
+        losses.append(privacy_loss(x, perturb(x, noise_for_snr(x, snr), rng=np.random.default_rng(noise_rng))))
+    slope = 0.5 * (1 + snr) ** -1.5
+    return 4 * float(np.std(losses, ddof=1)) / slope
+
+
+def judge_01_3(answer) -> Verdict:
+    value = as_number(answer, "01.3", "a signal-to-noise ratio (number, var(X)/var(R))")
+    return numeric_verdict(value, half_loss_snr(), half_loss_snr_tolerance(), percent_hint=False, mistakes=(
+        (1.0, "at SNR 1 the loss is 1 − 1/√2, not 1/2: solve 1 − (1 + SNR)^(−1/2) = 1/2."),
+        (0.5, "0.5 is the privacy loss asked for, not the SNR that produces it."),
+        (math.sqrt(half_loss_snr()), "SNR is a ratio of variances, not of standard deviations."),
+    ))
+
+
+def discretization_equivalent(width: float = 10.0, confidence: float = 0.95) -> tuple[float, float]:
+    """Reference for 01.4: interval privacy of value-class membership with intervals of ``width``,
+    and the uniform α with the same interval privacy (Table 1 of Agrawal & Srikant)."""
+    from ..randomization import UniformNoise
+    interval = confidence * width  # the c-interval of a uniform position inside a class
+    return interval, UniformNoise.from_interval_width(interval, confidence).alpha
+
+
+def judge_01_4(answer) -> Verdict:
+    fmt = "a pair (interval privacy in years, uniform alpha in years)"
+    interval, alpha = as_numbers(answer, 2, "01.4", fmt)
+    ref_i, ref_a = discretization_equivalent()
+    tol = 0.005 * ref_i  # exact values; 0.5 % admits rounding
+    if not within(interval, ref_i, tol):
+        if within(interval, 10.0, tol):
+            return Verdict(False, "the interval privacy is taken at 95 % confidence, not 100 %.")
+        return Verdict(False, "the interval privacy is not right yet.")
+    if not within(alpha, ref_a, tol):
+        if within(alpha, 2 * ref_a, 2 * tol) or within(alpha, ref_i, tol):
+            return Verdict(False, "uniform noise on [−α, α] has width 2α: α is not the width.")
+        return Verdict(False, "α is not right yet (Table 1: uniform interval width = 2α × confidence).")
+    return Verdict(True, "both numbers are right; now the 'why' (rubric below).")
+
+
+EXERCISES = (
+    Exercise("01.1", "Equal entropy privacy", "numeric",
+             f"{NB}, §5 'Entropy privacy Π(A), conditional privacy and privacy loss'",
+             "a number (the Gaussian sigma)", judge_01_1, sigma_equal_entropy,
+             tolerance="0.5 % relative: a closed form, the tolerance only admits rounding to 3 significant figures"),
+    Exercise("01.2", "Equal width, equal Π", "numeric", f"{NB}, §3 'Table 1: interval privacy' and §5",
+             "a confidence level (float between 0 and 1)", judge_01_2, equal_privacy_confidence,
+             tolerance="±0.0005: deterministic root; admits rounding to 3 decimals (0.9505 → 0.951 or 0.950)"),
+    Exercise("01.3", "Half the privacy lost", "numeric", f"{NB}, §5 'Privacy loss against SNR'",
+             "a signal-to-noise ratio (number, var(X)/var(R))", judge_01_3, half_loss_snr,
+             tolerance="4 standard deviations of an SNR read off a simulation with n = 50,000 (loss spread "
+                       "measured over 10 seeds, divided by the slope 1/16 of the loss at SNR 3): about ±0.16"),
+    Exercise("01.4", "Discretization vs value distortion", "structured",
+             f"{NB}, §3 'Table 1: interval privacy' (and Section 2.1 of the paper)",
+             "a pair (interval privacy in years, uniform alpha in years)", judge_01_4, discretization_equivalent,
+             tolerance="0.5 % relative on both numbers (exact values; admits rounding)",
+             rubric=("Why the paper still prefers value distortion: I can say what discretization must do "
+                     "to reach 100 % privacy, and what is then left to learn.",
+                     "I can say why noise of the same size can still be 'reconstructed away' in aggregate (notebook 02).")),
+)

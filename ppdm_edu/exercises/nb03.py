@@ -1,0 +1,123 @@
+"""Exercises of notebook 03 (randomized response)."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from .checking import Exercise, Verdict, as_number, as_numbers, numeric_verdict, within
+
+NB = "notebook 03"
+ADULT_E = {"sex": 1, "marital_status": 1, "income": 1}  # the conjunction of Section 6
+
+
+def privacy_budget_design(eps: float = 1.0, pi: float = 0.3, se: float = 0.02) -> tuple[float, float, float]:
+    """Reference for 03.1: (θ > 0.5 with ε = ``eps``, respondents for standard error ``se`` with
+    Warner's device, respondents for a direct question)."""
+    from ..randomized_response import theta_for_epsilon, warner_std_error
+    theta = float(theta_for_epsilon(eps))
+    n_rr = float(warner_std_error(pi, theta, 1)) ** 2 / se ** 2   # Var = v(π, θ)/n
+    n_direct = pi * (1 - pi) / se ** 2
+    return theta, n_rr, n_direct
+
+
+def judge_03_1(answer) -> Verdict:
+    theta, n_rr, n_direct = as_numbers(answer, 3, "03.1", "a triple (theta, respondents with RR, respondents direct)")
+    r_theta, r_rr, r_direct = privacy_budget_design()
+    if within(theta, 1 - r_theta, 2e-3):
+        return Verdict(False, "the question asks for the θ above 0.5 (θ and 1 − θ give the same ε).")
+    if not within(theta, r_theta, 2e-3):
+        if within(theta, 2 / 3, 2e-3):
+            return Verdict(False, "ε is a natural logarithm, not log2.")
+        return Verdict(False, "θ is not right yet: ε = ln(θ / (1 − θ)).")
+    for n, ref, what in ((n_rr, r_rr, "with randomized response"), (n_direct, r_direct, "for a direct question")):
+        # 2 %: rounding θ to 0.73 moves n_rr by 0.9 %, rounding n up to an integer by < 0.1 %.
+        if not within(n, ref, 0.02 * ref):
+            if within(n, ref * 0.02, 0.02 * ref * 0.02):
+                return Verdict(False, f"the number {what}: the standard error is a square root, divide the "
+                                      "variance by se², not se.")
+            return Verdict(False, f"the number of respondents {what} is not right yet: solve Var / n = se².")
+    return Verdict(True, "randomized response needs several times more respondents for the same precision.")
+
+
+def mostly_lying_device(pi: float = 0.3, n: int = 200) -> tuple[float, float, float, float]:
+    """Reference for 03.2: (SE at θ = 0.2, SE at θ = 0.8, ε at 0.2, ε at 0.8) for ``n`` respondents."""
+    from ..randomized_response import epsilon, warner_std_error
+    return (float(warner_std_error(pi, 0.2, n)), float(warner_std_error(pi, 0.8, n)),
+            float(epsilon(0.2)), float(epsilon(0.8)))
+
+
+def judge_03_2(answer) -> Verdict:
+    fmt = "a 4-tuple (SE at theta=0.2, SE at theta=0.8, epsilon at 0.2, epsilon at 0.8) for 200 respondents"
+    se2, se8, e2, e8 = as_numbers(answer, 4, "03.2", fmt)
+    r_se2, r_se8, r_e2, r_e8 = mostly_lying_device()
+    # The empirical SD of 1,000 simulated surveys (simulate_warner_surveys' default) has a relative
+    # spread of 1/sqrt(2 × 999) = 2.2 %; 10 % is 4.5 of those and also accepts Warner's formula.
+    rel = 0.10
+    if within(e2, -r_e2, 1e-3) or within(e8, -r_e8, 1e-3):
+        return Verdict(False, "ε is |ln(θ / (1 − θ))|: a privacy loss is never negative.")
+    if not (within(e2, r_e2, 5e-3) and within(e8, r_e8, 5e-3)):
+        if within(e2, r_e2 / math.log(2), 5e-3):
+            return Verdict(False, "ε is a natural logarithm, not log2.")
+        return Verdict(False, "the two ε are not right yet.")
+    if not (within(se2, r_se2, rel * r_se2) and within(se8, r_se8, rel * r_se8)):
+        return Verdict(False, "the standard errors are not right yet (200 respondents, π = 0.3).")
+    return Verdict(True, "θ and 1 − θ are equally private and equally precise; the rubric asks why.")
+
+
+@lru_cache(maxsize=None)
+def kept_class_std_error(theta: float = 0.45, keep: str | None = "income") -> float:
+    """Reference for 03.3: the standard error of repeated disguises (``std_error_disguise``) of
+    P(E) on the binarized Adult data at ``theta``, with the class sent undisguised."""
+    from ..datasets import adult_binary
+    from ..experiments.rr_simulation import mrr_theta_sweep
+    sweep = mrr_theta_sweep(adult_binary().data, ADULT_E, thetas=(theta,), runs=2, rng=0, keep=keep)
+    return float(sweep["std_error_disguise"].mean())
+
+
+def judge_03_3(answer) -> Verdict:
+    value = as_number(answer, "03.3", "a standard error (float) at theta = 0.45 with keep='income'")
+    ref = kept_class_std_error()
+    # The formula is deterministic; the SD over 50 runs (the sweep of the solution) has a relative
+    # spread of 1/sqrt(2 × 49) = 10 %: 30 % (3 of those) accepts both, and still rejects the value
+    # without keep= (+52 %).
+    return numeric_verdict(value, ref, 0.3 * ref, mistakes=(
+        (kept_class_std_error(keep=None), "this is the precision WITHOUT keep='income' (pass keep= to the "
+                                          "sweep, which passes it to both mrr_disguise and mrr_estimate)."),
+    ))
+
+
+def independent_coins_unknowns(k: int = 3) -> int:
+    """Reference for 03.4: unknowns of the system linking observed and true pattern frequencies
+    of a conjunction of ``k`` attributes when every attribute has its own coin."""
+    return 2 ** k
+
+
+def judge_03_4(answer) -> Verdict:
+    value = as_number(answer, "03.4", "a whole number (of unknowns)")
+    if value == independent_coins_unknowns():
+        return Verdict(True, "every true pattern can become any pattern; the rubric asks why one coin keeps it 2 × 2.")
+    if value in (2, 3, 6):
+        return Verdict(False, "count the patterns of three 0/1 attributes, each of which can turn into any other.")
+    return Verdict(False, "not yet: how many different patterns do three 0/1 attributes have?")
+
+
+EXERCISES = (
+    Exercise("03.1", "A privacy budget", "structured", f"{NB}, §4 'θ and ε' and §2 (Warner's variance)",
+             "a triple (theta, respondents with RR, respondents direct)", judge_03_1, privacy_budget_design,
+             tolerance="θ ±0.002 (3 decimals); respondents 2 % relative (rounding θ to 0.73 moves n by 0.9 %)"),
+    Exercise("03.2", "A device that mostly lies", "structured", f"{NB}, §4 and §5 'The extremes'",
+             "a 4-tuple (SE at theta=0.2, SE at theta=0.8, epsilon at 0.2, epsilon at 0.8) for 200 respondents",
+             judge_03_2, mostly_lying_device,
+             tolerance="ε ±0.005; SE 10 % relative = 4.5 × the 2.2 % spread of an SD from 1,000 simulated surveys",
+             rubric=("I can explain why dividing by 2θ − 1 < 0 still gives an unbiased estimate.",
+                     "I can say why a device that always lies would reveal as much as one that never lies.")),
+    Exercise("03.3", "Keeping the class undisguised", "numeric", f"{NB}, §6 'Many questions at once' and 'As θ varies'",
+             "a standard error (float) at theta = 0.45 with keep='income'", judge_03_3, kept_class_std_error,
+             tolerance="30 % relative: 3 × the 10 % spread of an SD over 50 runs (the formula column is exact)",
+             rubric=("I wrote down what Ē is when the class is kept.",
+                     "I can say why the estimate is more precise: how many records can move between E and Ē?")),
+    Exercise("03.4", "One coin or many?", "numeric", f"{NB}, §6 'Many questions at once' (Section 4.1)",
+             "a whole number (of unknowns)", judge_03_4, independent_coins_unknowns,
+             tolerance="exact (an integer)",
+             rubric=("I can explain why one coin per record pairs every pattern with its complement only.",)),
+)

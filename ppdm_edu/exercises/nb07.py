@@ -1,0 +1,167 @@
+"""Exercises of notebook 07 (attacks and local differential privacy)."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .checking import Exercise, Verdict, as_number, as_numbers, numeric_verdict, within
+
+NB = "notebook 07"
+AUDIT_TRIALS = (1_000, 3_000, 10_000, 30_000)
+
+
+@lru_cache(maxsize=None)
+def four_factor_rmse(rng: int = 0, noise_rng: int = 1) -> float:
+    """Spectral filtering (Tracy-Widom) of 10 attributes with 4 factors (correlation 0.99) and
+    noise of one standard deviation per attribute: the RMSE in units of σ."""
+    from ..attacks import spectral_filter
+    from ..datasets import correlated_data
+    X = correlated_data(5000, n_factors=4, correlation=0.99, rng=rng)
+    s = X.std(axis=0)
+    W = X + np.random.default_rng(noise_rng).normal(size=X.shape) * s
+    return float(spectral_filter(W, s ** 2, threshold="tracy-widom").rmse(X, s))
+
+
+def four_factor_reference() -> float:
+    """Reference for 07.1 (the simulation with the exercise's seeds)."""
+    return four_factor_rmse()
+
+
+@lru_cache(maxsize=None)
+def four_factor_tolerance() -> float:
+    """Tolerance of 07.1: 4 SDs of the simulated RMSE over 10 data/noise seeds, plus the distance
+    of the simulation's mean from the prediction √(4/10) (both are honest answers), plus 0.005 for
+    rounding to two decimals."""
+    sims = np.array([four_factor_rmse(s, 1000 + s) for s in range(10)])
+    return 4 * float(sims.std(ddof=1)) + abs(float(sims.mean()) - math.sqrt(4 / 10)) + 0.005
+
+
+def judge_07_1(answer) -> Verdict:
+    value = as_number(answer, "07.1", "an RMSE in units of sigma (float)")
+    ref = four_factor_reference()
+    return numeric_verdict(value, ref, four_factor_tolerance(), percent_hint=False, mistakes=(
+        (0.4, "0.4 is the share of the noise VARIANCE left: the RMSE is its square root."),
+        (math.sqrt(0.2), "that is the two-factor case: this data has four factors."),
+        (1.0, "that is the RMSE of the perturbed values before filtering."),
+    ))
+
+
+@lru_cache(maxsize=None)
+def posterior_ratio(level: float, rng: int = 1) -> float:
+    """Posterior 95 % interval width / Table 1 width on the plateau (5,000 records) at ``level``."""
+    from ..datasets import plateau, plateau_pdf
+    from ..posterior import posterior_interval_width
+    from ..randomization import GaussianNoise
+    x = plateau(5000, rng=0)
+    return float(posterior_interval_width(x, GaussianNoise.from_interval_width(level), plateau_pdf,
+                                          bounds=(0, 1), rng=rng).ratio)
+
+
+def half_width_level() -> float:
+    """Reference for 07.2: the privacy level (width / range) where the ratio crosses 0.5."""
+    from scipy.optimize import brentq
+    return float(brentq(lambda lv: posterior_ratio(round(lv, 4)) - 0.5, 1.0, 2.0, xtol=1e-3))
+
+
+def judge_07_2(answer) -> Verdict:
+    value = as_number(answer, "07.2", "a privacy level as a fraction of the range (e.g. 1.0 for 100 %)")
+    # ±0.1: a grid of levels 0.1 apart (the exercise's method) locates the crossing to within one
+    # step; the Monte-Carlo spread over seeds moves it by only ~0.004 (ratio SD ~0.001, slope ~0.26).
+    return numeric_verdict(value, half_width_level(), 0.1, mistakes=(
+        (1.0, "at 100 % (Table 1's promise) the ratio is still above one half: go to higher levels."),
+    ))
+
+
+def breach_numbers(theta: float = 0.7, rho2: float = 0.5) -> tuple[float, float]:
+    """Reference for 07.3: (ε of randomized response with ``theta``, the largest prior ρ1 that one
+    answer cannot push to ``rho2``), from γ = amplification(θ) (Evfimievski et al.)."""
+    from ..ldp import amplification, rr_epsilon
+    gamma = float(amplification(theta))
+    # a breach needs γ ≥ (ρ2 / (1 − ρ2)) (1 − ρ1) / ρ1  ⇔  ρ1 ≥ ρ2 / (ρ2 + γ (1 − ρ2))
+    return float(rr_epsilon(theta)), rho2 / (rho2 + gamma * (1 - rho2))
+
+
+def judge_07_3(answer) -> Verdict:
+    eps, rho1 = as_numbers(answer, 2, "07.3", "a pair (epsilon, largest rho1 without a breach)")
+    r_eps, r_rho = breach_numbers()
+    if within(eps, r_eps / math.log(2), 5e-3):
+        return Verdict(False, "ε is a natural logarithm, not log2.")
+    if not within(eps, r_eps, 5e-3):  # 3 decimals
+        return Verdict(False, "ε is not right yet: ε = ln(θ / (1 − θ)).")
+    if within(rho1, 1 - r_rho, 5e-3):
+        return Verdict(False, "that is the smallest prior that CAN be pushed over 50 %: the question asks for the "
+                              "largest that cannot.")
+    if within(rho1, 100 * r_rho, 0.5):
+        return Verdict(False, "give ρ1 as a fraction (0 to 1), not a percentage.")
+    if not within(rho1, r_rho, 5e-3):  # 0.30 = 1 / (1 + γ); admits 2 decimals
+        return Verdict(False, "ρ1 is not right yet: solve γ = (ρ2 / (1 − ρ2)) (1 − ρ1) / ρ1 with ρ2 = 0.5.")
+    return Verdict(True, "priors below that bound stay below 50 % after one answer.")
+
+
+def record_epsilon(per_attribute: float = 0.5, attributes: int = 10) -> float:
+    """Reference for 07.4: ε of a record of ``attributes`` independent ε-LDP releases
+    (sequential composition)."""
+    return per_attribute * attributes
+
+
+def judge_07_4(answer) -> Verdict:
+    value = as_number(answer, "07.4", "an epsilon (number)")
+    return numeric_verdict(value, record_epsilon(), 1e-9, percent_hint=False, mistakes=(
+        (0.5, "that is one attribute's ε; the record releases ten of them."),
+        (0.05, "composition adds the ε of the releases, it does not divide them."),
+        (0.5 * math.sqrt(10), "√k composition is an advanced bound with a δ; the plain rule is simpler."),
+    ))
+
+
+@lru_cache(maxsize=None)
+def audit_refutes(trials: int, truthful: float = 0.8, claimed_epsilon: float = 0.847) -> bool:
+    """Does ``audit_epsilon`` (rng=0) refute ``claimed_epsilon`` for Warner's device answering
+    truthfully with probability ``truthful``, with ``trials`` runs per input?"""
+    from ..audit import audit_epsilon
+    from ..randomized_response import warner_disguise
+    result = audit_epsilon(lambda values, rng: warner_disguise(values, truthful, rng=rng), 1, 0,
+                           trials=trials, rng=0)
+    return bool(result.refutes(claimed_epsilon))
+
+
+def audit_trials_needed() -> int:
+    """Reference for 07.6: the fewest runs per input (of 1,000, 3,000, 10,000, 30,000) from which
+    the audit with rng=0 refutes the claim."""
+    return next(t for t in AUDIT_TRIALS if audit_refutes(t))
+
+
+def judge_07_6(answer) -> Verdict:
+    value = as_number(answer, "07.6", "a number of runs per input (one of 1000, 3000, 10000, 30000)")
+    if value not in AUDIT_TRIALS:
+        raise ValueError(f"check('07.6', answer): answer must be one of {', '.join(map(str, AUDIT_TRIALS))}, "
+                         f"got {answer!r}")
+    ref = audit_trials_needed()
+    if int(value) == ref:
+        return Verdict(True, "a bug of this size is refuted quickly; smaller bugs need many more runs.")
+    if int(value) > ref:
+        return Verdict(False, "the claim is already refuted with fewer runs: try the smaller trial counts too.")
+    return Verdict(False, "with that many runs result.refutes(0.847) is still False: use rng=0 as asked.")
+
+
+EXERCISES = (
+    Exercise("07.1", "Four factors", "numeric", f"{NB}, §2 'Attack 1: spectral filtering'",
+             "an RMSE in units of sigma (float)", judge_07_1, four_factor_reference,
+             tolerance="4 SDs of the simulated RMSE over 10 seeds + |simulation mean − √0.4| + 0.005 (computed; ≈0.01)"),
+    Exercise("07.2", "Half as wide", "numeric", f"{NB}, §3 'Attack 2: the distribution is a prior'",
+             "a privacy level as a fraction of the range (e.g. 1.0 for 100 %)", judge_07_2, half_width_level,
+             tolerance="±0.1: one step of a grid of levels; the Monte-Carlo spread (~0.004) is far smaller"),
+    Exercise("07.3", "ε and ρ1 at θ = 0.7", "structured", f"{NB}, §4 'Privacy breaches, ρ1-to-ρ2' and §5",
+             "a pair (epsilon, largest rho1 without a breach)", judge_07_3, breach_numbers,
+             tolerance="±0.005 on both (closed forms; admit rounding)"),
+    Exercise("07.4", "Ten attributes", "numeric", f"{NB}, §5 'ε: local differential privacy'",
+             "an epsilon (number)", judge_07_4, record_epsilon, tolerance="exact",
+             rubric=("I can relate the sum to Section 2: correlated attributes let an attacker pool them.",)),
+    Exercise("07.5", "The same perturbed value every time", "rubric", f"{NB}, §2-§4 (the three attacks)",
+             rubric=("For each attack of this notebook I said whether it needs repeated queries.",
+                     "I named what each attack uses instead (correlation, the prior, a single answer).")),
+    Exercise("07.6", "Auditing a buggy device", "numeric", f"{NB}, §5 'Auditing ε: does a randomizer give what it claims?'",
+             "a number of runs per input (one of 1000, 3000, 10000, 30000)", judge_07_6, audit_trials_needed,
+             tolerance="exact: the exercise fixes rng=0, so the audit's outcome is deterministic"),
+)
