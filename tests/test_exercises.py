@@ -7,15 +7,25 @@ import math
 import re
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
 
-from ppdm_edu.exercises import EXERCISES, CheckResult, check, exercise_ids, reference_answer
-from ppdm_edu.exercises import nb00, nb01, nb03, nb04, nb05, nb06, nb07
+from ppdm_edu.exercises import (
+    EXERCISES,
+    CheckResult,
+    check,
+    exercise_ids,
+    nb00,
+    nb03,
+    nb04,
+    nb05,
+    nb06,
+    nb07,
+    reference_answer,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -21,9 +21,20 @@ EXERCISES: dict[str, Exercise] = {
 
 
 def exercise_ids(kind: str | None = None) -> list[str]:
-    """The exercise ids, in notebook order; only those of ``kind`` ("numeric", "structured",
-    "rubric") if given.
+    """The exercise ids, in notebook order.
 
+    Parameters
+    ----------
+    kind : {None, "numeric", "structured", "rubric"}
+        Only the exercises of this kind (default: all).
+
+    Returns
+    -------
+    list of str
+        Ids "NN.k" (notebook NN, exercise k).
+
+    Examples
+    --------
     >>> exercise_ids()[:3]
     ['00.1', '00.2', '00.3']
     """
@@ -33,7 +44,18 @@ def exercise_ids(kind: str | None = None) -> list[str]:
 
 
 def get_exercise(exercise_id: str) -> Exercise:
-    """The :class:`Exercise` with this id; a ValueError listing the ids otherwise."""
+    """The :class:`Exercise` with this id.
+
+    Parameters
+    ----------
+    exercise_id : str
+        "NN.k"; a ValueError listing the ids for any other string, a TypeError for a non-string.
+
+    Returns
+    -------
+    Exercise
+        Its title, kind, section to re-read, answer format, tolerance and rubric.
+    """
     if not isinstance(exercise_id, str):
         raise TypeError(f"exercise_id must be a string such as '02.1', got {type(exercise_id).__name__} "
                         f"{exercise_id!r}; allowed: {', '.join(EXERCISES)}")
@@ -44,8 +66,20 @@ def get_exercise(exercise_id: str) -> Exercise:
 
 
 def reference_answer(exercise_id: str):
-    """The reference solution of a checked exercise, computed with the library (for teachers and
-    tests; the notebooks never show it). A ValueError for a rubric exercise."""
+    """The reference solution of a checked exercise, computed with the library.
+
+    For teachers and tests; the notebooks never show it.
+
+    Parameters
+    ----------
+    exercise_id : str
+        A checked exercise's id (a ValueError for a rubric exercise).
+
+    Returns
+    -------
+    object
+        The answer in the exercise's format (a number, a tuple, a name ...).
+    """
     ex = get_exercise(exercise_id)
     if ex.reference is None:
         raise ValueError(f"exercise {ex.id} is open-ended (a rubric): it has no reference answer")

@@ -16,6 +16,9 @@ from typing import Callable
 
 import numpy as np
 
+__all__ = ["CheckResult", "Verdict", "Exercise", "AnswerFormatError", "KINDS", "as_number", "as_numbers",
+           "as_choice", "normalize", "within", "looks_like_percent", "numeric_verdict"]
+
 KINDS = ("numeric", "structured", "rubric")
 
 
@@ -47,6 +50,7 @@ class CheckResult:
 
     @property
     def status(self) -> str:
+        """"correct", "not yet" or, for a rubric, "SELF-ASSESSMENT (not checked automatically)"."""
         if self.kind == "rubric":
             return "SELF-ASSESSMENT (not checked automatically)"
         return "correct" if self.correct else "not yet"
@@ -68,7 +72,15 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A judge's decision: ``correct`` and a message (a hint when not correct)."""
+    """A judge's decision on one answer.
+
+    Attributes
+    ----------
+    correct : bool
+        Whether the answer passed.
+    message : str
+        A comment when correct, a hint (never the reference) when not.
+    """
 
     correct: bool
     message: str = ""
@@ -129,6 +141,24 @@ def _describe(answer) -> str:
 def as_number(answer, exercise_id: str, answer_format: str, *, name: str = "answer") -> float:
     """``answer`` as a float; a clear TypeError naming the exercise and the format otherwise.
 
+    Parameters
+    ----------
+    answer : object
+        A real number (Python or numpy, not a bool) or a one-element numeric array.
+    exercise_id : str
+        Named in the error message.
+    answer_format : str
+        What the exercise expects, named in the error message.
+    name : str, default "answer"
+        The argument's name in the error message (e.g. "answer[1]").
+
+    Returns
+    -------
+    float
+        The answer as a float (NaN and inf are returned: judges call them "not yet").
+
+    Examples
+    --------
     >>> as_number(3, "07.4", "a number")
     3.0
     """
@@ -141,7 +171,29 @@ def as_number(answer, exercise_id: str, answer_format: str, *, name: str = "answ
 
 
 def as_numbers(answer, n: int, exercise_id: str, answer_format: str) -> tuple[float, ...]:
-    """``answer`` as a tuple of ``n`` floats (a tuple, list or 1-D array)."""
+    """``answer`` as a tuple of ``n`` floats (a tuple, list or 1-D array).
+
+    Parameters
+    ----------
+    answer : sequence of numbers
+        A tuple, list or array of ``n`` numbers.
+    n : int
+        How many values the exercise expects.
+    exercise_id : str
+        Named in the error message.
+    answer_format : str
+        What the exercise expects, named in the error message.
+
+    Returns
+    -------
+    tuple of float
+        The ``n`` values.
+
+    Examples
+    --------
+    >>> as_numbers([0.39, 0.61], 2, "02.1", "a pair")
+    (0.39, 0.61)
+    """
     if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__len__"):
         raise AnswerFormatError(f"check({exercise_id!r}, answer): answer must be {answer_format}, "
                                 f"got {_describe(answer)}")
@@ -153,7 +205,31 @@ def as_numbers(answer, n: int, exercise_id: str, answer_format: str) -> tuple[fl
 
 
 def as_choice(answer, allowed, exercise_id: str, answer_format: str, *, name: str = "answer") -> str:
-    """``answer`` as one of the strings ``allowed`` (case and spaces/underscores/hyphens ignored)."""
+    """``answer`` as one of the strings ``allowed`` (case and spaces/underscores/hyphens ignored).
+
+    Parameters
+    ----------
+    answer : str
+        The student's choice.
+    allowed : sequence of str
+        The possible choices (listed in the ValueError for any other string).
+    exercise_id : str
+        Named in the error message.
+    answer_format : str
+        What the exercise expects, named in the error message.
+    name : str, default "answer"
+        The argument's name in the error message.
+
+    Returns
+    -------
+    str
+        The matching entry of ``allowed``.
+
+    Examples
+    --------
+    >>> as_choice("Split_Points", ("split points", "partitions"), "06.2", "a choice")
+    'split points'
+    """
     if not isinstance(answer, str):
         raise AnswerFormatError(f"check({exercise_id!r}, {name}): {name} must be {answer_format}, "
                                 f"got {_describe(answer)}")
@@ -166,17 +242,50 @@ def as_choice(answer, allowed, exercise_id: str, answer_format: str, *, name: st
 
 
 def normalize(text: str) -> str:
-    """Lower case, with spaces, hyphens and underscores removed: "Split points" == "split_points"."""
+    """Lower case, with spaces, hyphens and underscores removed: "Split points" == "split_points".
+
+    Parameters
+    ----------
+    text : str
+        Any string.
+
+    Returns
+    -------
+    str
+        The normalized string.
+    """
     return "".join(ch for ch in text.lower() if ch not in " -_")
 
 
 def within(value: float, reference: float, tol: float) -> bool:
-    """``|value - reference| <= tol`` for finite values."""
+    """``|value - reference| <= tol`` for finite values.
+
+    Parameters
+    ----------
+    value, reference, tol : float
+        The answer, the reference and the absolute tolerance.
+
+    Returns
+    -------
+    bool
+        False for a NaN or infinite ``value``.
+    """
     return math.isfinite(value) and abs(value - reference) <= tol
 
 
 def looks_like_percent(value: float, reference: float, tol: float) -> bool:
-    """The answer is the reference × 100 (a percentage where a fraction was asked)."""
+    """The answer is the reference × 100 (a percentage where a fraction was asked).
+
+    Parameters
+    ----------
+    value, reference, tol : float
+        The answer, the reference and the absolute tolerance (scaled by 100 too).
+
+    Returns
+    -------
+    bool
+        True when ``value`` is within ``100 * tol`` of ``100 * reference``.
+    """
     return within(value, 100 * reference, 100 * tol) and abs(reference) > 1e-12
 
 
@@ -184,6 +293,28 @@ def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, 
                     comment: str = "") -> Verdict:
     """Compare one number; recognise typical mistakes ``(value, hint)`` and percentages.
 
+    Parameters
+    ----------
+    value : float
+        The answer.
+    reference : float
+        The reference solution.
+    tol : float
+        Absolute tolerance.
+    mistakes : sequence of (float, str)
+        Typical wrong values and the hint each gets (the hint must not reveal the reference).
+    percent_hint : bool, default True
+        Recognise ``100 * reference`` as a percentage given for a fraction.
+    comment : str
+        Message for a correct answer.
+
+    Returns
+    -------
+    Verdict
+        Correct, or not with a hint.
+
+    Examples
+    --------
     >>> numeric_verdict(0.5, 0.5, 0.01).correct
     True
     >>> numeric_verdict(50, 0.5, 0.01).message

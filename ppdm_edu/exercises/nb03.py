@@ -6,6 +6,8 @@ from functools import lru_cache
 
 from .checking import Exercise, Verdict, as_number, as_numbers, numeric_verdict, within
 
+__all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
+
 NB = "notebook 03"
 ADULT_E = {"sex": 1, "marital_status": 1, "income": 1}  # the conjunction of Section 6
 
