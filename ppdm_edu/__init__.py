@@ -10,7 +10,7 @@ The common names are available from the top level, e.g.::
 
 Sub-modules (one per concept): ``randomization``, ``privacy``, ``reconstruction``,
 ``randomized_response``, ``trees``, ``naive_bayes``, ``datasets``, ``experiments``, ``attacks``,
-``ldp``, ``plots``, ``widgets``, ``lecture``.
+``ldp``, ``plots``, ``widgets``, ``lecture``, ``exercises``.
 """
 from __future__ import annotations
 
@@ -60,6 +60,7 @@ _EXPORTS = {
 _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
     "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
+    "exercises",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

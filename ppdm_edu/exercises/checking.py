@@ -323,7 +323,7 @@ def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, 
     if not math.isfinite(value):
         return Verdict(False, "the answer is not a finite number.")
     if within(value, reference, tol):
-        return Verdict(True, comment or "within the tolerance.")
+        return Verdict(True, comment or "right.")
     for wrong, hint in mistakes:
         if within(value, wrong, tol):
             return Verdict(False, hint)
