@@ -132,5 +132,6 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     verdict = ex.judge(answer)
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)
-    hint = verdict.message.rstrip(".")
-    return CheckResult(ex.id, False, ex.kind, f"{hint}. Re-read {ex.section}.")
+    hint = verdict.message.strip()
+    hint = hint if hint.endswith(("?", ".", "!")) else hint + "."
+    return CheckResult(ex.id, False, ex.kind, f"{hint} Re-read {ex.section}.")

@@ -61,6 +61,10 @@ class CheckResult:
         lines += [f"  ☐ {item}" for item in self.rubric]
         return "\n".join(lines)
 
+    def _repr_pretty_(self, printer, cycle) -> None:
+        # IPython's text/plain (terminals, nbconvert to text): the same words as the HTML
+        printer.text(str(self))
+
     def _repr_html_(self) -> str:
         colour = {"correct": "#1b7f3b", "not yet": "#b03a2e"}.get(self.status, "#555599")
         items = "".join(f"<li>☐ {html.escape(item)}</li>" for item in self.rubric)

@@ -73,7 +73,7 @@ def half_loss_snr_tolerance(n: int = 50_000, repeats: int = 10) -> float:
 def judge_01_3(answer) -> Verdict:
     value = as_number(answer, "01.3", "a signal-to-noise ratio (number, var(X)/var(R))")
     return numeric_verdict(value, half_loss_snr(), half_loss_snr_tolerance(), percent_hint=False, mistakes=(
-        (1.0, "at SNR 1 the loss is 1 − 1/√2, not 1/2: solve 1 − (1 + SNR)^(−1/2) = 1/2."),
+        (1.0, "at SNR 1 the loss is larger than 0 but not yet 1/2: use the loss formula of §5 for Gaussians."),
         (0.5, "0.5 is the privacy loss asked for, not the SNR that produces it."),
         (math.sqrt(half_loss_snr()), "SNR is a ratio of variances, not of standard deviations."),
     ))
