@@ -48,6 +48,7 @@ from .validation import (
     check_noise,
     check_positive,
     check_probability,
+    check_real,
     check_theta,
 )
 
@@ -295,7 +296,7 @@ def log_likelihood_ratio(noise: Noise, x1: float, x2: float, w):
     [0.0, -9.5]
     """
     check_noise(noise)
-    x1, x2 = float(x1), float(x2)
+    x1, x2 = check_real(x1, "x1"), check_real(x2, "x2")
     if not (math.isfinite(x1) and math.isfinite(x2)):
         raise ValueError("x1 and x2 must be finite")
     w = check_finite_1d(w, "w")

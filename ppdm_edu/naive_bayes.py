@@ -34,6 +34,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .validation import (
+    check_bool,
     check_fit_data,
     check_noise_mapping,
     check_predict_data,
@@ -97,7 +98,7 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         self.theta_ = (onehot.T @ X) / counts[:, None]  # E[w | C_j] = mu_ij (Section 5.2)
         centred = X - self.theta_[yi]  # two passes: no cancellation for large values (fnlwgt)
         self.var_perturbed_ = (onehot.T @ centred**2) / (counts[:, None] - 1)  # S^2 (n - 1 in the denominator)
-        if self.correct_variance and self.noise is not None:
+        if check_bool(self.correct_variance, "correct_variance") and self.noise is not None:
             corrected = self.var_perturbed_ - self.noise_var_  # S^2 - sigma_R^2 (Section 5.2)
             minimum = floor * self.var_perturbed_
             self.floored_ = corrected < minimum

@@ -55,9 +55,9 @@ _SQRT2PI = math.sqrt(2.0 * math.pi)
 
 
 def _check_quantile(q):
-    """q as a float array in [0, 1]; a NaN or out-of-range probability is refused, naming q."""
-    arr = np.asarray(q, dtype=float)
-    if not np.all(np.isfinite(arr)) or np.any((arr < 0.0) | (arr > 1.0)):
+    """q as a float array in [0, 1]; text, NaN or an out-of-range probability is refused, naming q."""
+    arr = check_finite_array(q, "q", allow_empty=True)
+    if np.any((arr < 0.0) | (arr > 1.0)):
         raise ValueError(f"q must hold probabilities in [0, 1], got {q!r}")
     return arr
 
@@ -407,6 +407,7 @@ class Noise:
         >>> UniformNoise(2.0).support()
         (-2.0, 2.0)
         """
+        coverage = check_probability(coverage, "coverage", open_interval=True)
         half = 0.5 * self.interval_width(coverage)
         return -half, half
 
@@ -540,6 +541,7 @@ class UniformNoise(Noise):
         tuple of float
             ``(-alpha, alpha)``.
         """
+        check_probability(coverage, "coverage")  # ignored, but a wrong value is still refused
         return -self.alpha, self.alpha
 
     @classmethod

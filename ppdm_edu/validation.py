@@ -15,6 +15,8 @@ import numpy as np
 __all__ = [
     "check_random_state",
     "check_positive",
+    "check_real",
+    "check_bool",
     "check_probability",
     "check_finite_array",
     "check_finite_1d",
@@ -44,20 +46,24 @@ __all__ = [
 MAX_ELEMENTS = 1_000_000_000
 
 
-def check_random_state(rng) -> np.random.Generator:
+def check_random_state(rng, name: str = "rng") -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` from ``None``, an int seed or a Generator.
 
     ``None`` gives fresh entropy; an int gives the same stream every time; a Generator is used
-    as it is (its state advances).
+    as it is (its state advances). ``name`` is the argument's name in messages (estimators call
+    theirs ``random_state``).
     """
+    if isinstance(rng, bool):
+        raise TypeError(f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
+                        f"got the bool {rng!r}")
     if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
         if isinstance(rng, numbers.Integral) and int(rng) < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {rng}")
+            raise ValueError(f"{name} must be a non-negative integer seed, got {rng}")
         return np.random.default_rng(rng)
     if isinstance(rng, np.random.Generator):
         return rng
     raise TypeError(
-        "rng must be None, a non-negative int seed or a numpy.random.Generator, "
+        f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__}"
     )
 
@@ -165,6 +171,63 @@ def check_probability(value, name: str, *, open_interval: bool = False) -> float
     elif not 0.0 <= value <= 1.0:
         raise ValueError(f"{name} must be between 0 and 1, got {value}")
     return value
+
+
+def check_real(value, name: str) -> float:
+    """One finite real number (not a bool, a string or an array).
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Examples
+    --------
+    >>> check_real(2, "x1")
+    2.0
+    >>> check_real([1.0], "x1")
+    Traceback (most recent call last):
+    ...
+    TypeError: x1 must be one real number, got [1.0]
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be one real number, got {value!r}"[:200])
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def check_bool(value, name: str) -> bool:
+    """True or False (numpy bools too); ``"yes"``, 2 or None are refused.
+
+    Parameters
+    ----------
+    value : bool
+        The flag.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    bool
+        ``value`` as a Python bool.
+
+    Examples
+    --------
+    >>> check_bool(np.True_, "balanced")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _reject_text(x, name: str) -> None:
@@ -635,7 +698,10 @@ def check_fit_data(estimator, X, y, *, input_name: str = "X", binary: bool = Fal
 
     # names and column count first (scikit-learn's own checks, messages and y=None refusal),
     # then the values under the argument's own name
-    validate_data(estimator, X, y, skip_check_array=True)
+    try:
+        validate_data(estimator, X, y, skip_check_array=True)
+    except IndexError:  # scikit-learn counting the columns of an empty list
+        raise ValueError(f"{input_name} is empty: fit needs at least one record") from None
     X = _numeric_array(X, input_name, estimator)
     y = column_or_1d(y, warn=True)
     if y.shape[0] != X.shape[0]:
@@ -712,6 +778,8 @@ def _numeric_array(X, input_name: str, estimator) -> np.ndarray:
         if "could not convert" in str(err):
             raise ValueError(f"{input_name} must be numeric (encode categories as integer codes "
                              f"first): {err}") from err
+        if "Expected 2D array" in str(err):
+            raise ValueError(f"{input_name}: {err}") from err
         raise
 
 

@@ -537,7 +537,7 @@ class PPDTC45(_BaseC45):
         self.noises_ = self._resolve_noise()
         # w - t < c  <=>  p_S1(w|t) > threshold  (c = F_R^-1(1 - threshold))
         self.shift_ = np.array([nz.ppf(1.0 - self._theta) for nz in self.noises_])
-        rng = check_random_state(self.random_state)
+        rng = check_random_state(self.random_state, "random_state")
         return self._finish(self._grow(W, y, rng))
 
     def _best_split(self, V, Y, counts):

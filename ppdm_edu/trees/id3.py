@@ -55,7 +55,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..randomized_response import mrr_solve
-from ..validation import check_binary, check_fit_data, check_predict_data, check_probability
+from ..validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
 from ..validation import feature_names as fitted_feature_names
 from .base import FlatTree
 
@@ -559,6 +559,7 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
         raise ValueError("disguised_test must be a pair (X, y) of disguised test records and labels")
     if disguised_label is None:
         disguised_label = getattr(tree, "disguised_label", True)
+    disguised_label = check_bool(disguised_label, "disguised_label")
     Xs, ys = disguised_test
     if not isinstance(tree, _BinaryTree):
         raise TypeError(f"tree must be a fitted ID3 or RRID3, got {type(tree).__name__}")

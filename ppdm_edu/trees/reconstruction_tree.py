@@ -302,7 +302,7 @@ class ReconstructionTree(TreeClassifierMixin):
         noisy = _resolve_noise(self.noise, d, names)
         bounds = self._resolve_bounds(noisy, d, names)
         # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
-        stop_rng = check_random_state(self.random_state)
+        stop_rng = check_random_state(self.random_state, "random_state")
         self.classes_ = classes
         m_default = params["n_intervals"] or default_n_intervals(n)
 
