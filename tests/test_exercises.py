@@ -62,7 +62,7 @@ WRONG = {
     "05.2": lambda r: [nb05.median_original_accuracy("range_midpoint"), 100 * r],
     "05.4": lambda r: [[x ** 2 for x in r], [x if t > 0.5 else -x for x, t in zip(r, (0.1, 0.2, 0.3, 0.4, 0.45, 0.51,
                        0.55, 0.6, 0.7, 0.8, 0.9, 1.0))], list(reversed(r))],
-    "06.1": lambda r: [("age", r[1], r[2]), (r[0], r[2], r[1]), (r[0], 100 * r[1], 100 * r[2])],
+    "06.1": lambda r: [("age", r[1], r[2]), (r[0], r[2], r[1]), (r[0], 100 * r[1], 100 * r[2]), (r[0], r[2], r[2])],
     "06.2": lambda r: ["partitions", "Partitions"],
     "07.1": lambda r: [0.4, math.sqrt(0.2), 1.0],
     "07.2": lambda r: [100 * r, 1.0, 2.0],
