@@ -139,7 +139,7 @@ def sphinx(out: Path = HTML) -> None:
     # -E: read every page again, so that -W sees every warning (an incremental build reports
     # only the pages it re-reads); about 40 s on two cores
     cmd = [sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
-           str(HERE), str(out)]
+           "-d", str(HERE / "_build" / "doctrees"), str(HERE), str(out)]
     subprocess.run(cmd, check=True)
 
 
