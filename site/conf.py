@@ -108,7 +108,7 @@ html_theme_options = {
     "icon_links": [],
 }
 html_show_sourcelink = False
-html_copy_source = False
+html_copy_source = True  # the download button of a notebook page gives the .ipynb
 
 
 # ---- docstring hygiene for reStructuredText (the docstrings are written for ``help()``)
