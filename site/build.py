@@ -19,7 +19,6 @@ import argparse
 import importlib.util
 import json
 import re
-import shutil
 import subprocess
 import sys
 import time

@@ -18,6 +18,7 @@ import base64
 import hashlib
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -107,7 +108,7 @@ IMPORT_ALL_BLOCKED = textwrap.dedent("""
 def test_package_imports_without_what_pyodide_lacks_and_starts_no_thread():
     code = IMPORT_ALL_BLOCKED.format(blocked=PYODIDE_LACKS)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
-                          env={**__import__("os").environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"},
+                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"},
                           timeout=240)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
@@ -255,7 +256,7 @@ def test_every_panel_shows_its_stored_png_on_its_page(site_html):
         html = page.read_text(encoding="utf-8")
         assert WIDGET_VIEW not in html and "widget-state+json" not in html, page.name
         images = {}
-        for tag, attr, src, _ in _parse(page).refs:
+        for tag, _attr, src, _ in _parse(page).refs:
             if tag == "img" and not src.startswith(("http:", "https:", "data:")):
                 f = (page.parent / unquote(src.split("#")[0])).resolve()
                 assert f.exists(), f"{page.name}: <img src={src}> does not exist"
@@ -311,7 +312,7 @@ def test_internal_links_resolve(site_html, lite_html):
     broken, checked = [], 0
     parsed: dict[Path, _Refs] = {}
     for page in _site_pages(site_html):
-        for tag, attr, value, _ in parsed.setdefault(page, _parse(page)).refs:
+        for _tag, _attr, value, _ in parsed.setdefault(page, _parse(page)).refs:
             if EXTERNAL.match(value) or value.startswith(("mailto:", "data:", "javascript:")):
                 continue
             target = urlparse(value)
