@@ -162,3 +162,40 @@ def test_math_is_typeset_by_the_sites_mathjax(site_page):
     raw = pg.evaluate("document.querySelector('article').innerText.match(/\\$[^$\\n]*\\\\[a-zA-Z]+[^$\\n]*\\$/g)")
     assert not raw, f"untypeset TeX on the page: {raw[:5]}"
     _assert_offline(pg)
+
+
+def test_jupyterlite_opens_a_notebook_offline_up_to_the_kernel(site_page):
+    """The JupyterLite build (``make lite``) serves the app and the notebooks from the site.
+
+    Only the Pyodide runtime would come from its CDN when the kernel starts (refused here, so
+    the kernel never starts): the app, the notebook with its install cell first and its stored
+    outputs must all come from the local server.
+    """
+    lite = HTML / "lite" / "lab" / "index.html"
+    if not lite.exists():
+        proc = subprocess.run([sys.executable, str(REPO / "site" / "lite.py")], capture_output=True,
+                              text=True, cwd=REPO, timeout=900)
+        assert proc.returncode == 0, f"site/lite.py failed:\n{proc.stderr[-4000:]}"
+    pg = site_page
+    pg.goto(f"{pg.base}/notebooks/04_trees_on_perturbed_data.html", wait_until="networkidle")
+    launch = pg.locator("a[href*='lite/lab/index.html?path=notebooks/04_trees_on_perturbed_data.ipynb']")
+    assert launch.count() >= 1, "no JupyterLite launch button on the page"
+    pg.goto(launch.first.evaluate("a => a.href"))
+    cells = pg.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell")
+    cells.first.wait_for(state="visible", timeout=60_000)
+    # the editor fills in after the cell appears
+    pg.wait_for_function("(document.querySelector('.jp-NotebookPanel .jp-Cell') || {}).innerText"
+                         "?.includes('piplite')", timeout=30_000)
+    first = cells.first.inner_text()
+    assert "emscripten" in first and "piplite.install" in first, first[:300]
+    pg.wait_for_function(
+        "document.querySelectorAll('.jp-OutputArea-output img').length > 0 && "
+        "[...document.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)",
+        timeout=30_000)
+    widths = pg.evaluate("[...document.querySelectorAll('.jp-OutputArea-output img')].map(i => i.naturalWidth)")
+    assert widths and min(widths) > 0, widths
+    pg.screenshot(path=str(ARTIFACTS / "lite_04.png"))
+    others = [u for u in pg.refused if "/pyodide/" not in u]
+    assert not others, f"JupyterLite asked another host for: {others[:10]}"
+    errors = [e for e in pg.errors if "/pyodide/" not in e]  # the refused runtime, as expected
+    assert not errors, errors[:5]
