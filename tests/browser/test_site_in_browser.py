@@ -199,3 +199,14 @@ def test_jupyterlite_opens_a_notebook_offline_up_to_the_kernel(site_page):
     assert not others, f"JupyterLite asked another host for: {others[:10]}"
     errors = [e for e in pg.errors if "/pyodide/" not in e]  # the refused runtime, as expected
     assert not errors, errors[:5]
+
+
+def test_search_finds_reconstruction(site_page):
+    pg = site_page
+    pg.goto(f"{pg.base}/search.html?q=reconstruction", wait_until="networkidle")
+    pg.wait_for_function("document.querySelector('#search-results')?.innerText.includes('Search finished')",
+                         timeout=30_000)
+    hits = pg.evaluate("[...document.querySelectorAll('#search-results a')].map(a => a.getAttribute('href'))")
+    assert any("notebooks/02_reconstruction.html" in h for h in hits), hits[:20]
+    pg.screenshot(path=str(ARTIFACTS / "search.png"))
+    _assert_offline(pg)
