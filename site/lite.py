@@ -72,8 +72,13 @@ def _version(dist: str) -> str:
 def build_wheels(dest: Path) -> list[Path]:
     dest.mkdir(parents=True, exist_ok=True)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dest), str(REPO)],
-                   check=True)
+    scratch = REPO / "build"  # setuptools' scratch folder: a stale one could put old modules in the wheel
+    had_scratch = scratch.exists()
+    try:
+        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dest), str(REPO)], check=True)
+    finally:
+        if not had_scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
     for dist in EXTRA_WHEELS:
         subprocess.run([*pip, "download", "--no-deps", "--only-binary=:all:", "-d", str(dest),
                         f"{dist}=={_version(dist)}"], check=True)
