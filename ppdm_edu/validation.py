@@ -48,6 +48,32 @@ def check_random_state(rng) -> np.random.Generator:
 
     ``None`` gives fresh entropy; an int gives the same stream every time; a Generator is used
     as it is (its state advances).
+
+    Parameters
+    ----------
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (a non-negative int or a SeedSequence), a Generator, or None.
+
+    Returns
+    -------
+    numpy.random.Generator
+        A new Generator seeded from ``rng``, or ``rng`` itself if it is one.
+
+    Raises
+    ------
+    ValueError
+        If ``rng`` is a negative int.
+    TypeError
+        If ``rng`` is of any other type (e.g. a legacy ``numpy.random.RandomState``).
+
+    Examples
+    --------
+    >>> a, b = check_random_state(0), check_random_state(0)
+    >>> bool(a.random() == b.random())
+    True
+    >>> gen = np.random.default_rng(1)
+    >>> check_random_state(gen) is gen
+    True
     """
     if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
         if isinstance(rng, numbers.Integral) and int(rng) < 0:
@@ -141,7 +167,38 @@ def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
 
 
 def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
-    """A finite real number > 0 (or >= 0 with ``allow_zero``)."""
+    """A finite real number > 0 (or >= 0 with ``allow_zero``).
+
+    Parameters
+    ----------
+    value : float
+        The number to check (a bool is refused).
+    name : str
+        Argument name used in the error message.
+    allow_zero : bool, default False
+        Accept 0 as well.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (or is a bool).
+    ValueError
+        If ``value`` is not finite, negative, or 0 without ``allow_zero``.
+
+    Examples
+    --------
+    >>> check_positive(2, "width")
+    2.0
+    >>> check_positive(0.0, "width")
+    Traceback (most recent call last):
+    ...
+    ValueError: width must be > 0, got 0.0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     value = float(value)
@@ -154,7 +211,38 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
 
 
 def check_probability(value, name: str, *, open_interval: bool = False) -> float:
-    """A number in [0, 1] (or in (0, 1) with ``open_interval``)."""
+    """A number in [0, 1] (or in (0, 1) with ``open_interval``).
+
+    Parameters
+    ----------
+    value : float
+        The number to check (a bool is refused).
+    name : str
+        Argument name used in the error message.
+    open_interval : bool, default False
+        Require ``0 < value < 1`` instead of ``0 <= value <= 1``.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (or is a bool).
+    ValueError
+        If ``value`` is outside the interval (NaN included).
+
+    Examples
+    --------
+    >>> check_probability(1, "confidence")
+    1.0
+    >>> check_probability(1, "confidence", open_interval=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be strictly between 0 and 1, got 1.0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     value = float(value)
@@ -177,7 +265,39 @@ def _reject_text(x, name: str) -> None:
 
 
 def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
-    """A 1-D float array with no NaN or infinity."""
+    """A 1-D float array with no NaN or infinity.
+
+    Parameters
+    ----------
+    x : float or array-like of float
+        The values; a scalar becomes an array of length 1.
+    name : str, default "x"
+        Argument name used in the error message.
+    allow_empty : bool, default False
+        Accept an empty array.
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+        ``x`` as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is text.
+    ValueError
+        If ``x`` is not numeric, not 1-d, empty (unless ``allow_empty``) or holds NaN or
+        infinity.
+
+    Examples
+    --------
+    >>> check_finite_1d([1, 2]).tolist()
+    [1.0, 2.0]
+    >>> check_finite_1d([1.0, float("nan")], "w")
+    Traceback (most recent call last):
+    ...
+    ValueError: w contains 1 NaN or infinite value(s) (first at position 1); drop or impute them first
+    """
     _reject_text(x, name)
     try:
         arr = np.asarray(x, dtype=float)
@@ -199,7 +319,33 @@ def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndar
 
 
 def check_finite_2d(X, name: str = "X") -> np.ndarray:
-    """A 2-D float array (n_samples, n_features) with no NaN or infinity."""
+    """A 2-D float array (n_samples, n_features) with no NaN or infinity.
+
+    Parameters
+    ----------
+    X : array-like of float, shape (n_samples, n_features)
+        The values.
+    name : str, default "X"
+        Argument name used in the error message.
+
+    Returns
+    -------
+    ndarray of float, shape (n_samples, n_features)
+        ``X`` as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is text.
+    ValueError
+        If ``X`` is not numeric, not 2-d (a 1-d array gets a hint to reshape), empty, or holds
+        NaN or infinity.
+
+    Examples
+    --------
+    >>> check_finite_2d([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
     _reject_text(X, name)
     try:
         arr = np.asarray(X, dtype=float)
@@ -225,7 +371,30 @@ def check_finite_2d(X, name: str = "X") -> np.ndarray:
 
 
 def check_binary(X, name: str = "X") -> np.ndarray:
-    """An array of 0/1 values (bool or integer), returned as uint8; NaN or other values raise."""
+    """An array of 0/1 values (bool or integer), returned as uint8; NaN or other values raise.
+
+    Parameters
+    ----------
+    X : array-like of 0/1 or bool
+        The values, any shape.
+    name : str, default "X"
+        Argument name used in the error message.
+
+    Returns
+    -------
+    ndarray of uint8
+        ``X`` as 0/1, same shape.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is empty, not numeric, or holds a value other than 0 and 1 (NaN included).
+
+    Examples
+    --------
+    >>> check_binary([True, False, True]).tolist()
+    [1, 0, 1]
+    """
     arr = np.asarray(X)
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one record is needed")
