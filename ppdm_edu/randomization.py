@@ -631,7 +631,28 @@ class GaussianNoise(Noise):
         return np.where(np.isposinf(t), np.inf, np.where(np.isneginf(t), 0.0, out))
 
     def ppf(self, q) -> np.ndarray:
-        """Quantile of N(0, sigma^2): sigma * Phi^-1(q)."""
+        """Quantile of N(0, sigma^2): sigma * Phi^-1(q).
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        float or numpy.ndarray
+            The quantiles (a float for a scalar ``q``); ``-inf``/``inf`` at 0/1.
+
+        Raises
+        ------
+        ValueError
+            If a probability is NaN or outside [0, 1].
+
+        Examples
+        --------
+        >>> round(GaussianNoise(2.0).ppf(0.975), 3)
+        3.92
+        """
         q = _check_quantile(q)
         out = self.sigma * special.ndtri(q)
         return out if out.ndim else float(out)
