@@ -134,6 +134,18 @@ def perturb_columns(X, noise, rng=None):
     rng : None, int or numpy.random.Generator
         Same seed, same perturbed values.
 
+    Returns
+    -------
+    pandas.DataFrame or ndarray of float
+        The records with ``x + r`` in the perturbed columns, of the same kind as ``X`` (a
+        DataFrame keeps its columns and index).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite numeric 2-D table, or ``noise`` names an unknown column or
+        holds something other than a Noise.
+
     Examples
     --------
     >>> import numpy as np
@@ -199,8 +211,13 @@ class ReconstructionTree(TreeClassifierMixin):
         Local only: reconstruct again at nodes with at least this many records.
     method : {"bayes", "em"}, default "bayes"
         Reconstruction algorithm (:func:`~ppdm_edu.reconstruct`).
-    min_samples, pruning, max_depth
-        As in :class:`~ppdm_edu.trees.DecisionTree` (MDL pruning needs no modification, Sec. 4.2).
+    min_samples : int, default 2
+        A node with fewer records is a leaf (as in :class:`~ppdm_edu.trees.DecisionTree`).
+    pruning : {"mdl", None}, default "mdl"
+        MDL pruning as in :class:`~ppdm_edu.trees.DecisionTree` (it needs no modification for
+        perturbed data, Sec. 4.2), or none.
+    max_depth : int or None, default None
+        Depth limit (the root has depth 0).
     max_unperturbed_values : int, default 256
         Unperturbed attributes with more distinct values are cut at this many quantiles.
     local_path_attributes : bool, default False
@@ -230,8 +247,13 @@ class ReconstructionTree(TreeClassifierMixin):
         the path, attribute reconstructed, class, number of records).
     n_local_reconstructions_ : int
         ``len(local_log_)``.
-    classes_, n_features_in_, feature_names_in_
-        As in DecisionTree.
+    classes_ : ndarray
+        The class labels, sorted.
+    n_features_in_ : int
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names, when fitted on a DataFrame with string column names (as in
+        DecisionTree).
 
     Examples
     --------
@@ -302,7 +324,27 @@ class ReconstructionTree(TreeClassifierMixin):
 
     # ------------------------------------------------------------------------------------
     def fit(self, X, y) -> "ReconstructionTree":
-        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
+        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records, perturbed in the columns that ``noise`` covers (the others as
+            they are), numeric and finite.
+        y : array-like, shape (n_samples,)
+            True class labels.
+
+        Returns
+        -------
+        ReconstructionTree
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range, ``noise`` or ``bounds`` names an unknown column,
+            or ``X``/``y`` are invalid.
+        """
         params = self._check_params()
         W, classes, yc = check_fit_data(self, X, y)
         names = feature_names(self)
