@@ -129,8 +129,9 @@ def perturb_columns(X, noise, rng=None):
     ----------
     X : pandas.DataFrame or 2-D array
         Original records.
-    noise : dict
-        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array).
+    noise : Noise or dict
+        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array), or
+        one Noise for every column.
     rng : None, int or numpy.random.Generator
         Same seed, same perturbed values.
 
