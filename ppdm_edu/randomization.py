@@ -503,6 +503,11 @@ class UniformNoise(Noise):
         -------
         float
             ``confidence * 2 * alpha``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).interval_width(0.95)   # Table 1: 95 % of 2 alpha
+        3.8
         """
         return _check_confidence(confidence) * 2.0 * self.alpha
 
@@ -513,6 +518,11 @@ class UniformNoise(Noise):
         -------
         float
             ``log2(2 alpha)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).entropy()
+        2.0
         """
         return math.log2(2.0 * self.alpha)
 
@@ -523,6 +533,11 @@ class UniformNoise(Noise):
         -------
         float
             ``2 alpha``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).privacy()
+        4.0
         """
         return 2.0 * self.alpha
 
@@ -538,6 +553,11 @@ class UniformNoise(Noise):
         -------
         tuple of float
             ``(-alpha, alpha)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).support()
+        (-2.0, 2.0)
         """
         return -self.alpha, self.alpha
 
@@ -556,6 +576,11 @@ class UniformNoise(Noise):
         -------
         UniformNoise
             alpha = width / (2 confidence).
+
+        Examples
+        --------
+        >>> UniformNoise.from_interval_width(1.9).alpha   # 95 % privacy of width 1.9
+        1.0
         """
         width = check_positive(width, "width")
         return cls(width / (2.0 * _check_confidence(confidence)))
@@ -573,6 +598,11 @@ class UniformNoise(Noise):
         -------
         UniformNoise
             alpha = sqrt(3 var).
+
+        Examples
+        --------
+        >>> UniformNoise.from_variance(3.0).alpha
+        3.0
         """
         return cls(math.sqrt(3.0 * check_positive(var, "variance")))
 
@@ -674,6 +704,11 @@ class GaussianNoise(Noise):
         -------
         float
             ``2 z sigma``.
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).interval_width(0.95), 2)   # Table 1: 3.92 sigma
+        3.92
         """
         c = _check_confidence(confidence)
         return 2.0 * float(special.ndtri(0.5 + 0.5 * c)) * self.sigma
@@ -685,6 +720,11 @@ class GaussianNoise(Noise):
         -------
         float
             ``0.5 log2(2 pi e sigma^2)``.
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).entropy(), 4)
+        2.0471
         """
         return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)
 
@@ -695,6 +735,11 @@ class GaussianNoise(Noise):
         -------
         float
             ``sqrt(2 pi e) sigma``.
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).privacy(), 4)
+        4.1327
         """
         return math.sqrt(2.0 * math.pi * math.e) * self.sigma
 
@@ -713,6 +758,11 @@ class GaussianNoise(Noise):
         -------
         GaussianNoise
             sigma = width / (2 z).
+
+        Examples
+        --------
+        >>> round(GaussianNoise.from_interval_width(3.92).sigma, 3)
+        1.0
         """
         width = check_positive(width, "width")
         c = _check_confidence(confidence)
@@ -731,6 +781,11 @@ class GaussianNoise(Noise):
         -------
         GaussianNoise
             sigma = sqrt(var).
+
+        Examples
+        --------
+        >>> GaussianNoise.from_variance(4.0).sigma
+        2.0
         """
         return cls(math.sqrt(check_positive(var, "variance")))
 
@@ -807,6 +862,11 @@ class LaplaceNoise(Noise):
         -------
         float
             ``-2 b ln(1 - c)``.
+
+        Examples
+        --------
+        >>> round(LaplaceNoise(0.5).interval_width(0.95), 4)   # -ln(0.05) = 2.9957
+        2.9957
         """
         c = _check_confidence(confidence)
         return -2.0 * self.b * math.log1p(-c)
@@ -818,6 +878,11 @@ class LaplaceNoise(Noise):
         -------
         float
             ``log2(2 e b)``.
+
+        Examples
+        --------
+        >>> round(LaplaceNoise(0.5).entropy(), 4)   # log2(e)
+        1.4427
         """
         return math.log2(2.0 * math.e * self.b)
 
@@ -833,6 +898,11 @@ class LaplaceNoise(Noise):
         -------
         float
             ``value_range / b``.
+
+        Examples
+        --------
+        >>> LaplaceNoise(0.5).ldp_epsilon(1.0)
+        2.0
         """
         return check_positive(value_range, "value_range") / self.b
 
@@ -851,6 +921,11 @@ class LaplaceNoise(Noise):
         -------
         LaplaceNoise
             b = width / (-2 ln(1 - c)).
+
+        Examples
+        --------
+        >>> round(LaplaceNoise.from_interval_width(2.9957).b, 3)
+        0.5
         """
         width = check_positive(width, "width")
         return cls(width / (-2.0 * math.log1p(-_check_confidence(confidence))))
@@ -868,6 +943,11 @@ class LaplaceNoise(Noise):
         -------
         LaplaceNoise
             b = sqrt(var / 2).
+
+        Examples
+        --------
+        >>> LaplaceNoise.from_variance(2.0).b
+        1.0
         """
         return cls(math.sqrt(0.5 * check_positive(var, "variance")))
 
