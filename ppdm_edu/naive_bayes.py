@@ -74,6 +74,21 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         Number of attributes seen in ``fit``.
     feature_names_in_ : ndarray of str, shape (n_features,)
         Column names, when fitted on a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import GaussianNoise, perturb
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(0, 1, (500, 2)), rng.normal(2, 1, (500, 2))]
+    >>> y = np.r_[np.zeros(500, int), np.ones(500, int)]
+    >>> W = perturb(X, GaussianNoise(1.0), rng=1)
+    >>> nb = PerturbedGaussianNB(noise=GaussianNoise(1.0)).fit(W, y)
+    >>> nb.predict([[0.0, 0.0], [2.0, 2.0]]).tolist()
+    [0, 1]
+    >>> p = nb.predict_proba([[0.0, 0.0], [1.0, 1.0]])   # columns: classes_ 0, 1
+    >>> bool(p[0, 0] > 0.9), bool(0.2 < p[1, 0] < 0.8)     # sure; half-way: unsure
+    (True, True)
     """
 
     def __init__(self, noise=None, correct_variance=True, variance_floor=0.01):

@@ -142,6 +142,21 @@ class Reconstruction:
         With ``stop="cross-validation"``: the mean held-out log-likelihood per record after
         0, 1, 2, ... iterations (its argmax is ``n_iter``); the curve stops once it has not
         improved for ``n_iter + 100`` iterations, or at ``max_iter``.
+
+    Examples
+    --------
+    >>> from ppdm_edu import UniformNoise, perturb, plateau
+    >>> noise = UniformNoise(0.25)
+    >>> rec = reconstruct(perturb(plateau(2000, 0), noise, rng=1), noise, bounds=(0, 1),
+    ...                   n_intervals=10)
+    >>> rec.n_intervals, round(float(rec.cdf()[-1]), 6)
+    (10, 1.0)
+    >>> list(rec.to_frame().columns)
+    ['lower', 'upper', 'probability', 'count']
+    >>> rec.posterior([0.5]).shape         # one row per value, one column per interval
+    (1, 10)
+    >>> float(rec.posterior_mean([1.1])[0]) > 0.75   # w = 1.1 means x >= 0.85
+    True
     """
 
     edges: np.ndarray
