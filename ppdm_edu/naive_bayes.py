@@ -33,8 +33,14 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .randomization import Noise
-from .validation import check_fit_data, check_predict_data, check_probability, feature_names
+from .validation import (
+    check_bool,
+    check_fit_data,
+    check_noise_mapping,
+    check_predict_data,
+    check_probability,
+    feature_names,
+)
 
 __all__ = ["PerturbedGaussianNB"]
 
@@ -99,21 +105,8 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
     def _noise_var(self, d, names):
         if self.noise is None:
             return np.zeros(d)
-        if isinstance(self.noise, Noise):
-            return np.full(d, self.noise.var)
-        if not isinstance(self.noise, dict):
-            raise ValueError("noise must be None, a Noise or a dict of Noise per column, "
-                             f"got {type(self.noise).__name__}")
-        keys = names if names is not None else list(range(d))
-        missing = [k for k in keys if k not in self.noise]
-        if missing:
-            raise ValueError(f"noise has no entry for column(s) {missing}")
-        out = []
-        for k in keys:
-            if not isinstance(self.noise[k], Noise):
-                raise ValueError(f"noise[{k!r}] must be a Noise, got {type(self.noise[k]).__name__}")
-            out.append(self.noise[k].var)
-        return np.asarray(out, dtype=float)
+        by_column = check_noise_mapping(self.noise, d, names)
+        return np.array([by_column[j].var for j in range(d)], dtype=float)
 
     def fit(self, X, y):
         """Estimate priors, means and (corrected) variances from (perturbed) training data.
@@ -159,7 +152,7 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         self.theta_ = (onehot.T @ X) / counts[:, None]  # E[w | C_j] = mu_ij (Section 5.2)
         centred = X - self.theta_[yi]  # two passes: no cancellation for large values (fnlwgt)
         self.var_perturbed_ = (onehot.T @ centred**2) / (counts[:, None] - 1)  # S^2 (n - 1 in the denominator)
-        if self.correct_variance and self.noise is not None:
+        if check_bool(self.correct_variance, "correct_variance") and self.noise is not None:
             corrected = self.var_perturbed_ - self.noise_var_  # S^2 - sigma_R^2 (Section 5.2)
             minimum = floor * self.var_perturbed_
             self.floored_ = corrected < minimum

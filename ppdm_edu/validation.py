@@ -15,7 +15,10 @@ import numpy as np
 __all__ = [
     "check_random_state",
     "check_positive",
+    "check_real",
+    "check_bool",
     "check_probability",
+    "check_finite_array",
     "check_finite_1d",
     "check_finite_2d",
     "check_binary",
@@ -43,7 +46,7 @@ __all__ = [
 MAX_ELEMENTS = 1_000_000_000
 
 
-def check_random_state(rng) -> np.random.Generator:
+def check_random_state(rng, name: str = "rng") -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` from ``None``, an int seed or a Generator.
 
     ``None`` gives fresh entropy; an int gives the same stream every time; a Generator is used
@@ -53,6 +56,8 @@ def check_random_state(rng) -> np.random.Generator:
     ----------
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The seed (a non-negative int or a SeedSequence), a Generator, or None.
+    name : str, default "rng"
+        The argument's name in messages (estimators call theirs ``random_state``).
 
     Returns
     -------
@@ -64,7 +69,8 @@ def check_random_state(rng) -> np.random.Generator:
     ValueError
         If ``rng`` is a negative int.
     TypeError
-        If ``rng`` is of any other type (e.g. a legacy ``numpy.random.RandomState``).
+        If ``rng`` is a bool or of any other type (e.g. a legacy
+        ``numpy.random.RandomState``).
 
     Examples
     --------
@@ -75,14 +81,17 @@ def check_random_state(rng) -> np.random.Generator:
     >>> check_random_state(gen) is gen
     True
     """
+    if isinstance(rng, bool):
+        raise TypeError(f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
+                        f"got the bool {rng!r}")
     if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
         if isinstance(rng, numbers.Integral) and int(rng) < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {rng}")
+            raise ValueError(f"{name} must be a non-negative integer seed, got {rng}")
         return np.random.default_rng(rng)
     if isinstance(rng, np.random.Generator):
         return rng
     raise TypeError(
-        "rng must be None, a non-negative int seed or a numpy.random.Generator, "
+        f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__}"
     )
 
@@ -254,6 +263,63 @@ def check_probability(value, name: str, *, open_interval: bool = False) -> float
     return value
 
 
+def check_real(value, name: str) -> float:
+    """One finite real number (not a bool, a string or an array).
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Examples
+    --------
+    >>> check_real(2, "x1")
+    2.0
+    >>> check_real([1.0], "x1")
+    Traceback (most recent call last):
+    ...
+    TypeError: x1 must be one real number, got [1.0]
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be one real number, got {value!r}"[:200])
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def check_bool(value, name: str) -> bool:
+    """True or False (numpy bools too); ``"yes"``, 2 or None are refused.
+
+    Parameters
+    ----------
+    value : bool
+        The flag.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    bool
+        ``value`` as a Python bool.
+
+    Examples
+    --------
+    >>> check_bool(np.True_, "balanced")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _reject_text(x, name: str) -> None:
     """Text that happens to parse as numbers ("0.7") is refused, as everywhere in the package."""
     try:
@@ -264,8 +330,50 @@ def _reject_text(x, name: str) -> None:
         raise TypeError(f"{name} must be numeric, got text {str(x)[:60]!r}")
 
 
+def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
+    """A float array of any shape with no NaN or infinity (and, by default, not empty).
+
+    Parameters
+    ----------
+    x : array_like of float
+        The values.
+    name : str, default "x"
+        The argument's name, for the message.
+    allow_empty : bool, default False
+        Accept an empty array.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x`` as float64, same shape.
+
+    Examples
+    --------
+    >>> check_finite_array([[1, 2], [3, 4]]).dtype
+    dtype('float64')
+    >>> check_finite_array([1.0, float("nan")], "w")
+    Traceback (most recent call last):
+    ...
+    ValueError: w contains 1 NaN or infinite value(s) (first at position 1); drop or impute them first
+    """
+    _reject_text(x, name)
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be numeric: {err}") from None
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} is empty: at least one value is needed")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        raise ValueError(
+            f"{name} contains {int(bad.sum())} NaN or infinite value(s) "
+            f"(first at position {int(np.flatnonzero(bad.ravel())[0])}); drop or impute them first"
+        )
+    return arr
+
+
 def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
-    """A 1-D float array with no NaN or infinity.
+    """A 1-D float array with no NaN or infinity (a scalar becomes one value).
 
     Parameters
     ----------
@@ -293,28 +401,14 @@ def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndar
     --------
     >>> check_finite_1d([1, 2]).tolist()
     [1.0, 2.0]
-    >>> check_finite_1d([1.0, float("nan")], "w")
-    Traceback (most recent call last):
-    ...
-    ValueError: w contains 1 NaN or infinite value(s) (first at position 1); drop or impute them first
+    >>> check_finite_1d(3.0).tolist()
+    [3.0]
     """
-    _reject_text(x, name)
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be numeric: {err}") from None
+    arr = check_finite_array(x, name, allow_empty=allow_empty)
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size == 0 and not allow_empty:
-        raise ValueError(f"{name} is empty: at least one value is needed")
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        raise ValueError(
-            f"{name} contains {int(bad.sum())} NaN or infinite value(s) "
-            f"(first at position {int(np.flatnonzero(bad)[0])}); drop or impute them first"
-        )
     return arr
 
 
@@ -773,7 +867,10 @@ def check_fit_data(estimator, X, y, *, input_name: str = "X", binary: bool = Fal
 
     # names and column count first (scikit-learn's own checks, messages and y=None refusal),
     # then the values under the argument's own name
-    validate_data(estimator, X, y, skip_check_array=True)
+    try:
+        validate_data(estimator, X, y, skip_check_array=True)
+    except IndexError:  # scikit-learn counting the columns of an empty list
+        raise ValueError(f"{input_name} is empty: fit needs at least one record") from None
     X = _numeric_array(X, input_name, estimator)
     y = column_or_1d(y, warn=True)
     if y.shape[0] != X.shape[0]:
@@ -850,6 +947,8 @@ def _numeric_array(X, input_name: str, estimator) -> np.ndarray:
         if "could not convert" in str(err):
             raise ValueError(f"{input_name} must be numeric (encode categories as integer codes "
                              f"first): {err}") from err
+        if "Expected 2D array" in str(err):
+            raise ValueError(f"{input_name}: {err}") from err
         raise
 
 

@@ -84,9 +84,9 @@ FIXED = [
      ValueError, r"n \(number of records\) must be >= 1"),
     # randomization: the message names the argument
     ("perturb strings", lambda: randomization.perturb("abc", G, rng=0),
-     ValueError, r"x must be numeric"),
+     TypeError, r"x must be numeric, got text"),
     ("laplace_mechanism strings", lambda: ldp.laplace_mechanism("ab", 1.0, (0, 1), rng=0),
-     ValueError, r"x must be numeric"),
+     TypeError, r"x must be numeric, got text"),
     # datasets: a density of NaN is not a number
     ("plateau_pdf nan", lambda: datasets.plateau_pdf([0.5, nan]),
      ValueError, r"x contains NaN or infinite"),

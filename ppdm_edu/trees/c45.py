@@ -63,6 +63,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from ..randomization import Noise
 from ..validation import (
     check_fit_data,
+    check_noise_mapping,
     check_predict_data,
     check_probability,
     check_random_state,
@@ -682,25 +683,9 @@ class PPDTC45(_BaseC45):
         self.random_state = random_state
 
     def _resolve_noise(self):
-        d, names = self.n_features_in_, fitted_feature_names(self)
-        if isinstance(self.noise, Noise):
-            return [self.noise] * d
-        if not isinstance(self.noise, dict):
-            raise ValueError("noise must be a Noise (UniformNoise / GaussianNoise) or a dict of them "
-                             f"per column, got {type(self.noise).__name__}")
-        keys = names if names is not None else list(range(d))
-        missing = [k for k in keys if k not in self.noise]
-        if missing:
-            raise ValueError(f"noise has no entry for column(s) {missing}; keys must be "
-                             f"{'column names' if names else 'column indices 0..' + str(d - 1)}")
-        extra = [k for k in self.noise if k not in keys]
-        if extra:
-            raise ValueError(f"noise has entries for unknown column(s) {extra}; columns: {keys}")
-        out = [self.noise[k] for k in keys]
-        for k, nz in zip(keys, out):
-            if not isinstance(nz, Noise):
-                raise ValueError(f"noise[{k!r}] must be a Noise, got {type(nz).__name__}")
-        return out
+        d = self.n_features_in_
+        by_column = check_noise_mapping(self.noise, d, fitted_feature_names(self))
+        return [by_column[j] for j in range(d)]
 
     def fit(self, W, y):
         """Grow and prune the tree from perturbed training values ``W`` and their labels.
@@ -736,7 +721,7 @@ class PPDTC45(_BaseC45):
         self.noises_ = self._resolve_noise()
         # w - t < c  <=>  p_S1(w|t) > threshold  (c = F_R^-1(1 - threshold))
         self.shift_ = np.array([nz.ppf(1.0 - self._theta) for nz in self.noises_])
-        rng = check_random_state(self.random_state)
+        rng = check_random_state(self.random_state, "random_state")
         return self._finish(self._grow(W, y, rng))
 
     def _best_split(self, V, Y, counts):

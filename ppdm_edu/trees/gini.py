@@ -54,6 +54,7 @@ from ..validation import (
     check_predict_data,
     feature_names,
 )
+from .base import FlatTree
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost", "TreeStructure"]
 
@@ -228,7 +229,7 @@ def mdl_leaf_cost(counts) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TreeStructure:
+class TreeStructure(FlatTree):
     """A fitted binary tree as flat arrays (node 0 is the root; ``feature == -1`` at leaves).
 
     A record goes to ``left[node]`` when ``X[:, feature[node]] <= threshold[node]``.
@@ -257,21 +258,6 @@ class TreeStructure:
     right: np.ndarray
     counts: np.ndarray
     depth: np.ndarray
-
-    @property
-    def n_nodes(self) -> int:
-        """Number of nodes, leaves included."""
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        """Number of leaves."""
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        """Depth of the deepest node (0 for a tree that is a single leaf)."""
-        return int(self.depth.max())
 
     def apply(self, X: np.ndarray) -> np.ndarray:
         """Leaf index of every row of X (vectorized: one step per tree level, not per record).

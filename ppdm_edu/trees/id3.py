@@ -55,8 +55,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..randomized_response import mrr_solve
-from ..validation import check_binary, check_fit_data, check_predict_data, check_probability
+from ..validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
 from ..validation import feature_names as fitted_feature_names
+from .base import FlatTree
 
 __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "TreeArrays"]
 
@@ -97,7 +98,7 @@ def _solve(p_star_e, p_star_ebar, theta):
 # the fitted tree
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TreeArrays:
+class TreeArrays(FlatTree):
     """A fitted tree as flat arrays (node 0 is the root), like ``sklearn``'s ``tree_``.
 
     Attributes
@@ -126,21 +127,6 @@ class TreeArrays:
     gain: np.ndarray
     depth: np.ndarray
     reason: np.ndarray
-
-    @property
-    def n_nodes(self) -> int:
-        """Number of nodes, leaves included."""
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        """Number of leaves."""
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        """Depth of the deepest node (0 for a tree that is a single leaf)."""
-        return int(self.depth.max())
 
     @staticmethod
     def describe_reason(code: int) -> str:
@@ -678,6 +664,7 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
         raise ValueError("disguised_test must be a pair (X, y) of disguised test records and labels")
     if disguised_label is None:
         disguised_label = getattr(tree, "disguised_label", True)
+    disguised_label = check_bool(disguised_label, "disguised_label")
     Xs, ys = disguised_test
     if not isinstance(tree, _BinaryTree):
         raise TypeError(f"tree must be a fitted ID3 or RRID3, got {type(tree).__name__}")

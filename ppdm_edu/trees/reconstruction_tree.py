@@ -59,7 +59,7 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_fit_data, check_random_state, feature_names
+from ..validation import check_fit_data, check_noise_mapping, check_random_state, feature_names
 from .gini import (
     Builder,
     TreeClassifierMixin,
@@ -168,16 +168,7 @@ def perturb_columns(X, noise, rng=None):
 
 def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:
     """{column position: Noise} from one Noise (every column) or a dict keyed by name/position."""
-    if isinstance(noise, Noise):
-        return {j: noise for j in range(d)}
-    if not isinstance(noise, dict):
-        raise ValueError("noise must be a UniformNoise/GaussianNoise or a dict {attribute: noise}")
-    out = {}
-    for key, value in noise.items():
-        if not isinstance(value, Noise):
-            raise ValueError(f"noise for attribute {key!r} must be a UniformNoise or GaussianNoise, got {type(value).__name__}")
-        out[_resolve_column(key, d, names, "noise")] = value
-    return out
+    return check_noise_mapping(noise, d, names, require_all=False)
 
 
 def _resolve_column(key, d: int, names, what: str) -> int:
@@ -354,7 +345,7 @@ class ReconstructionTree(TreeClassifierMixin):
         noisy = _resolve_noise(self.noise, d, names)
         bounds = self._resolve_bounds(noisy, d, names)
         # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
-        stop_rng = check_random_state(self.random_state)
+        stop_rng = check_random_state(self.random_state, "random_state")
         self.classes_ = classes
         m_default = params["n_intervals"] or default_n_intervals(n)
 
