@@ -200,6 +200,14 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
     EpsilonAudit
         The bound, the event and the counts behind it.
 
+    Raises
+    ------
+    TypeError
+        If ``randomizer`` is not callable or ``trials`` is not an integer.
+    ValueError
+        If ``trials`` or ``confidence`` is out of range, ``x0`` and ``x1`` are equal or of
+        different shapes, or the randomizer does not return one output per run (finite, if numeric).
+
     Examples
     --------
     >>> broken = warner_randomizer(0.9)          # claims ln 3 but tells the truth 90 % of the time

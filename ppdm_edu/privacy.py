@@ -157,6 +157,12 @@ def interval_privacy(method=INTERVAL_METHODS, confidence=(0.5, 0.95, 0.999)) -> 
         One row per method; column ``unit`` (``W``, ``2α`` or ``σ``) and one column per
         confidence (labelled like ``"95%"``) holding the exact width as a multiple of the unit.
 
+    Raises
+    ------
+    ValueError
+        If a method is unknown or a confidence is not strictly between 0 and 1 (or either list
+        is empty).
+
     Examples
     --------
     >>> interval_privacy("gaussian", 0.95).round(2).to_string()
@@ -238,6 +244,13 @@ def grid_step(values) -> float | None:
     -------
     float or None
         The grid spacing, or None when the values have (almost) no ties or no common lattice.
+
+    Raises
+    ------
+    TypeError
+        If ``values`` is text.
+    ValueError
+        If ``values`` is empty, not 1-d or not finite.
 
     Examples
     --------
@@ -790,6 +803,14 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
         One row per column: ``snr``, ``noise_scale`` (alpha or sigma), ``mi_bits`` (I(X;W) in
         bits), ``loss`` (1 - 2**-I, the definition) and ``loss_if_nats`` (1 - 2**-I with I in
         nats: what a units mix-up would print).
+
+    Raises
+    ------
+    TypeError
+        If ``kind`` is not a string.
+    ValueError
+        If ``frame`` is not a DataFrame with at least one finite numeric column, the number of
+        SNR values does not match the columns, or an SNR, ``kind`` or ``k`` is invalid.
 
     Examples
     --------

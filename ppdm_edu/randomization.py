@@ -988,6 +988,13 @@ def perturb(x, noise: Noise, rng=None) -> np.ndarray:
     numpy.ndarray
         ``x + r``, same shape as ``x``.
 
+    Raises
+    ------
+    TypeError
+        If ``noise`` is not a Noise.
+    ValueError
+        If ``x`` is empty, not numeric or holds NaN or infinity.
+
     Examples
     --------
     >>> perturb([1.0, 2.0], GaussianNoise(0.1), rng=1).shape
@@ -1057,6 +1064,13 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
     Discretization
         Edges and the interval index of each value.
 
+    Raises
+    ------
+    ValueError
+        If ``x`` is not finite, both or neither of ``edges`` and ``width`` are given, ``origin``
+        lies above ``min(x)``, ``edges`` is not increasing or does not cover the values, or
+        ``width`` gives too many intervals.
+
     Examples
     --------
     >>> d = discretize([3.0, 14.0, 27.0], width=10.0, origin=0.0)
@@ -1113,6 +1127,14 @@ def noise_for_privacy(kind: str, level: float, value_range: float, confidence: f
     Noise
         The noise object.
 
+    Raises
+    ------
+    TypeError
+        If ``kind`` is not a string.
+    ValueError
+        If ``kind`` is unknown, ``level`` or ``value_range`` is not finite and > 0, or
+        ``confidence`` is not strictly between 0 and 1.
+
     Examples
     --------
     >>> round(noise_for_privacy("gaussian", 1.0, 3.92).sigma, 3)   # 3.92 = 2 x 1.96
@@ -1143,6 +1165,14 @@ def noise_for_snr(x, snr: float, kind: str = "gaussian") -> Noise:
     -------
     Noise
         The noise object with variance ``var(x) / snr``.
+
+    Raises
+    ------
+    TypeError
+        If ``kind`` is not a string.
+    ValueError
+        If ``x`` is not finite or is constant, ``snr`` is not finite and > 0, or ``kind`` is
+        unknown.
 
     Examples
     --------

@@ -118,6 +118,11 @@ def warner_disguise(truth, theta: float, rng=None) -> np.ndarray:
         The disguised answers. ``theta = 1`` returns ``truth`` and ``theta = 0`` its negation,
         exactly.
 
+    Raises
+    ------
+    ValueError
+        If ``truth`` is not a 1-d array of 0/1 values, or ``theta`` is outside [0, 1].
+
     Examples
     --------
     >>> import numpy as np

@@ -497,6 +497,11 @@ def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> flo
     float
         ``tol * chi2.ppf(level, max(m - 1, 1))``.
 
+    Raises
+    ------
+    ValueError
+        If ``m < 1``, ``tol < 0`` or ``level`` is not strictly between 0 and 1.
+
     Examples
     --------
     >>> round(chi2_threshold(20), 4)
@@ -850,6 +855,13 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     -------
     Reconstruction
         The estimated distribution over the intervals of ``edges``.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not match, the counts or the matrix are negative or not finite, the
+        matrix is all zero, the counts sum to 0, an argument is out of its range, or no observed
+        bin can come from any interval.
 
     Examples
     --------

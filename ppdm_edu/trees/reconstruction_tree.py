@@ -94,6 +94,12 @@ def assign_intervals(w, counts) -> np.ndarray:
     ndarray of int, shape (n,)
         The interval (0..m-1) associated with each value.
 
+    Raises
+    ------
+    ValueError
+        If ``w`` is not 1-d and finite, or ``counts`` is not a non-empty 1-d array of finite
+        non-negative numbers with a positive sum.
+
     Examples
     --------
     >>> assign_intervals([5.0, 1.0, 3.0, 2.0], [1.0, 2.4, 0.6]).tolist()
