@@ -112,6 +112,11 @@ def renamed_seed_to_rng(func):
     callable
         The same function, also accepting ``seed=`` as a deprecated alias of ``rng=``.
 
+    Raises
+    ------
+    TypeError
+        The returned function raises it when called with both ``seed=`` and ``rng=``.
+
     Examples
     --------
     >>> @renamed_seed_to_rng
@@ -155,6 +160,13 @@ def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
     -------
     list of numpy.random.Generator
         ``n`` independent generators (e.g. ``data_rng, noise_rng = spawn_rngs(seed)``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``rng`` is not a valid seed or Generator (as :func:`check_random_state`).
+    ValueError
+        If ``n`` is not an integer from 1 to 1,000,000.
 
     Examples
     --------
@@ -278,6 +290,13 @@ def check_real(value, name: str) -> float:
     float
         ``value`` as a float.
 
+    Raises
+    ------
+    TypeError
+        If ``value`` is not one real number (a bool, text or an array is refused).
+    ValueError
+        If ``value`` is NaN or infinite.
+
     Examples
     --------
     >>> check_real(2, "x1")
@@ -309,6 +328,11 @@ def check_bool(value, name: str) -> bool:
     -------
     bool
         ``value`` as a Python bool.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a Python or numpy bool.
 
     Examples
     --------
@@ -346,6 +370,13 @@ def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.n
     -------
     numpy.ndarray
         ``x`` as float64, same shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is text.
+    ValueError
+        If ``x`` is not numeric, empty (unless ``allow_empty``) or holds NaN or infinity.
 
     Examples
     --------
@@ -587,6 +618,13 @@ def check_bounds(bounds, name: str = "bounds") -> tuple[float, float]:
     tuple of float
         ``(low, high)``.
 
+    Raises
+    ------
+    TypeError
+        If ``bounds`` is text.
+    ValueError
+        If it is not two numbers, they are not finite, or ``low >= high``.
+
     Examples
     --------
     >>> check_bounds((0, 10))
@@ -662,6 +700,14 @@ def check_theta(theta, name: str = "theta", *, allow_half: bool = True, vectoriz
     float or numpy.ndarray
         theta as a float (or a float array with ``vectorized=True``).
 
+    Raises
+    ------
+    TypeError
+        If ``theta`` is text, a bool or not numeric.
+    ValueError
+        If ``theta`` is NaN or outside [0, 1], or (with ``allow_half=False``) within 1e-9 of
+        1/2.
+
     Examples
     --------
     >>> check_theta(0.7)
@@ -708,6 +754,14 @@ def check_probabilities(p, name: str = "p", *, atol: float = 1e-6) -> np.ndarray
     -------
     numpy.ndarray
         ``p`` as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is text.
+    ValueError
+        If ``p`` is not a finite 1-d array, has a negative entry, or does not sum to 1 within
+        ``atol``.
 
     Examples
     --------
@@ -784,6 +838,13 @@ def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = 
     dict
         ``{column position: Noise}``.
 
+    Raises
+    ------
+    TypeError
+        If ``noise`` is neither a Noise nor a dict, or a dict value is not a Noise.
+    ValueError
+        If a key names an unknown column or (with ``require_all``) a column has no entry.
+
     Examples
     --------
     >>> from ppdm_edu.randomization import GaussianNoise
@@ -852,6 +913,12 @@ def check_fit_data(estimator, X, y, *, input_name: str = "X", binary: bool = Fal
     codes : numpy.ndarray of int64
         Each record's label as an index into ``classes``.
 
+    Raises
+    ------
+    ValueError
+        If ``X`` is empty, not numeric or not finite, ``y`` does not have one finite label per
+        row or has missing labels, ``y`` is continuous, or (with ``binary``) ``X`` is not 0/1.
+
     Examples
     --------
     >>> from sklearn.base import BaseEstimator
@@ -909,6 +976,14 @@ def check_predict_data(estimator, X, *, input_name: str = "X", binary: bool = Fa
     -------
     numpy.ndarray
         float64, or uint8 when ``binary``.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``estimator`` has not been fitted.
+    ValueError
+        If ``X`` is invalid, has the wrong number of columns or other feature names than in
+        ``fit``, or (with ``binary``) is not 0/1.
 
     Examples
     --------
