@@ -387,7 +387,9 @@ def gaussian_bayes_reconstruct(W, noise_var) -> RecordReconstruction:
     bounds = marchenko_pastur_bounds(n, m)
     # In noise units Sigma_r = I, so Sigma_x = V diag(max(lambda - 1, 0)) V^T and the posterior
     # mean is V diag(max(lambda - 1, 0) / lambda) V^T z (a Wiener filter).
-    gain = np.clip(eigenvalues - 1.0, 0.0, None) / eigenvalues
+    # a direction with no variance at all (a constant attribute) keeps nothing: gain 0, not 0/0
+    gain = np.divide(np.clip(eigenvalues - 1.0, 0.0, None), eigenvalues,
+                     out=np.zeros_like(eigenvalues), where=eigenvalues > 0)
     estimate = mean + (((Z @ vectors) * gain) @ vectors.T) * sd
     return RecordReconstruction(estimate, "bayes", m, eigenvalues, bounds)
 

@@ -615,8 +615,9 @@ def gaussian_privacy_loss(snr_value: float) -> float:
     >>> round(gaussian_privacy_loss(1.0), 4)
     0.2929
     """
-    if isinstance(snr_value, bool) or not isinstance(snr_value, numbers.Real) \
-            or not math.isfinite(snr_value) or snr_value < 0:
+    if isinstance(snr_value, bool) or not isinstance(snr_value, numbers.Real):
+        raise TypeError(f"snr_value must be a finite number >= 0, got {snr_value!r}")
+    if not math.isfinite(snr_value) or snr_value < 0:
         raise ValueError(f"snr_value must be a finite number >= 0, got {snr_value!r}")
     return 1.0 - (1.0 + float(snr_value)) ** -0.5
 

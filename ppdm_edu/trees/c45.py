@@ -59,6 +59,7 @@ import numbers
 import numpy as np
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
 
 from ..randomization import Noise
 from ..validation import (
@@ -464,11 +465,13 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
     @property
     def n_leaves_(self) -> int:
         """Number of leaves of the fitted (pruned) tree."""
+        check_is_fitted(self)
         return int((self.tree_.feature < 0).sum())
 
     @property
     def depth_(self) -> int:
         """Depth of the fitted (pruned) tree (0 for a single leaf)."""
+        check_is_fitted(self)
         t = self.tree_
         depth = np.zeros(t.feature.size, dtype=int)
         for node in range(t.feature.size):  # breadth-first ids: parents first
@@ -497,6 +500,7 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
         ValueError
             If ``feature_names`` does not have one name per column.
         """
+        check_is_fitted(self)
         t = self.tree_
         names = list(feature_names) if feature_names is not None else (
             fitted_feature_names(self) or [f"x{j}" for j in range(self.n_features_in_)])
@@ -827,4 +831,8 @@ class PPDTC45(_BaseC45):
         float
             Share of the records whose random-path prediction equals ``y``.
         """
-        return float(np.mean(self.predict_perturbed(W, rng) == np.asarray(y)))
+        pred = self.predict_perturbed(W, rng)
+        y = np.asarray(y)
+        if y.shape != pred.shape:
+            raise ValueError(f"y must have one label per row of W ({pred.size}), got shape {y.shape}")
+        return float(np.mean(pred == y))

@@ -59,7 +59,13 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_fit_data, check_noise_mapping, check_random_state, feature_names
+from ..validation import (
+    check_bool,
+    check_fit_data,
+    check_noise_mapping,
+    check_random_state,
+    feature_names,
+)
 from .gini import (
     Builder,
     TreeClassifierMixin,
@@ -293,6 +299,7 @@ class ReconstructionTree(TreeClassifierMixin):
             raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
         if self.method not in ("bayes", "em"):
             raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
+        check_bool(self.local_path_attributes, "local_path_attributes")
         return dict(
             min_samples=check_int(self.min_samples, "min_samples", 2),
             max_depth=check_int(self.max_depth, "max_depth", 0, allow_none=True),
