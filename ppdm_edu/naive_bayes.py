@@ -32,10 +32,15 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
 
-from .randomization import Noise
-from .validation import check_class_labels, check_finite_2d, check_probability
+from .validation import (
+    check_bool,
+    check_fit_data,
+    check_noise_mapping,
+    check_predict_data,
+    check_probability,
+    feature_names,
+)
 
 __all__ = ["PerturbedGaussianNB"]
 
@@ -56,9 +61,40 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, class_prior_, theta_ (n_classes, n_features) means, var_ (variances used),
-    var_perturbed_ (the sample variances S^2), floored_ (bool mask of floored cells),
-    noise_var_ (sigma_R^2 per attribute; zeros without noise)
+    classes_ : ndarray, shape (n_classes,)
+        The class labels, sorted.
+    class_prior_ : ndarray, shape (n_classes,)
+        Share of the training records in each class.
+    theta_ : ndarray, shape (n_classes, n_features)
+        Per-class means of the (perturbed) attributes, estimates of ``mu_ij``.
+    var_ : ndarray, shape (n_classes, n_features)
+        The variances the model uses: ``S^2 - sigma_R^2`` (floored) when ``correct_variance``
+        and ``noise`` is given, else ``S^2``; plus a tiny epsilon, as in scikit-learn.
+    var_perturbed_ : ndarray, shape (n_classes, n_features)
+        The per-class sample variances ``S^2`` of the training data (denominator n - 1).
+    floored_ : ndarray of bool, shape (n_classes, n_features)
+        True where the corrected variance hit ``variance_floor * S^2``.
+    noise_var_ : ndarray, shape (n_features,)
+        ``sigma_R^2`` per attribute (zeros without noise).
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features,)
+        Column names, when fitted on a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import GaussianNoise, perturb
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(0, 1, (500, 2)), rng.normal(2, 1, (500, 2))]
+    >>> y = np.r_[np.zeros(500, int), np.ones(500, int)]
+    >>> W = perturb(X, GaussianNoise(1.0), rng=1)
+    >>> nb = PerturbedGaussianNB(noise=GaussianNoise(1.0)).fit(W, y)
+    >>> nb.predict([[0.0, 0.0], [2.0, 2.0]]).tolist()
+    [0, 1]
+    >>> p = nb.predict_proba([[0.0, 0.0], [1.0, 1.0]])   # columns: classes_ 0, 1
+    >>> bool(p[0, 0] > 0.9), bool(0.2 < p[1, 0] < 0.8)     # sure; half-way: unsure
+    (True, True)
     """
 
     def __init__(self, noise=None, correct_variance=True, variance_floor=0.01):
@@ -69,42 +105,46 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
     def _noise_var(self, d, names):
         if self.noise is None:
             return np.zeros(d)
-        if isinstance(self.noise, Noise):
-            return np.full(d, self.noise.var)
-        if not isinstance(self.noise, dict):
-            raise ValueError("noise must be None, a Noise or a dict of Noise per column, "
-                             f"got {type(self.noise).__name__}")
-        keys = names if names is not None else list(range(d))
-        missing = [k for k in keys if k not in self.noise]
-        if missing:
-            raise ValueError(f"noise has no entry for column(s) {missing}")
-        out = []
-        for k in keys:
-            if not isinstance(self.noise[k], Noise):
-                raise ValueError(f"noise[{k!r}] must be a Noise, got {type(self.noise[k]).__name__}")
-            out.append(self.noise[k].var)
-        return np.asarray(out, dtype=float)
+        by_column = check_noise_mapping(self.noise, d, names)
+        return np.array([by_column[j].var for j in range(d)], dtype=float)
 
     def fit(self, X, y):
-        """Estimate priors, means and (corrected) variances from (perturbed) training data."""
+        """Estimate priors, means and (corrected) variances from (perturbed) training data.
+
+        Section 5.2 of Liu et al.: ``mu_ij`` is the class mean of ``w`` and ``sigma_ij^2 =
+        S^2 - sigma_R^2``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records (perturbed, or original with ``noise=None``), numeric and finite.
+        y : array-like, shape (n_samples,)
+            Class labels; every class needs at least 2 records.
+
+        Returns
+        -------
+        PerturbedGaussianNB
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If ``variance_floor`` is not in (0, 1], ``noise`` is not None, a Noise or a dict
+            with a Noise for every column, a class has fewer than 2 records, or ``X``/``y``
+            are invalid.
+        """
         floor = check_probability(self.variance_floor, "variance_floor")
         if floor <= 0:
             raise ValueError("variance_floor must be > 0 so that every variance stays positive")
-        names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
-        X = check_finite_2d(X, "X")
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}")
-        if y.dtype.kind in "fc" and not np.isfinite(y).all():
-            raise ValueError(f"y contains {int((~np.isfinite(y)).sum())} NaN or infinite label(s); "
-                             "drop those records first")
-        check_class_labels(y)
-        self.classes_, yi = np.unique(y, return_inverse=True)
+        X, self.classes_, yi = check_fit_data(self, X, y)
+        names = feature_names(self)
         k, d = self.classes_.size, X.shape[1]
         counts = np.bincount(yi, minlength=k)
         if (counts < 2).any():
-            raise ValueError("every class needs at least 2 training records to estimate a variance")
-        self.n_features_in_ = d
+            c = int(np.argmin(counts))
+            raise ValueError(f"every class needs at least 2 training records to estimate a variance; "
+                             f"class {self.classes_[c]!r} has {counts[c]} sample(s) "
+                             f"(n_samples = {counts.sum()})")
         self.noise_var_ = self._noise_var(d, names)
         self.class_prior_ = counts / counts.sum()
         onehot = np.zeros((X.shape[0], k))
@@ -112,7 +152,7 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         self.theta_ = (onehot.T @ X) / counts[:, None]  # E[w | C_j] = mu_ij (Section 5.2)
         centred = X - self.theta_[yi]  # two passes: no cancellation for large values (fnlwgt)
         self.var_perturbed_ = (onehot.T @ centred**2) / (counts[:, None] - 1)  # S^2 (n - 1 in the denominator)
-        if self.correct_variance and self.noise is not None:
+        if check_bool(self.correct_variance, "correct_variance") and self.noise is not None:
             corrected = self.var_perturbed_ - self.noise_var_  # S^2 - sigma_R^2 (Section 5.2)
             minimum = floor * self.var_perturbed_
             self.floored_ = corrected < minimum
@@ -121,36 +161,49 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
             self.floored_ = np.zeros((k, d), dtype=bool)
             var = self.var_perturbed_.copy()
         # like scikit-learn: a tiny epsilon keeps constant attributes usable
-        var = var + 1e-9 * float(np.max(np.var(X, axis=0)))
+        # (all attributes constant: an absolute epsilon, else every likelihood would be 0/0 = NaN)
+        spread = float(np.max(np.var(X, axis=0)))
+        var = var + 1e-9 * (spread if spread > 0 else 1.0)
         self.var_ = var
         return self
 
     def _joint_log_likelihood(self, X):
-        if not hasattr(self, "theta_"):
-            raise NotFittedError("this PerturbedGaussianNB is not fitted yet; call fit(X, y) first")
-        X = check_finite_2d(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} columns, the model was fitted on {self.n_features_in_}")
+        X = check_predict_data(self, X)
         # Eq. 8 in logs: log P(C_j) + sum_i log N(x_i; mu_ij, sigma_ij^2)
         ll = -0.5 * (np.log(2 * np.pi * self.var_)[None] + (X[:, None, :] - self.theta_[None]) ** 2 / self.var_[None])
         return np.log(self.class_prior_)[None] + ll.sum(-1)
 
     def predict_proba(self, X):
-        """Posterior class probabilities."""
+        """Posterior class probabilities.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records to classify (same columns as in ``fit``).
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes)
+            ``P(C_j | x)`` from Eq. 8, columns in the order of ``classes_``; rows sum to 1.
+        """
         jll = self._joint_log_likelihood(X)
         jll -= jll.max(1, keepdims=True)
         p = np.exp(jll)
         return p / p.sum(1, keepdims=True)
 
     def predict(self, X):
-        """The most probable class (Eq. 8)."""
+        """The most probable class (Eq. 8).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records to classify (same columns as in ``fit``).
+
+        Returns
+        -------
+        ndarray, shape (n_samples,)
+            The predicted label of each record (an element of ``classes_``).
+        """
         jll = self._joint_log_likelihood(X)
         return self.classes_[np.argmax(jll, axis=1)]
 
-    def score(self, X, y):
-        """Accuracy on (X, y)."""
-        y = np.asarray(y)
-        pred = self.predict(X)
-        if y.shape != pred.shape:
-            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
-        return float(np.mean(pred == y))

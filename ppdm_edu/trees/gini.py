@@ -45,9 +45,16 @@ import numpy as np
 import pandas as pd
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
-from ..validation import check_class_labels, check_finite_1d, check_finite_2d
+from ..validation import (
+    check_finite_1d,
+    check_finite_2d,
+    check_fit_data,
+    check_predict_data,
+    feature_names,
+)
+from .base import FlatTree
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost", "TreeStructure"]
 
@@ -60,6 +67,21 @@ _PRUNING = (None, "mdl")
 
 def gini(counts) -> float | np.ndarray:
     """gini(S) = 1 - sum_j p_j^2 from class counts (Section 4.1); the last axis holds the classes.
+
+    Parameters
+    ----------
+    counts : array-like of float, shape (..., k)
+        Class counts (>= 0) of one set of records, or of many along the leading axes.
+
+    Returns
+    -------
+    float or ndarray, shape (...)
+        The gini index in [0, 1 - 1/k]; 0 for an empty set.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is a scalar or has an empty last axis, or a count is negative.
 
     Examples
     --------
@@ -82,6 +104,23 @@ def gini(counts) -> float | np.ndarray:
 
 def gini_split(left_counts, right_counts) -> float | np.ndarray:
     """gini_split(S) = n1/n gini(S1) + n2/n gini(S2) (Section 4.1).
+
+    Parameters
+    ----------
+    left_counts : array-like of float, shape (..., k)
+        Class counts of the records that go left (``x <= t``).
+    right_counts : array-like of float, shape (..., k)
+        Class counts of the records that go right, same shape.
+
+    Returns
+    -------
+    float or ndarray, shape (...)
+        The weighted gini index of the split (lower is better); 0 when both sides are empty.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ or a count is negative.
 
     Examples
     --------
@@ -106,6 +145,24 @@ def split_table(x, y) -> pd.DataFrame:
     The candidates are the mid-points between consecutive distinct values (Section 4.2, "in the
     standard algorithm, every mid-point between any two consecutive attribute values is a
     candidate split point"). Handy to grow a tree by hand.
+
+    Parameters
+    ----------
+    x : array-like of float, shape (n,)
+        Values of one attribute (finite).
+    y : array-like, shape (n,)
+        Class labels.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per candidate threshold, in increasing order: ``threshold``, the class counts
+        ``left_<class>`` and ``right_<class>`` of each side, and ``gini_split``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not finite and 1-d or ``y`` has another length.
 
     Examples
     --------
@@ -141,6 +198,17 @@ def mdl_leaf_cost(counts) -> np.ndarray:
     counts ``n_1..n_k`` (last axis). It grows with the impurity of the leaf and, slowly, with its
     size; a subtree survives pruning only if it saves more bits than its splits cost.
 
+    Parameters
+    ----------
+    counts : array-like of float, shape (..., k)
+        Class counts of one leaf, or of many along the leading axes (not validated: counts
+        must be >= 0).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        The cost in bits (a 0-d array for one leaf).
+
     Examples
     --------
     >>> round(float(mdl_leaf_cost([50, 50])), 1), round(float(mdl_leaf_cost([100, 0])), 1)
@@ -161,12 +229,27 @@ def mdl_leaf_cost(counts) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TreeStructure:
+class TreeStructure(FlatTree):
     """A fitted binary tree as flat arrays (node 0 is the root; ``feature == -1`` at leaves).
 
     A record goes to ``left[node]`` when ``X[:, feature[node]] <= threshold[node]``.
     ``counts[node]`` holds the training class counts of the node (estimated counts for the
     reconstruction trees).
+
+    Attributes
+    ----------
+    feature : ndarray of int, shape (n_nodes,)
+        Attribute tested at each node; -1 at leaves.
+    threshold : ndarray of float, shape (n_nodes,)
+        Threshold of the test ``x <= threshold`` (unused at leaves).
+    left : ndarray of int, shape (n_nodes,)
+        Index of the left child (records with ``x <= threshold``); unused at leaves.
+    right : ndarray of int, shape (n_nodes,)
+        Index of the right child; unused at leaves.
+    counts : ndarray of float, shape (n_nodes, n_classes)
+        Training class counts of each node.
+    depth : ndarray of int, shape (n_nodes,)
+        Depth of each node (the root has depth 0).
     """
 
     feature: np.ndarray
@@ -176,20 +259,19 @@ class TreeStructure:
     counts: np.ndarray
     depth: np.ndarray
 
-    @property
-    def n_nodes(self) -> int:
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        return int(self.depth.max())
-
     def apply(self, X: np.ndarray) -> np.ndarray:
-        """Leaf index of every row of X (vectorized: one step per tree level, not per record)."""
+        """Leaf index of every row of X (vectorized: one step per tree level, not per record).
+
+        Parameters
+        ----------
+        X : ndarray of float, shape (n, n_features)
+            Records, already validated (the estimators' :meth:`apply` checks them).
+
+        Returns
+        -------
+        ndarray of int, shape (n,)
+            Index of the leaf (node) each record reaches.
+        """
         node = np.zeros(X.shape[0], dtype=np.int64)
         rows = np.arange(X.shape[0])
         active = self.feature[node] >= 0
@@ -351,21 +433,6 @@ def check_X(X, name="X"):
     return check_finite_2d(X, name), names
 
 
-def check_y(y, n: int):
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
-    if y.shape[0] != n:
-        raise ValueError(f"X has {n} rows but y has {y.shape[0]} labels")
-    if y.dtype.kind == "f" and not np.isfinite(y).all():
-        raise ValueError("y contains NaN or infinite labels")
-    if pd.isna(y).any():
-        raise ValueError("y contains missing labels")
-    check_class_labels(y)
-    classes, codes = np.unique(y, return_inverse=True)
-    return classes, codes.astype(np.int64)
-
-
 def check_int(value, name, minimum, allow_none=False):
     if value is None and allow_none:
         return None
@@ -379,55 +446,79 @@ class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
     """predict / score / export_text over ``self.tree_`` (a :class:`TreeStructure`)."""
 
     def _check_fitted(self):
-        if not hasattr(self, "tree_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
-
-    def _check_predict_X(self, X):
-        self._check_fitted()
-        if isinstance(X, pd.DataFrame) and self.feature_names_in_ is not None:
-            # names are kept as strings (feature_names_in_), the frame's labels may be ints
-            by_name = {str(c): c for c in X.columns}
-            missing = [c for c in self.feature_names_in_ if c not in by_name]
-            if missing:
-                raise ValueError(f"X lacks the columns the tree was fitted on: {missing}")
-            X = X[[by_name[c] for c in self.feature_names_in_]]
-        arr, _ = check_X(X)
-        if arr.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {arr.shape[1]} features, the tree was fitted on {self.n_features_in_}")
-        return arr
+        check_is_fitted(self)
 
     def apply(self, X) -> np.ndarray:
-        """Index of the leaf each record reaches."""
-        X = self._check_predict_X(X)
+        """Index of the leaf each record reaches.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records (same columns as in ``fit``), numeric and finite.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            Node index (in ``tree_``) of each record's leaf.
+        """
+        X = check_predict_data(self, X)
         return self.tree_.apply(X)
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training records in the leaf each record reaches."""
+        """Class frequencies of the training records in the leaf each record reaches.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records (same columns as in ``fit``), numeric and finite.
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes)
+            Class shares of the leaf, columns in the order of ``classes_`` (uniform for a leaf
+            with no training records).
+        """
         leaves = self.apply(X)  # checks fitted and X first
         counts = self.tree_.counts[leaves]
         total = counts.sum(axis=1, keepdims=True)
         return np.divide(counts, total, out=np.full_like(counts, 1.0 / counts.shape[1]), where=total > 0)
 
     def predict(self, X) -> np.ndarray:
-        """Majority class of the leaf each record reaches."""
+        """Majority class of the leaf each record reaches.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records (same columns as in ``fit``), numeric and finite.
+
+        Returns
+        -------
+        ndarray, shape (n_samples,)
+            The predicted label of each record (an element of ``classes_``).
+        """
         leaves = self.apply(X)
         return self.classes_[np.argmax(self.tree_.counts[leaves], axis=1)]
 
-    def score(self, X, y) -> float:
-        """Accuracy: the fraction of records whose predicted class equals ``y``."""
-        y = np.asarray(y)
-        pred = self.predict(X)
-        if y.shape != pred.shape:
-            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
-        return float(np.mean(pred == y))
-
     def _feature_name(self, j: int) -> str:
-        if self.feature_names_in_ is not None:
-            return self.feature_names_in_[j]
-        return f"x{j}"
+        names = feature_names(self)
+        return f"x{j}" if names is None else names[j]
 
     def export_text(self, decimals: int = 2, max_depth: int | None = None) -> str:
-        """The tree as indented text, one line per test or leaf (like scikit-learn's)."""
+        """The tree as indented text, one line per test or leaf (like scikit-learn's).
+
+        Parameters
+        ----------
+        decimals : int, default 2
+            Decimals of the thresholds.
+        max_depth : int or None, default None
+            Show nodes down to this depth; deeper subtrees are summarized as one line.
+
+        Returns
+        -------
+        str
+            One line per test (``name <= t`` / ``name >  t``) or leaf (``class: label (n=...,
+            share of the majority class)``), indented by depth.
+        """
         self._check_fitted()
         t = self.tree_
         lines: list[str] = []
@@ -461,11 +552,13 @@ class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
 
     @property
     def n_leaves_(self) -> int:
+        """Number of leaves of the fitted tree."""
         self._check_fitted()
         return self.tree_.n_leaves
 
     @property
     def depth_(self) -> int:
+        """Depth of the fitted tree (0 for a single leaf)."""
         self._check_fitted()
         return self.tree_.max_depth
 
@@ -496,8 +589,10 @@ class DecisionTree(TreeClassifierMixin):
     classes_ : ndarray
         The class labels, sorted.
     n_features_in_ : int
-    feature_names_in_ : list of str or None
-        Column names when ``fit`` got a DataFrame.
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names seen in ``fit``; only set when ``X`` was a DataFrame with string column
+        names (as in scikit-learn). ``predict`` then requires the same names in the same order.
 
     Examples
     --------
@@ -521,13 +616,28 @@ class DecisionTree(TreeClassifierMixin):
         return min_samples, max_depth
 
     def fit(self, X, y) -> "DecisionTree":
-        """Grow the tree on (X, y) (Fig. 4), then prune it (MDL). Returns self."""
+        """Grow the tree on (X, y) (Fig. 4), then prune it (MDL).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records, numeric (categories as integer codes) and finite.
+        y : array-like, shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        DecisionTree
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range or ``X``/``y`` are invalid.
+        """
         min_samples, max_depth = self._check_params()
-        Xa, names = check_X(X)
-        classes, codes = check_y(y, Xa.shape[0])
+        Xa, classes, codes = check_fit_data(self, X, y)
         self.classes_ = classes
-        self.n_features_in_ = Xa.shape[1]
-        self.feature_names_in_ = names
         self.tree_ = _grow_sorted(Xa, codes, classes.size, min_samples, max_depth, self.pruning)
         return self
 

@@ -52,10 +52,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from ..randomized_response import mrr_solve
-from ..validation import check_binary, check_probability
+from ..validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
+from ..validation import feature_names as fitted_feature_names
+from .base import FlatTree
 
 __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "TreeArrays"]
 
@@ -96,7 +98,7 @@ def _solve(p_star_e, p_star_ebar, theta):
 # the fitted tree
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TreeArrays:
+class TreeArrays(FlatTree):
     """A fitted tree as flat arrays (node 0 is the root), like ``sklearn``'s ``tree_``.
 
     Attributes
@@ -113,6 +115,7 @@ class TreeArrays:
     gain : ndarray of float, shape (n_nodes,)
         Information gain of the chosen split (Eq. 2); 0 for a leaf.
     depth : ndarray of int, shape (n_nodes,)
+        Depth of each node (the root has depth 0).
     reason : ndarray of int, shape (n_nodes,)
         0 split, 1 pure, 2 no attributes left, 3 empty branch (see ``describe_reason``).
     """
@@ -125,20 +128,30 @@ class TreeArrays:
     depth: np.ndarray
     reason: np.ndarray
 
-    @property
-    def n_nodes(self) -> int:
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        return int(self.depth.max())
-
     @staticmethod
     def describe_reason(code: int) -> str:
+        """Why a node is what it is, in words, from its ``reason`` code.
+
+        Parameters
+        ----------
+        code : int
+            A value of ``reason``: 0, 1, 2 or 3.
+
+        Returns
+        -------
+        str
+            ``"split"``, ``"pure"``, ``"no attributes left"`` or ``"empty branch"``.
+
+        Raises
+        ------
+        KeyError
+            If ``code`` is not one of the four codes.
+
+        Examples
+        --------
+        >>> TreeArrays.describe_reason(3)
+        'empty branch'
+        """
         return _REASONS[int(code)]
 
 
@@ -312,38 +325,37 @@ def _route(pos, X, feat_front, child_front):
 # --------------------------------------------------------------------------------------------
 # estimators
 # --------------------------------------------------------------------------------------------
-def _check_Xy(X, y, n_features=None, *, require_y=False):
-    if require_y and y is None:
-        raise ValueError("y is required: one 0/1 class label per record of X")
-    names = None
-    if hasattr(X, "columns"):
-        names = [str(c) for c in X.columns]
-    Xa = check_binary(X, "X")
-    if Xa.ndim != 2:
-        raise ValueError(f"X must be two-dimensional (n_records, n_attributes), got shape {Xa.shape}")
-    if n_features is not None and Xa.shape[1] != n_features:
-        raise ValueError(f"X has {Xa.shape[1]} attributes but the tree was fitted on {n_features}")
-    if y is None:
-        return Xa, None, names
-    ya = check_binary(y, "y")
-    if ya.ndim != 1:
-        raise ValueError(f"y must be one-dimensional (one 0/1 class label per record), got shape {ya.shape}")
-    if ya.size != Xa.shape[0]:
-        raise ValueError(f"X has {Xa.shape[0]} records but y has {ya.size} labels")
-    return Xa, ya, names
+def _check_fit_binary(estimator, X, y):
+    """0/1 attributes and 0/1 labels (Du & Zhan's setting), with scikit-learn's checks."""
+    Xa, classes, codes = check_fit_data(estimator, X, y, binary=True)
+    if not set(classes.tolist()) <= {0, 1}:
+        raise ValueError(f"y must hold 0/1 class labels (ID3 and RR-ID3 disguise the label by "
+                         f"flipping it), got the classes {classes.tolist()}")
+    return Xa, classes[codes].astype(np.uint8)
 
 
 class _BinaryTree(ClassifierMixin, BaseEstimator):
     """Shared prediction and printing for :class:`ID3` and :class:`RRID3`."""
 
     def _check_fitted(self):
-        if not hasattr(self, "tree_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+        check_is_fitted(self)
 
     def predict(self, X) -> np.ndarray:
-        """Class (0/1) of each record, following its attribute values from the root."""
-        self._check_fitted()
-        Xa, _, _ = _check_Xy(X, None, self.n_features_in_)
+        """Class (0/1) of each record, following its attribute values from the root.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
+            Records to classify (same columns as in ``fit``).
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            The label (0 or 1) of each record's leaf.
+        """
+        return self._predict_binary(check_predict_data(self, X, binary=True))
+
+    def _predict_binary(self, Xa: np.ndarray) -> np.ndarray:
         t = self.tree_
         node = np.zeros(Xa.shape[0], dtype=np.int64)
         rows = np.arange(Xa.shape[0])
@@ -354,12 +366,6 @@ class _BinaryTree(ClassifierMixin, BaseEstimator):
                 break
             node[inner] = t.children[node[inner], Xa[rows[inner], f[inner]]]
         return t.label[node]
-
-    def score(self, X, y) -> float:
-        """Accuracy (fraction of records whose predicted class equals y)."""
-        self._check_fitted()
-        _, ya, _ = _check_Xy(X, y, self.n_features_in_)
-        return float(np.mean(self.predict(X) == ya))
 
     def export_text(self, feature_names=None, max_depth=None, show_counts=False, decimals=0) -> str:
         """The tree as indented text, in the style of ``sklearn.tree.export_text``.
@@ -374,9 +380,20 @@ class _BinaryTree(ClassifierMixin, BaseEstimator):
             Append the class counts of each leaf (estimated ones for RR-ID3, marked ``~``).
         decimals : int
             Decimals of the printed counts.
+
+        Returns
+        -------
+        str
+            One line per branch (``name = 0`` / ``name = 1``) or leaf (``class: label``),
+            indented by depth; empty branches are marked ``(empty branch)``.
+
+        Raises
+        ------
+        ValueError
+            If ``feature_names`` does not have one name per attribute.
         """
         self._check_fitted()
-        names = feature_names or getattr(self, "feature_names_in_", None) or [
+        names = (list(feature_names) if feature_names is not None else None) or fitted_feature_names(self) or [
             f"A{k}" for k in range(self.n_features_in_)
         ]
         if len(names) != self.n_features_in_:
@@ -434,8 +451,9 @@ class ID3(_BinaryTree):
     tree_ : TreeArrays
         The fitted tree (flat arrays; node 0 is the root).
     n_features_in_ : int
-    feature_names_in_ : list of str or None
-        Column names if ``X`` was a DataFrame.
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names seen in ``fit`` (only when ``X`` was a DataFrame with string column names).
     classes_ : ndarray
         ``array([0, 1])``.
 
@@ -451,11 +469,27 @@ class ID3(_BinaryTree):
         pass
 
     def fit(self, X, y):
-        """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``."""
-        Xa, ya, names = _check_Xy(X, y, require_y=True)
+        """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
+            Training records with binary attributes.
+        y : array-like of 0/1, shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        ID3
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` or ``y`` holds values other than 0 and 1, or they are otherwise invalid.
+        """
+        Xa, ya = _check_fit_binary(self, X, y)
         self.tree_ = _grow(Xa, ya, lambda A, B: A)
-        self.n_features_in_ = Xa.shape[1]
-        self.feature_names_in_ = names
         self.classes_ = np.array([0, 1])
         return self
 
@@ -493,7 +527,12 @@ class RRID3(_BinaryTree):
     ----------
     tree_ : TreeArrays
         ``tree_.class_counts`` holds the estimated (unclipped) class counts of each node.
-    n_features_in_, feature_names_in_, classes_ : as in :class:`ID3`.
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names seen in ``fit`` (only when ``X`` was a DataFrame with string column names).
+    classes_ : ndarray
+        ``array([0, 1])``.
 
     Examples
     --------
@@ -514,16 +553,35 @@ class RRID3(_BinaryTree):
         self.disguised_label = disguised_label
 
     def fit(self, X, y):
-        """Build the tree from disguised 0/1 records ``X`` and (disguised or true) labels ``y``."""
+        """Build the tree from disguised 0/1 records ``X`` and (disguised or true) labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
+            Records disguised by MRR with ``theta``.
+        y : array-like of 0/1, shape (n_samples,)
+            Labels, disguised with their records (``disguised_label=True``) or true.
+
+        Returns
+        -------
+        RRID3
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        TypeError
+            If ``theta`` is not a real number.
+        ValueError
+            If ``theta`` is 0.5 or outside [0, 1], ``disguised_label`` is not a bool, or
+            ``X``/``y`` hold values other than 0 and 1.
+        """
         theta = check_rr_theta(self.theta)
         if not isinstance(self.disguised_label, (bool, np.bool_)):
             raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
-        Xa, ya, names = _check_Xy(X, y, require_y=True)
+        Xa, ya = _check_fit_binary(self, X, y)
         Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
         ybar = 1 - ya if self.disguised_label else ya
         self.tree_ = _grow(Xa, ya, lambda A, B: _solve(A, B, theta), Xbar, ybar)
-        self.n_features_in_ = Xa.shape[1]
-        self.feature_names_in_ = names
         self.classes_ = np.array([0, 1])
         return self
 
@@ -544,6 +602,7 @@ class AccuracyEstimate:
     p_star_bar : float
         Pbar*(correct): fraction of correct predictions on its complement Sbar.
     theta : float
+        The theta the test set was disguised with.
     n : int
         Number of test records.
     """
@@ -569,7 +628,8 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
 
     Parameters
     ----------
-    tree : fitted ID3 or RRID3
+    tree : ID3 or RRID3
+        A fitted tree.
     disguised_test : tuple (X, y)
         Disguised 0/1 test records and their labels (disguised with the record or true).
     theta : float in [0, 1], not 0.5
@@ -577,6 +637,19 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
     disguised_label : bool, optional
         Whether the labels were flipped with the records; default: the tree's own
         ``disguised_label`` (True for :class:`ID3`).
+
+    Returns
+    -------
+    AccuracyEstimate
+        The unbiased accuracy estimate and the two observed accuracies it is solved from.
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not an ID3 or RRID3 tree (or ``theta`` is not a number).
+    ValueError
+        If ``theta`` is 0.5 or outside [0, 1], ``disguised_test`` is not a pair, or the test
+        records or labels are not 0/1 with one label per record.
 
     Examples
     --------
@@ -591,11 +664,18 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
         raise ValueError("disguised_test must be a pair (X, y) of disguised test records and labels")
     if disguised_label is None:
         disguised_label = getattr(tree, "disguised_label", True)
+    disguised_label = check_bool(disguised_label, "disguised_label")
     Xs, ys = disguised_test
-    Xa, ya, _ = _check_Xy(Xs, ys, getattr(tree, "n_features_in_", None))
+    if not isinstance(tree, _BinaryTree):
+        raise TypeError(f"tree must be a fitted ID3 or RRID3, got {type(tree).__name__}")
+    Xa = check_predict_data(tree, Xs, binary=True)
+    ya = check_binary(ys, "y")
+    if ya.ndim != 1 or ya.size != Xa.shape[0]:
+        raise ValueError(f"the disguised test labels must be one 0/1 label per record "
+                         f"({Xa.shape[0]}), got shape {ya.shape}")
     ybar = 1 - ya if disguised_label else ya
-    p_star = float(np.mean(tree.predict(Xa) == ya))
-    p_star_bar = float(np.mean(tree.predict(1 - Xa) == ybar))
+    p_star = float(np.mean(tree._predict_binary(Xa) == ya))
+    p_star_bar = float(np.mean(tree._predict_binary(1 - Xa) == ybar))
     return AccuracyEstimate(
         accuracy=_solve(p_star, p_star_bar, theta),
         p_star=p_star,

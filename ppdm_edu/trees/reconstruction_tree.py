@@ -59,13 +59,18 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_random_state
+from ..validation import (
+    check_bool,
+    check_fit_data,
+    check_noise_mapping,
+    check_random_state,
+    feature_names,
+)
 from .gini import (
     Builder,
     TreeClassifierMixin,
     check_int,
     check_X,
-    check_y,
     leaf_is_final,
     surely_pruned,
 )
@@ -94,6 +99,12 @@ def assign_intervals(w, counts) -> np.ndarray:
     -------
     ndarray of int, shape (n,)
         The interval (0..m-1) associated with each value.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` is not 1-d and finite, or ``counts`` is not a non-empty 1-d array of finite
+        non-negative numbers with a positive sum.
 
     Examples
     --------
@@ -130,10 +141,23 @@ def perturb_columns(X, noise, rng=None):
     ----------
     X : pandas.DataFrame or 2-D array
         Original records.
-    noise : dict
-        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array).
+    noise : Noise or dict
+        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array), or
+        one Noise for every column.
     rng : None, int or numpy.random.Generator
         Same seed, same perturbed values.
+
+    Returns
+    -------
+    pandas.DataFrame or ndarray of float
+        The records with ``x + r`` in the perturbed columns, of the same kind as ``X`` (a
+        DataFrame keeps its columns and index).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite numeric 2-D table, or ``noise`` names an unknown column or
+        holds something other than a Noise.
 
     Examples
     --------
@@ -156,16 +180,7 @@ def perturb_columns(X, noise, rng=None):
 
 def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:
     """{column position: Noise} from one Noise (every column) or a dict keyed by name/position."""
-    if isinstance(noise, Noise):
-        return {j: noise for j in range(d)}
-    if not isinstance(noise, dict):
-        raise ValueError("noise must be a UniformNoise/GaussianNoise or a dict {attribute: noise}")
-    out = {}
-    for key, value in noise.items():
-        if not isinstance(value, Noise):
-            raise ValueError(f"noise for attribute {key!r} must be a UniformNoise or GaussianNoise, got {type(value).__name__}")
-        out[_resolve_column(key, d, names, "noise")] = value
-    return out
+    return check_noise_mapping(noise, d, names, require_all=False)
 
 
 def _resolve_column(key, d: int, names, what: str) -> int:
@@ -200,8 +215,13 @@ class ReconstructionTree(TreeClassifierMixin):
         Local only: reconstruct again at nodes with at least this many records.
     method : {"bayes", "em"}, default "bayes"
         Reconstruction algorithm (:func:`~ppdm_edu.reconstruct`).
-    min_samples, pruning, max_depth
-        As in :class:`~ppdm_edu.trees.DecisionTree` (MDL pruning needs no modification, Sec. 4.2).
+    min_samples : int, default 2
+        A node with fewer records is a leaf (as in :class:`~ppdm_edu.trees.DecisionTree`).
+    pruning : {"mdl", None}, default "mdl"
+        MDL pruning as in :class:`~ppdm_edu.trees.DecisionTree` (it needs no modification for
+        perturbed data, Sec. 4.2), or none.
+    max_depth : int or None, default None
+        Depth limit (the root has depth 0).
     max_unperturbed_values : int, default 256
         Unperturbed attributes with more distinct values are cut at this many quantiles.
     local_path_attributes : bool, default False
@@ -231,8 +251,13 @@ class ReconstructionTree(TreeClassifierMixin):
         the path, attribute reconstructed, class, number of records).
     n_local_reconstructions_ : int
         ``len(local_log_)``.
-    classes_, n_features_in_, feature_names_in_
-        As in DecisionTree.
+    classes_ : ndarray
+        The class labels, sorted.
+    n_features_in_ : int
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names, when fitted on a DataFrame with string column names (as in
+        DecisionTree).
 
     Examples
     --------
@@ -274,6 +299,7 @@ class ReconstructionTree(TreeClassifierMixin):
             raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
         if self.method not in ("bayes", "em"):
             raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
+        check_bool(self.local_path_attributes, "local_path_attributes")
         return dict(
             min_samples=check_int(self.min_samples, "min_samples", 2),
             max_depth=check_int(self.max_depth, "max_depth", 0, allow_none=True),
@@ -303,19 +329,37 @@ class ReconstructionTree(TreeClassifierMixin):
 
     # ------------------------------------------------------------------------------------
     def fit(self, X, y) -> "ReconstructionTree":
-        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
+        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records, perturbed in the columns that ``noise`` covers (the others as
+            they are), numeric and finite.
+        y : array-like, shape (n_samples,)
+            True class labels.
+
+        Returns
+        -------
+        ReconstructionTree
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range, ``noise`` or ``bounds`` names an unknown column,
+            or ``X``/``y`` are invalid.
+        """
         params = self._check_params()
-        W, names = check_X(X)
-        classes, yc = check_y(y, W.shape[0])
+        W, classes, yc = check_fit_data(self, X, y)
+        names = feature_names(self)
         n, d = W.shape
         k = classes.size
         noisy = _resolve_noise(self.noise, d, names)
         bounds = self._resolve_bounds(noisy, d, names)
         # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
-        stop_rng = check_random_state(self.random_state)
+        stop_rng = check_random_state(self.random_state, "random_state")
         self.classes_ = classes
-        self.n_features_in_ = d
-        self.feature_names_in_ = names
         m_default = params["n_intervals"] or default_n_intervals(n)
 
         codes = np.empty((n, d), dtype=np.int64)
