@@ -112,17 +112,20 @@ html_copy_source = True  # the download button of a notebook page gives the .ipy
 
 
 # ---- docstring hygiene for reStructuredText (the docstrings are written for ``help()``)
-_ABS = re.compile(r"(?<![\\|`])\|(?=\S)([^|`\n]*?\S)\|(?![|_])")
+_ABS = re.compile(r"(?<![\\|`])\|(?=\S)([^|`\n]*?\S)\|(?![|_])")  # |x - y|: absolute value
+_TRAILING_UNDERSCORE = re.compile(r"(?<=\w)_(?=[\s,.;:)\]/]|$)")  # n_features_in_: a name, not a link
+_LITERAL = re.compile(r"(``.*?``|`[^`]*`)")  # inline literals and roles are left alone
 
 
-def _escape_bars(app, what, name, obj, options, lines):
-    """``|x - y|`` in a docstring is an absolute value, not an rST substitution reference."""
+def _escape_plain_text(app, what, name, obj, options, lines):
+    """``|x - y|`` is an absolute value and ``n_features_in_`` a fitted attribute's name, not an
+    rST substitution or hyperlink reference."""
     for i, line in enumerate(lines):
-        if line.lstrip().startswith((">>>", "...")) or "|" not in line:
+        if line.lstrip().startswith((">>>", "...", ".. ")) or ("|" not in line and "_" not in line):
             continue
-        parts = line.split("``")  # even parts are outside inline literals
-        lines[i] = "``".join(_ABS.sub(r"\\|\1\\|", p) if k % 2 == 0 else p
-                             for k, p in enumerate(parts))
+        parts = _LITERAL.split(line)  # odd parts are the literals
+        lines[i] = "".join(_TRAILING_UNDERSCORE.sub(r"\\_", _ABS.sub(r"\\|\1\\|", p)) if k % 2 == 0 else p
+                           for k, p in enumerate(parts))
 
 
 def _skip_members(app, what, name, obj, skip, options):
@@ -137,5 +140,5 @@ def _skip_members(app, what, name, obj, skip, options):
 
 
 def setup(app):
-    app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("autodoc-process-docstring", _escape_plain_text)
     app.connect("autodoc-skip-member", _skip_members)
