@@ -141,7 +141,7 @@ def bench_reconstruction(quick: bool) -> dict:
     rows = []
 
     def run(n, m, method):
-        x = plateau(n, seed=0)
+        x = plateau(n, rng=0)
         w = perturb(x, noise, rng=1)
         edges = make_edges((0, 1), n_intervals=m)
         truth = np.histogram(x, bins=edges)[0] / n
@@ -175,7 +175,7 @@ def bench_reconstruction(quick: bool) -> dict:
     if iterative_unfold is not None:
         _say("== pyunfold comparison")
         n = 10_000
-        x = plateau(n, seed=0)
+        x = plateau(n, rng=0)
         for nz, m in cases:
             w = perturb(x, nz, rng=1)
             for method in ("bayes", "em"):
@@ -256,8 +256,8 @@ def bench_trees(quick: bool) -> dict:
     functions = (1, 2) if quick else (1, 2, 3, 4, 5)
     rows = []
     for f in functions:
-        X, y = agrawal(n_train, function=f, seed=f, balanced=True)
-        Xt, yt = agrawal(5_000, function=f, seed=100 + f, balanced=True)
+        X, y = agrawal(n_train, function=f, rng=f, balanced=True)
+        Xt, yt = agrawal(5_000, function=f, rng=100 + f, balanced=True)
         Xa, Xta = X.to_numpy(float), Xt.to_numpy(float)
         sk_s, sk = _median_time(lambda: DecisionTreeClassifier(random_state=0).fit(Xa, y), 1)
         sk_acc = 100.0 * sk.score(Xta, yt)

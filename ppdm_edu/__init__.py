@@ -59,7 +59,7 @@ _EXPORTS = {
 }
 _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
-    "datasets", "experiments", "attacks", "ldp", "audit", "plots", "widgets", "lecture", "validation",
+    "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

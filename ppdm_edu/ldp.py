@@ -14,7 +14,7 @@ mechanisms of the course in that vocabulary:
   ``[low, high]`` (``Delta = high - low``) is epsilon-LDP and unbiased
   (:func:`laplace_mechanism`, :class:`LaplaceNoise`).
 * **Gaussian and uniform additive noise** (Agrawal & Srikant 2000) give **no** pure epsilon: the
-  log-likelihood ratio :func:`privacy_loss` of Gaussian noise grows without bound in ``w``, and
+  log-likelihood ratio :func:`log_likelihood_ratio` of Gaussian noise grows without bound in ``w``, and
   uniform noise makes some outputs impossible under one input and possible under another
   (:func:`worst_case_epsilon` is infinite). Gaussian noise only gives the weaker
   (epsilon, delta) guarantee (:func:`gaussian_delta`, :func:`gaussian_epsilon`).
@@ -33,21 +33,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from .randomization import GaussianNoise, Noise, UniformNoise, noise_for_privacy
+from .randomization import LaplaceNoise, Noise, noise_for_privacy
 from .randomized_response import epsilon as rr_epsilon
 from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
 from .validation import (
+    check_bounds,
     check_finite_1d,
+    check_noise,
     check_positive,
     check_probability,
-    check_random_state,
-    check_size,
+    check_theta,
 )
 
 __all__ = [
@@ -62,7 +62,7 @@ __all__ = [
     "LaplaceNoise",
     "laplace_noise_for_epsilon",
     "laplace_mechanism",
-    "privacy_loss",
+    "log_likelihood_ratio",
     "worst_case_epsilon",
     "gaussian_delta",
     "gaussian_epsilon",
@@ -88,10 +88,6 @@ def amplification(theta):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def _check_theta(theta) -> float:
-    return check_probability(theta, "theta")
-
-
 def rr_posterior(prior, theta, answer: int = 1):
     """P(X = 1 | Y = answer) under Warner's randomized response (keep the bit w.p. theta).
 
@@ -113,12 +109,8 @@ def rr_posterior(prior, theta, answer: int = 1):
     """
     if answer not in (0, 1):
         raise ValueError(f"answer must be 0 or 1, got {answer!r}")
-    p = np.asarray(prior, dtype=float)
-    t = np.asarray(theta, dtype=float)
-    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
-        raise ValueError("prior must be between 0 and 1")
-    if np.any(~np.isfinite(t)) or np.any((t < 0) | (t > 1)):
-        raise ValueError("theta must be between 0 and 1")
+    p = check_theta(prior, "prior", vectorized=True)  # same rule: numbers in [0, 1]
+    t = check_theta(theta, vectorized=True)
     like1 = t if answer == 1 else 1.0 - t  # P(Y = answer | X = 1)
     like0 = 1.0 - t if answer == 1 else t  # P(Y = answer | X = 0)
     num = like1 * p
@@ -201,7 +193,7 @@ def rho_breach(rho1: float, rho2: float, theta: float) -> BreachCheck:
     (True, 0.558, 24.0, 19.0)
     """
     rho1, rho2 = _check_rhos(rho1, rho2)
-    theta = _check_theta(theta)
+    theta = check_theta(theta)
     eps = float(rr_epsilon(theta))
     gamma = math.exp(eps) if math.isfinite(eps) else math.inf
     telling = 1 if theta >= 0.5 else 0  # the answer that raises P(X = 1) most
@@ -235,65 +227,6 @@ def max_theta_without_breach(rho1: float, rho2: float) -> float:
 # ---------------------------------------------------------------------------------------------
 # Laplace mechanism on bounded data
 # ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class LaplaceNoise(Noise):
-    """Laplace noise with density ``exp(-|r| / b) / (2 b)`` (mean 0, variance ``2 b^2``).
-
-    Added to values in ``[low, high]`` with ``b = (high - low) / epsilon`` it is epsilon-LDP
-    (the Laplace mechanism of Dwork, McSherry, Nissim & Smith 2006, applied by each client).
-
-    Examples
-    --------
-    >>> n = LaplaceNoise(1.0)
-    >>> n.var, round(n.interval_width(0.95), 4)
-    (2.0, 5.9915)
-    """
-
-    b: float
-    kind: ClassVar[str] = "laplace"
-
-    def __post_init__(self):
-        object.__setattr__(self, "b", check_positive(self.b, "b"))
-
-    @property
-    def scale(self) -> float:
-        return self.b
-
-    def sample(self, size, rng=None) -> np.ndarray:
-        check_size(size)
-        return check_random_state(rng).laplace(0.0, self.b, size)
-
-    def pdf(self, x) -> np.ndarray:
-        return np.exp(-np.abs(np.asarray(x, dtype=float)) / self.b) / (2.0 * self.b)
-
-    def cdf(self, x) -> np.ndarray:
-        z = np.asarray(x, dtype=float) / self.b
-        return np.where(z < 0, 0.5 * np.exp(np.minimum(z, 0.0)), 1.0 - 0.5 * np.exp(-np.maximum(z, 0.0)))
-
-    @property
-    def var(self) -> float:
-        return 2.0 * self.b**2
-
-    def interval_width(self, confidence: float = 0.95) -> float:
-        """Shortest interval with this probability: ``-2 b ln(1 - c)``."""
-        c = check_probability(confidence, "confidence", open_interval=True)
-        return -2.0 * self.b * math.log1p(-c)
-
-    def entropy(self) -> float:
-        """Differential entropy in bits: log2(2 e b)."""
-        return math.log2(2.0 * math.e * self.b)
-
-
-def _check_bounds(bounds) -> tuple[float, float]:
-    try:
-        lo, hi = (float(v) for v in bounds)
-    except (TypeError, ValueError):
-        raise ValueError(f"bounds must be a pair (low, high), got {bounds!r}") from None
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise ValueError(f"bounds must be finite with low < high, got ({lo}, {hi})")
-    return lo, hi
-
-
 def laplace_noise_for_epsilon(epsilon: float, bounds) -> LaplaceNoise:
     """``LaplaceNoise(b = (high - low) / epsilon)``: the noise that makes bounded data epsilon-LDP.
 
@@ -303,7 +236,7 @@ def laplace_noise_for_epsilon(epsilon: float, bounds) -> LaplaceNoise:
     0.5
     """
     eps = check_positive(epsilon, "epsilon")
-    lo, hi = _check_bounds(bounds)
+    lo, hi = check_bounds(bounds)
     return LaplaceNoise((hi - lo) / eps)
 
 
@@ -331,7 +264,7 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
     0.3
     """
     noise = laplace_noise_for_epsilon(epsilon, bounds)
-    lo, hi = _check_bounds(bounds)
+    lo, hi = check_bounds(bounds)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as err:
@@ -353,19 +286,10 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # Why Gaussian / uniform additive noise give no pure epsilon
 # ---------------------------------------------------------------------------------------------
-def _log_pdf(noise: Noise, r):
-    if isinstance(noise, GaussianNoise):
-        return -0.5 * (r / noise.sigma) ** 2 - math.log(math.sqrt(2 * math.pi) * noise.sigma)
-    if isinstance(noise, LaplaceNoise):
-        return -np.abs(r) / noise.b - math.log(2 * noise.b)
-    with np.errstate(divide="ignore"):
-        return np.log(noise.pdf(r))
-
-
-def privacy_loss(noise: Noise, x1: float, x2: float, w):
+def log_likelihood_ratio(noise: Noise, x1: float, x2: float, w):
     """``ln f_R(w - x1) - ln f_R(w - x2)``: how much more likely output w is under x1 than x2.
 
-    epsilon-LDP means ``|privacy_loss| <= epsilon`` for every w. For Laplace noise it stays in
+    epsilon-LDP means ``|log_likelihood_ratio| <= epsilon`` for every w and every x1, x2. For Laplace noise it stays in
     ``[-|x1 - x2| / b, |x1 - x2| / b]``; for Gaussian noise it is linear in w,
     ``(x1 - x2)(2 w - x1 - x2) / (2 sigma^2)``, so unbounded; for uniform noise it is +-inf
     where only one input can produce w. Outputs impossible under both inputs give NaN.
@@ -373,16 +297,15 @@ def privacy_loss(noise: Noise, x1: float, x2: float, w):
     Examples
     --------
     >>> from ppdm_edu import GaussianNoise
-    >>> privacy_loss(GaussianNoise(1.0), 0.0, 1.0, [0.5, 10.0]).round(2).tolist()
+    >>> log_likelihood_ratio(GaussianNoise(1.0), 0.0, 1.0, [0.5, 10.0]).round(2).tolist()
     [0.0, -9.5]
     """
-    if not isinstance(noise, Noise):
-        raise ValueError(f"noise must be a Noise object, got {type(noise).__name__}")
+    check_noise(noise)
     x1, x2 = float(x1), float(x2)
     if not (math.isfinite(x1) and math.isfinite(x2)):
         raise ValueError("x1 and x2 must be finite")
     w = check_finite_1d(w, "w")
-    a, b = _log_pdf(noise, w - x1), _log_pdf(noise, w - x2)
+    a, b = noise.logpdf(w - x1), noise.logpdf(w - x2)
     with np.errstate(invalid="ignore"):
         out = a - b
     both_impossible = np.isneginf(a) & np.isneginf(b)
@@ -401,12 +324,9 @@ def worst_case_epsilon(noise: Noise, bounds) -> float:
     >>> worst_case_epsilon(LaplaceNoise(0.5), (0, 1)), worst_case_epsilon(GaussianNoise(10.0), (0, 1))
     (2.0, inf)
     """
-    lo, hi = _check_bounds(bounds)
-    if isinstance(noise, LaplaceNoise):
-        return (hi - lo) / noise.b
-    if isinstance(noise, (GaussianNoise, UniformNoise)):
-        return math.inf
-    raise ValueError(f"no closed form for {type(noise).__name__}; use privacy_loss on a grid of w")
+    check_noise(noise)
+    lo, hi = check_bounds(bounds)
+    return noise.ldp_epsilon(hi - lo)
 
 
 def gaussian_delta(sigma: float, epsilon: float, bounds) -> float:
@@ -424,7 +344,7 @@ def gaussian_delta(sigma: float, epsilon: float, bounds) -> float:
     """
     sigma = check_positive(sigma, "sigma")
     eps = check_positive(epsilon, "epsilon", allow_zero=True)
-    lo, hi = _check_bounds(bounds)
+    lo, hi = check_bounds(bounds)
     d = hi - lo
     a, c = d / (2.0 * sigma), eps * sigma / d
     # log-space for the second term avoids inf * 0 at large epsilon
@@ -442,7 +362,7 @@ def gaussian_epsilon(sigma: float, delta: float, bounds) -> float:
     """
     sigma = check_positive(sigma, "sigma")
     delta = check_probability(delta, "delta", open_interval=True)
-    lo, hi = _check_bounds(bounds)
+    lo, hi = check_bounds(bounds)
     if gaussian_delta(sigma, 0.0, (lo, hi)) <= delta:
         return 0.0
     top = 1.0

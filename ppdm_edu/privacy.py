@@ -60,7 +60,13 @@ from scipy import special
 from scipy.spatial import cKDTree
 
 from .randomization import Noise, noise_for_snr, perturb
-from .validation import check_finite_1d, check_probability, check_random_state
+from .validation import (
+    check_finite_1d,
+    check_noise,
+    check_positive,
+    check_probability,
+    check_random_state,
+)
 
 __all__ = [
     "interval_privacy",
@@ -76,6 +82,7 @@ __all__ = [
     "PrivacyMeasures",
     "privacy_measures",
     "privacy_by_attribute",
+    "grid_step",
 ]
 
 _LN2 = math.log(2.0)
@@ -213,8 +220,30 @@ def _check_base(base) -> float:
     return float(base)
 
 
-def grid_step(values: np.ndarray) -> float | None:
-    """The spacing of a lattice the values are recorded on (e.g. 1 for whole years), or None."""
+def grid_step(values) -> float | None:
+    """The spacing of a lattice the values are recorded on (e.g. 1 for whole years), or None.
+
+    Values recorded on a grid (ages in whole years) have ties that a density estimate must
+    spread over the grid cell; this finds the cell width.
+
+    Parameters
+    ----------
+    values : array-like of float
+        The sample (1-D, finite).
+
+    Returns
+    -------
+    float or None
+        The grid spacing, or None when the values have (almost) no ties or no common lattice.
+
+    Examples
+    --------
+    >>> grid_step([20, 20, 21, 21, 23, 23, 25, 25])
+    1.0
+    >>> grid_step([0.1, 0.25, 0.7]) is None
+    True
+    """
+    values = check_finite_1d(values, "values")
     unique = np.unique(values)
     if unique.size < 2 or unique.size > values.size // 2:
         return None  # (almost) no ties: treat as continuous
@@ -390,8 +419,7 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
     k = _check_k(k, xs.size)
     base = _check_base(base)
     if noise is not None:
-        if not isinstance(noise, Noise):
-            raise ValueError(f"noise must be a UniformNoise or GaussianNoise (or None), got {type(noise).__name__}")
+        check_noise(noise)
         if ws.min() == ws.max():
             return 0.0
         i_bits = differential_entropy(ws, base=2.0) - noise.entropy()
@@ -572,16 +600,18 @@ def privacy_measures(x, w, noise: Noise, confidence: float = 0.95, value_range=N
     >>> f"{m.privacy_level:.2f} {m.pi_noise:.1f}"
     '0.95 10.0'
     """
-    if not isinstance(noise, Noise):
-        raise ValueError(f"noise must be a UniformNoise or GaussianNoise, got {type(noise).__name__}")
+    check_noise(noise)
+    confidence = check_probability(confidence, "confidence", open_interval=True)
     if estimator not in ("knn", "known-noise"):
         raise ValueError(f"estimator must be 'knn' or 'known-noise', got {estimator!r}")
     xs, ws = _check_pairs(x, w)
     width = noise.interval_width(confidence)
     if value_range is None:
         value_range = float(xs.max() - xs.min())
-    if not value_range > 0:
-        raise ValueError(f"value_range must be > 0, got {value_range}")
+        if not value_range > 0:
+            raise ValueError("x is constant: give value_range (finite, > 0) explicitly")
+    else:  # an infinite range would report privacy level 0 (issue 14)
+        value_range = check_positive(value_range, "value_range")
     h_x = differential_entropy(xs)
     i_xw = mutual_information(xs, ws, k=k, noise=noise if estimator == "known-noise" else None)
     return PrivacyMeasures(

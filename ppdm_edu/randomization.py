@@ -8,7 +8,7 @@ The noise objects here are small, immutable and carry the math a lecture needs a
 Examples
 --------
 >>> import numpy as np
->>> from ppdm_edu import UniformNoise, GaussianNoise, perturb, noise_for_privacy
+>>> from ppdm_edu.randomization import UniformNoise, GaussianNoise, perturb, noise_for_privacy
 >>> UniformNoise(alpha=0.5).interval_width(0.95)   # Table 1: 0.95 x 2 alpha
 0.95
 >>> round(GaussianNoise(sigma=1.0).interval_width(0.95), 2)  # Table 1: 3.92 sigma
@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from .validation import (
-    MAX_ELEMENTS,
     check_finite_1d,
+    check_integer,
+    check_noise,
     check_positive,
     check_probability,
     check_random_state,
@@ -39,6 +40,7 @@ __all__ = [
     "Noise",
     "UniformNoise",
     "GaussianNoise",
+    "LaplaceNoise",
     "perturb",
     "discretize",
     "Discretization",
@@ -48,77 +50,7 @@ __all__ = [
 ]
 
 _LOG2E = 1.0 / math.log(2.0)
-
-
-class Noise:
-    """Base class of additive noise models ``r`` with mean 0 (``w = x + r``)."""
-
-    kind: ClassVar[str] = ""
-
-    # --- to be provided by subclasses -------------------------------------------------
-    def sample(self, size, rng=None) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def pdf(self, x) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def cdf(self, x) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    @property
-    def var(self) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def interval_width(self, confidence: float = 0.95) -> float:  # pragma: no cover
-        raise NotImplementedError
-
-    def entropy(self) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    @property
-    def scale(self) -> float:  # pragma: no cover - abstract
-        """The single parameter (alpha or sigma)."""
-        raise NotImplementedError
-
-    # --- shared ----------------------------------------------------------------------
-    @property
-    def std(self) -> float:
-        return math.sqrt(self.var)
-
-    def privacy(self) -> float:
-        """Pi(R) = 2**h(R), the differential-entropy privacy of Agrawal & Aggarwal (2001)."""
-        return 2.0 ** self.entropy()
-
-    def sf(self, x) -> np.ndarray:
-        """P(R > x) = 1 - cdf(x) (used by PPDTC4.5: P(R >= w - t))."""
-        return 1.0 - self.cdf(x)
-
-    def ppf(self, q) -> np.ndarray:
-        """Quantile function F_R^-1(q) for q in [0, 1] (PPDTC4.5's threshold shift, Liu Sec. 6).
-
-        Subclasses give closed forms; this default inverts :meth:`cdf` numerically, so every
-        noise answers the same call and no caller branches on the noise type.
-
-        Parameters
-        ----------
-        q : float or array_like
-            Probabilities in [0, 1].
-
-        Returns
-        -------
-        numpy.ndarray or float
-            The quantiles, same shape as ``q``.
-        """
-        q = _check_quantile(q)
-        lo, hi = self.support(1.0 - 1e-12)
-        out = np.array([optimize.brentq(lambda r, t=t: float(self.cdf(r)) - t, lo, hi)
-                        if 0.0 < t < 1.0 else (lo if t == 0.0 else hi) for t in np.ravel(q)])
-        return out.reshape(np.shape(q)) if np.ndim(q) else float(out[0])
-
-    def support(self, coverage: float = 1.0 - 1e-9) -> tuple[float, float]:
-        """An interval [-b, b] that holds the noise with at least ``coverage`` probability."""
-        half = 0.5 * self.interval_width(coverage)
-        return -half, half
+_SQRT2PI = math.sqrt(2.0 * math.pi)
 
 
 def _check_quantile(q):
@@ -131,6 +63,373 @@ def _check_quantile(q):
 
 def _check_confidence(confidence) -> float:
     return check_probability(confidence, "confidence", open_interval=True)
+
+
+def _as_values(x, name: str = "x") -> np.ndarray:
+    """A float array with no NaN (infinities are fine: cdf(inf) = 1, pdf(inf) = 0)."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {x!r}")
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {x!r}") from None
+    if np.isnan(arr).any():
+        raise ValueError(
+            f"{name} contains {int(np.isnan(arr).sum())} NaN value(s): a density or probability "
+            "of NaN is undefined; drop or impute them first"
+        )
+    return arr
+
+
+def _unwrap(arr: np.ndarray):
+    """Scalars in, Python floats out (as scipy.stats does for 0-d input)."""
+    return float(arr) if np.ndim(arr) == 0 else arr
+
+
+class Noise:
+    """Base class of additive noise models ``r`` with mean 0 and a symmetric density (``w = x + r``).
+
+    Every module asks the noise object for its math instead of branching on its type: a
+    subclass provides the closed forms ``_pdf``, ``_cdf``, ``_ppf``, ``_cdf_integral``, ``var``,
+    ``entropy`` and ``interval_width``; the public methods here check their input (NaN raises)
+    and derive the rest (``sf``, ``logpdf``, ``interval_probability``, ``support``, ``privacy``).
+
+    Attributes
+    ----------
+    kind : str
+        ``"uniform"``, ``"gaussian"`` or ``"laplace"``.
+    scale_name : str
+        Name of the single parameter (``"alpha"``, ``"sigma"``, ``"b"``).
+    scale_symbol : str
+        Its symbol for labels (``"α"``, ``"σ"``, ``"b"``).
+    """
+
+    kind: ClassVar[str] = ""
+    scale_name: ClassVar[str] = ""
+    scale_symbol: ClassVar[str] = ""
+
+    # --- closed forms, provided by subclasses -----------------------------------------------
+    def _sample(self, size, gen: np.random.Generator) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def _pdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _logpdf(self, x: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.log(self._pdf(x))
+
+    def _cdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _ppf(self, q: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _cdf_integral(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def var(self) -> float:  # pragma: no cover - abstract
+        """Variance of the noise."""
+        raise NotImplementedError
+
+    @property
+    def scale(self) -> float:  # pragma: no cover - abstract
+        """The single parameter (alpha, sigma or b)."""
+        raise NotImplementedError
+
+    def interval_width(self, confidence: float = 0.95) -> float:  # pragma: no cover
+        """Width of the shortest interval holding the noise with probability ``confidence``.
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The width (Agrawal & Srikant, Table 1).
+        """
+        raise NotImplementedError
+
+    def entropy(self) -> float:  # pragma: no cover - abstract
+        """Differential entropy h(R) in bits.
+
+        Returns
+        -------
+        float
+            ``h(R)``.
+        """
+        raise NotImplementedError
+
+    # --- public, checked ----------------------------------------------------------------------
+    def sample(self, size, rng=None) -> np.ndarray:
+        """Draw independent noise values.
+
+        Parameters
+        ----------
+        size : int or tuple of int
+            Shape of the output; at most ``validation.MAX_ELEMENTS`` (10^9) values.
+        rng : None, int or numpy.random.Generator, optional
+            Seed or generator; the same seed gives the same values.
+
+        Returns
+        -------
+        numpy.ndarray
+            Noise values of shape ``size``.
+
+        Examples
+        --------
+        >>> GaussianNoise(1.0).sample(3, rng=0).shape
+        (3,)
+        """
+        dims = (size,) if not isinstance(size, (tuple, list)) else tuple(size)
+        shape = tuple(check_integer(d, "size", minimum=0) for d in dims)
+        check_size(shape)
+        return self._sample(shape, check_random_state(rng))
+
+    def pdf(self, x):
+        """Probability density ``f_R(x)``.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Points (NaN raises ValueError).
+
+        Returns
+        -------
+        float or numpy.ndarray
+            The density at each point.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).pdf([0.0, 3.0]).tolist()
+        [0.25, 0.0]
+        """
+        return _unwrap(self._pdf(_as_values(x)))
+
+    def logpdf(self, x):
+        """Natural log of the density, ``-inf`` where the density is 0.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Points (NaN raises ValueError).
+
+        Returns
+        -------
+        float or numpy.ndarray
+            ``ln f_R(x)``, accurate far in the tails (no underflow to ``-inf``).
+
+        Examples
+        --------
+        >>> GaussianNoise(1.0).logpdf(40.0) < -800
+        True
+        """
+        return _unwrap(self._logpdf(_as_values(x)))
+
+    def cdf(self, x):
+        """``F_R(x) = P(R <= x)``.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Points (NaN raises ValueError).
+
+        Returns
+        -------
+        float or numpy.ndarray
+            Probabilities in [0, 1].
+
+        Examples
+        --------
+        >>> UniformNoise(1.0).cdf(0.5)
+        0.75
+        """
+        return _unwrap(np.clip(self._cdf(_as_values(x)), 0.0, 1.0))
+
+    def sf(self, x):
+        """Survival function ``P(R > x) = F_R(-x)`` (the noise is symmetric), exact in the tail.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Points (NaN raises ValueError).
+
+        Returns
+        -------
+        float or numpy.ndarray
+            Probabilities in [0, 1].
+
+        Examples
+        --------
+        >>> GaussianNoise(1.0).sf(30.0) > 0
+        True
+        """
+        return _unwrap(np.clip(self._cdf(-_as_values(x)), 0.0, 1.0))
+
+    def ppf(self, q):
+        """Quantile function ``F_R^{-1}(q)``.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        float or numpy.ndarray
+            The quantiles (``-inf``/``inf`` at 0/1 for unbounded noise).
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).ppf(0.975), 2)
+        1.96
+        """
+        arr = _as_values(q, "q")
+        if np.any((arr < 0) | (arr > 1)):
+            raise ValueError(f"q must be probabilities in [0, 1], got {float(arr[(arr < 0) | (arr > 1)].ravel()[0])}")
+        return _unwrap(self._ppf(arr))
+
+    def interval_probability(self, lower, upper):
+        """``P(lower < R <= upper)``, vectorized and accurate in both tails.
+
+        Computed as ``F(upper) - F(lower)`` left of 0 and ``F(-lower) - F(-upper)`` right of it,
+        so that far in the right tail the difference is not ``1 - 1``. This is the interval
+        integral of the EM reconstruction (Agrawal & Aggarwal 2001).
+
+        Parameters
+        ----------
+        lower, upper : float or array-like of float
+            Interval ends (broadcast together); ``upper <= lower`` gives 0.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            Probabilities in [0, 1].
+
+        Examples
+        --------
+        >>> float(GaussianNoise(1.0).interval_probability(30.0, 31.0)) > 0
+        True
+        """
+        lo, hi = np.broadcast_arrays(_as_values(lower, "lower"), _as_values(upper, "upper"))
+        right = lo >= 0
+        p = np.where(right, self._cdf(-lo) - self._cdf(-hi), self._cdf(hi) - self._cdf(lo))
+        return _unwrap(np.clip(p, 0.0, 1.0))
+
+    def cdf_integral(self, t):
+        """``G(t) = integral_{-inf}^t F_R(u) du`` (closed form; the EM response matrix uses it).
+
+        Parameters
+        ----------
+        t : float or array-like of float
+            Points (NaN raises ValueError).
+
+        Returns
+        -------
+        float or numpy.ndarray
+            ``G(t)``, which is ``E[(t - R)^+]``.
+
+        Examples
+        --------
+        >>> UniformNoise(1.0).cdf_integral([-2.0, 0.0, 2.0]).tolist()
+        [0.0, 0.25, 2.0]
+        """
+        return _unwrap(self._cdf_integral(_as_values(t, "t")))
+
+    def pdf_averaged_at_jumps(self, x, atol: float = 0.0):
+        """The density, with the mean of its one-sided limits within ``atol`` of a jump.
+
+        A mid-point rule evaluating a discontinuous density exactly at its jump should use the
+        average of the two limits; for continuous densities this is just :meth:`pdf`.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Points (NaN raises ValueError).
+        atol : float, default 0.0
+            Points this close to a jump count as on it.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            Density values.
+
+        Examples
+        --------
+        >>> UniformNoise(1.0).pdf_averaged_at_jumps([0.0, 1.0, 2.0]).tolist()
+        [0.5, 0.25, 0.0]
+        """
+        atol = check_positive(atol, "atol", allow_zero=True)
+        return _unwrap(self._pdf_at_jumps(_as_values(x), atol))
+
+    def _pdf_at_jumps(self, x: np.ndarray, atol: float) -> np.ndarray:
+        return self._pdf(x)
+
+    @property
+    def std(self) -> float:
+        """Standard deviation of the noise."""
+        return math.sqrt(self.var)
+
+    def privacy(self) -> float:
+        """Pi(R) = 2**h(R), the differential-entropy privacy of Agrawal & Aggarwal (2001).
+
+        Returns
+        -------
+        float
+            The privacy, in the units of the values.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).privacy()
+        4.0
+        """
+        return 2.0 ** self.entropy()
+
+    def support(self, coverage: float = 1.0 - 1e-9) -> tuple[float, float]:
+        """An interval ``[-b, b]`` that holds the noise with at least ``coverage`` probability.
+
+        Parameters
+        ----------
+        coverage : float, default 1 - 1e-9
+            Strictly between 0 and 1 (bounded noise ignores it and returns its support).
+
+        Returns
+        -------
+        tuple of float
+            ``(-b, b)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).support()
+        (-2.0, 2.0)
+        """
+        half = 0.5 * self.interval_width(coverage)
+        return -half, half
+
+    def ldp_epsilon(self, value_range: float) -> float:
+        """The smallest epsilon for which ``x + R`` on values spanning ``value_range`` is epsilon-LDP.
+
+        Parameters
+        ----------
+        value_range : float
+            ``high - low`` of the values, > 0.
+
+        Returns
+        -------
+        float
+            ``value_range / b`` for Laplace noise; ``inf`` for Gaussian noise (the privacy loss
+            grows linearly in the output) and uniform noise (edge outputs rule inputs out).
+
+        Examples
+        --------
+        >>> LaplaceNoise(0.5).ldp_epsilon(1.0), GaussianNoise(10.0).ldp_epsilon(1.0)
+        (2.0, inf)
+        """
+        check_positive(value_range, "value_range")
+        return math.inf
 
 
 @dataclass(frozen=True)
@@ -151,59 +450,130 @@ class UniformNoise(Noise):
 
     alpha: float
     kind: ClassVar[str] = "uniform"
+    scale_name: ClassVar[str] = "alpha"
+    scale_symbol: ClassVar[str] = "α"
 
     def __post_init__(self):
         object.__setattr__(self, "alpha", check_positive(self.alpha, "alpha"))
 
     @property
     def scale(self) -> float:
+        """alpha."""
         return self.alpha
 
-    def sample(self, size, rng=None) -> np.ndarray:
-        """Draw noise values; ``rng`` is a seed or a :class:`numpy.random.Generator`."""
-        check_size(size)
-        return check_random_state(rng).uniform(-self.alpha, self.alpha, size)
+    def _sample(self, size, gen):
+        return gen.uniform(-self.alpha, self.alpha, size)
 
-    def pdf(self, x) -> np.ndarray:
-        x = np.asarray(x, dtype=float)
+    def _pdf(self, x):
         return np.where(np.abs(x) <= self.alpha, 0.5 / self.alpha, 0.0)
 
-    def cdf(self, x) -> np.ndarray:
-        x = np.asarray(x, dtype=float)
+    def _pdf_at_jumps(self, x, atol):
+        # mid-point distances are multiples of the interval width up to rounding: without the
+        # average at the jump, rounding alone would decide whether a bin alpha away counts
+        a = self.alpha
+        gap = np.abs(x) - a
+        return np.where(gap < -atol, 0.5 / a, np.where(gap <= atol, 0.25 / a, 0.0))
+
+    def _cdf(self, x):
         return np.clip((x + self.alpha) / (2.0 * self.alpha), 0.0, 1.0)
 
-    def ppf(self, q) -> np.ndarray:
-        """Quantile of U[-alpha, alpha]: -alpha + 2 alpha q."""
-        q = _check_quantile(q)
-        out = -self.alpha + 2.0 * self.alpha * q
-        return out if out.ndim else float(out)
+    def _ppf(self, q):
+        return -self.alpha + 2.0 * self.alpha * q
+
+    def _cdf_integral(self, t):
+        a = self.alpha
+        with np.errstate(invalid="ignore", over="ignore"):
+            inside = (t + a) ** 2 / (4.0 * a)
+        return np.where(t <= -a, 0.0, np.where(t >= a, t, inside))
 
     @property
     def var(self) -> float:
+        """alpha^2 / 3."""
         return self.alpha**2 / 3.0
 
     def interval_width(self, confidence: float = 0.95) -> float:
-        """Width of the shortest interval holding the noise with this probability: c x 2 alpha."""
+        """Width of the shortest interval holding the noise with this probability: c x 2 alpha.
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            ``confidence * 2 * alpha``.
+        """
         return _check_confidence(confidence) * 2.0 * self.alpha
 
     def entropy(self) -> float:
-        """Differential entropy in bits: log2(2 alpha)."""
+        """Differential entropy in bits: log2(2 alpha).
+
+        Returns
+        -------
+        float
+            ``log2(2 alpha)``.
+        """
         return math.log2(2.0 * self.alpha)
 
     def privacy(self) -> float:
-        """Pi = 2**h = 2 alpha (closed form)."""
+        """Pi = 2**h = 2 alpha (closed form).
+
+        Returns
+        -------
+        float
+            ``2 alpha``.
+        """
         return 2.0 * self.alpha
 
     def support(self, coverage: float = 1.0) -> tuple[float, float]:
+        """The whole support ``(-alpha, alpha)`` whatever ``coverage``.
+
+        Parameters
+        ----------
+        coverage : float, default 1.0
+            Ignored (bounded noise).
+
+        Returns
+        -------
+        tuple of float
+            ``(-alpha, alpha)``.
+        """
         return -self.alpha, self.alpha
 
     @classmethod
     def from_interval_width(cls, width: float, confidence: float = 0.95) -> "UniformNoise":
+        """The noise whose ``confidence`` interval is ``width`` wide.
+
+        Parameters
+        ----------
+        width : float
+            Interval width, > 0.
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        UniformNoise
+            alpha = width / (2 confidence).
+        """
         width = check_positive(width, "width")
         return cls(width / (2.0 * _check_confidence(confidence)))
 
     @classmethod
     def from_variance(cls, var: float) -> "UniformNoise":
+        """The noise with this variance.
+
+        Parameters
+        ----------
+        var : float
+            Variance, > 0.
+
+        Returns
+        -------
+        UniformNoise
+            alpha = sqrt(3 var).
+        """
         return cls(math.sqrt(3.0 * check_positive(var, "variance")))
 
 
@@ -225,25 +595,40 @@ class GaussianNoise(Noise):
 
     sigma: float
     kind: ClassVar[str] = "gaussian"
+    scale_name: ClassVar[str] = "sigma"
+    scale_symbol: ClassVar[str] = "σ"
 
     def __post_init__(self):
         object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
 
     @property
     def scale(self) -> float:
+        """sigma."""
         return self.sigma
 
-    def sample(self, size, rng=None) -> np.ndarray:
-        """Draw noise values; ``rng`` is a seed or a :class:`numpy.random.Generator`."""
-        check_size(size)
-        return check_random_state(rng).normal(0.0, self.sigma, size)
+    def _sample(self, size, gen):
+        return gen.normal(0.0, self.sigma, size)
 
-    def pdf(self, x) -> np.ndarray:
-        z = np.asarray(x, dtype=float) / self.sigma
-        return np.exp(-0.5 * z * z) / (math.sqrt(2.0 * math.pi) * self.sigma)
+    def _pdf(self, x):
+        z = x / self.sigma
+        return np.exp(-0.5 * z * z) / (_SQRT2PI * self.sigma)
 
-    def cdf(self, x) -> np.ndarray:
-        return special.ndtr(np.asarray(x, dtype=float) / self.sigma)
+    def _logpdf(self, x):
+        z = x / self.sigma
+        return -0.5 * z * z - math.log(_SQRT2PI * self.sigma)
+
+    def _cdf(self, x):
+        return special.ndtr(x / self.sigma)
+
+    def _ppf(self, q):
+        return self.sigma * special.ndtri(q)
+
+    def _cdf_integral(self, t):
+        s = self.sigma
+        z = t / s
+        with np.errstate(invalid="ignore"):
+            out = s * (z * special.ndtr(z) + np.exp(-0.5 * z * z) / _SQRT2PI)
+        return np.where(np.isposinf(t), np.inf, np.where(np.isneginf(t), 0.0, out))
 
     def ppf(self, q) -> np.ndarray:
         """Quantile of N(0, sigma^2): sigma * Phi^-1(q)."""
@@ -253,38 +638,229 @@ class GaussianNoise(Noise):
 
     @property
     def var(self) -> float:
+        """sigma^2."""
         return self.sigma**2
 
     def interval_width(self, confidence: float = 0.95) -> float:
-        """Shortest interval holding the noise with this probability: 2 z sigma, z = Phi^-1((1+c)/2)."""
+        """Shortest interval holding the noise with this probability: 2 z sigma, z = Phi^-1((1+c)/2).
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            ``2 z sigma``.
+        """
         c = _check_confidence(confidence)
         return 2.0 * float(special.ndtri(0.5 + 0.5 * c)) * self.sigma
 
     def entropy(self) -> float:
-        """Differential entropy in bits: 0.5 log2(2 pi e sigma^2)."""
+        """Differential entropy in bits: 0.5 log2(2 pi e sigma^2).
+
+        Returns
+        -------
+        float
+            ``0.5 log2(2 pi e sigma^2)``.
+        """
         return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)
 
     def privacy(self) -> float:
-        """Pi = 2**h = sqrt(2 pi e) sigma (closed form)."""
+        """Pi = 2**h = sqrt(2 pi e) sigma (closed form).
+
+        Returns
+        -------
+        float
+            ``sqrt(2 pi e) sigma``.
+        """
         return math.sqrt(2.0 * math.pi * math.e) * self.sigma
 
     @classmethod
     def from_interval_width(cls, width: float, confidence: float = 0.95) -> "GaussianNoise":
+        """The noise whose ``confidence`` interval is ``width`` wide.
+
+        Parameters
+        ----------
+        width : float
+            Interval width, > 0.
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        GaussianNoise
+            sigma = width / (2 z).
+        """
         width = check_positive(width, "width")
         c = _check_confidence(confidence)
         return cls(width / (2.0 * float(special.ndtri(0.5 + 0.5 * c))))
 
     @classmethod
     def from_variance(cls, var: float) -> "GaussianNoise":
+        """The noise with this variance.
+
+        Parameters
+        ----------
+        var : float
+            Variance, > 0.
+
+        Returns
+        -------
+        GaussianNoise
+            sigma = sqrt(var).
+        """
         return cls(math.sqrt(check_positive(var, "variance")))
 
 
-NOISE_KINDS: dict[str, type[Noise]] = {"uniform": UniformNoise, "gaussian": GaussianNoise}
+@dataclass(frozen=True)
+class LaplaceNoise(Noise):
+    """Laplace noise with density ``exp(-|r| / b) / (2 b)`` (mean 0, variance ``2 b^2``).
+
+    Added to values in ``[low, high]`` with ``b = (high - low) / epsilon`` it is epsilon-LDP
+    (the Laplace mechanism of Dwork, McSherry, Nissim & Smith 2006, applied by each client).
+
+    Parameters
+    ----------
+    b : float
+        Scale; finite and > 0.
+
+    Examples
+    --------
+    >>> n = LaplaceNoise(1.0)
+    >>> n.var, round(n.interval_width(0.95), 4)
+    (2.0, 5.9915)
+    """
+
+    b: float
+    kind: ClassVar[str] = "laplace"
+    scale_name: ClassVar[str] = "b"
+    scale_symbol: ClassVar[str] = "b"
+
+    def __post_init__(self):
+        object.__setattr__(self, "b", check_positive(self.b, "b"))
+
+    @property
+    def scale(self) -> float:
+        """b."""
+        return self.b
+
+    def _sample(self, size, gen):
+        return gen.laplace(0.0, self.b, size)
+
+    def _pdf(self, x):
+        return np.exp(-np.abs(x) / self.b) / (2.0 * self.b)
+
+    def _logpdf(self, x):
+        return -np.abs(x) / self.b - math.log(2.0 * self.b)
+
+    def _cdf(self, x):
+        z = x / self.b
+        return np.where(z < 0, 0.5 * np.exp(np.minimum(z, 0.0)), 1.0 - 0.5 * np.exp(-np.maximum(z, 0.0)))
+
+    def _ppf(self, q):
+        with np.errstate(divide="ignore"):
+            return np.where(q < 0.5, self.b * np.log(2.0 * q), -self.b * np.log(2.0 * (1.0 - q)))
+
+    def _cdf_integral(self, t):
+        # G(t) = b/2 e^{t/b} for t <= 0, t + b/2 e^{-t/b} for t > 0
+        z = t / self.b
+        return np.where(z <= 0, 0.5 * self.b * np.exp(np.minimum(z, 0.0)),
+                        t + 0.5 * self.b * np.exp(-np.maximum(z, 0.0)))
+
+    @property
+    def var(self) -> float:
+        """2 b^2."""
+        return 2.0 * self.b**2
+
+    def interval_width(self, confidence: float = 0.95) -> float:
+        """Shortest interval with this probability: ``-2 b ln(1 - c)``.
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            ``-2 b ln(1 - c)``.
+        """
+        c = _check_confidence(confidence)
+        return -2.0 * self.b * math.log1p(-c)
+
+    def entropy(self) -> float:
+        """Differential entropy in bits: log2(2 e b).
+
+        Returns
+        -------
+        float
+            ``log2(2 e b)``.
+        """
+        return math.log2(2.0 * math.e * self.b)
+
+    def ldp_epsilon(self, value_range: float) -> float:
+        """``value_range / b``: the Laplace mechanism's epsilon (Dwork et al. 2006).
+
+        Parameters
+        ----------
+        value_range : float
+            ``high - low`` of the values, > 0.
+
+        Returns
+        -------
+        float
+            ``value_range / b``.
+        """
+        return check_positive(value_range, "value_range") / self.b
+
+    @classmethod
+    def from_interval_width(cls, width: float, confidence: float = 0.95) -> "LaplaceNoise":
+        """The noise whose ``confidence`` interval is ``width`` wide.
+
+        Parameters
+        ----------
+        width : float
+            Interval width, > 0.
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        LaplaceNoise
+            b = width / (-2 ln(1 - c)).
+        """
+        width = check_positive(width, "width")
+        return cls(width / (-2.0 * math.log1p(-_check_confidence(confidence))))
+
+    @classmethod
+    def from_variance(cls, var: float) -> "LaplaceNoise":
+        """The noise with this variance.
+
+        Parameters
+        ----------
+        var : float
+            Variance, > 0.
+
+        Returns
+        -------
+        LaplaceNoise
+            b = sqrt(var / 2).
+        """
+        return cls(math.sqrt(0.5 * check_positive(var, "variance")))
+
+
+NOISE_KINDS: dict[str, type[Noise]] = {
+    "uniform": UniformNoise, "gaussian": GaussianNoise, "laplace": LaplaceNoise,
+}
 
 
 def _noise_class(kind: str) -> type[Noise]:
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be a string, one of {sorted(NOISE_KINDS)}, got {kind!r}")
     try:
-        return NOISE_KINDS[str(kind).lower()]
+        return NOISE_KINDS[kind.lower()]
     except KeyError:
         raise ValueError(
             f"unknown noise kind {kind!r}; allowed: {', '.join(sorted(NOISE_KINDS))}"
@@ -299,17 +875,21 @@ def perturb(x, noise: Noise, rng=None) -> np.ndarray:
     x : array-like of float
         Original values (any shape; NaN or infinity raise ValueError).
     noise : Noise
-        A :class:`UniformNoise` or :class:`GaussianNoise`.
+        Any :class:`Noise` (uniform, Gaussian or Laplace).
     rng : None, int or numpy.random.Generator
         Seed or generator; the same seed gives the same perturbed values.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x + r``, same shape as ``x``.
 
     Examples
     --------
     >>> perturb([1.0, 2.0], GaussianNoise(0.1), rng=1).shape
     (2,)
     """
-    if not isinstance(noise, Noise):
-        raise TypeError(f"noise must be a UniformNoise or GaussianNoise, got {type(noise).__name__}")
+    check_noise(noise)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as err:
@@ -338,18 +918,22 @@ class Discretization:
 
     @property
     def lower(self) -> np.ndarray:
+        """Lower end of each value's interval."""
         return self.edges[self.index]
 
     @property
     def upper(self) -> np.ndarray:
+        """Upper end of each value's interval."""
         return self.edges[self.index + 1]
 
     @property
     def midpoint(self) -> np.ndarray:
+        """Mid-point of each value's interval."""
         return 0.5 * (self.lower + self.upper)
 
     @property
     def width(self) -> np.ndarray:
+        """Width of each value's interval."""
         return self.upper - self.lower
 
 
@@ -359,6 +943,22 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
     Give either ``edges`` (increasing boundaries that cover every value; intervals need not be
     of equal width, as in the paper's salary example) or ``width`` (equal-width intervals
     starting at ``origin``, default ``min(x)``).
+
+    Parameters
+    ----------
+    x : array-like of float
+        Finite values, 1-D.
+    edges : array-like of float, optional
+        Strictly increasing boundaries covering every value.
+    width : float, optional
+        Equal interval width, > 0; at most ``validation.MAX_ELEMENTS`` intervals.
+    origin : float, optional
+        Start of the first equal-width interval (<= min(x)).
+
+    Returns
+    -------
+    Discretization
+        Edges and the interval index of each value.
 
     Examples
     --------
@@ -374,11 +974,9 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
         start = float(values.min()) if origin is None else float(origin)
         if start > values.min():
             raise ValueError(f"origin {start} is above the smallest value {values.min()}")
-        span = (values.max() - start) / width
-        if not span < MAX_ELEMENTS:
-            raise ValueError(f"width = {width!r} makes {span:,.0f} intervals over the data's range; "
-                             f"at most {MAX_ELEMENTS:,} are allowed: use a wider width")
-        k = max(1, int(math.floor(span)) + 1)
+        n_edges = math.floor((values.max() - start) / width) + 2
+        check_size(int(n_edges), "width (the number of intervals it gives)")
+        k = max(1, int(n_edges) - 1)
         edges_arr = start + width * np.arange(k + 1)
     else:
         edges_arr = check_finite_1d(edges, "edges")
@@ -402,10 +1000,28 @@ def noise_for_privacy(kind: str, level: float, value_range: float, confidence: f
     at 100 % privacy and 95 % confidence has sigma = range / 3.92, uniform noise has
     alpha = range / (2 x 0.95).
 
+    Parameters
+    ----------
+    kind : {"uniform", "gaussian", "laplace"}
+        Noise family.
+    level : float
+        Privacy level (1.0 = 100 %), > 0.
+    value_range : float
+        Range of the attribute, finite and > 0.
+    confidence : float, default 0.95
+        Confidence of the interval, strictly between 0 and 1.
+
+    Returns
+    -------
+    Noise
+        The noise object.
+
     Examples
     --------
     >>> round(noise_for_privacy("gaussian", 1.0, 3.92).sigma, 3)   # 3.92 = 2 x 1.96
     1.0
+    >>> round(noise_for_privacy("laplace", 1.0, 10.0).interval_width(0.95), 6)
+    10.0
     """
     level = check_positive(level, "privacy level")
     value_range = check_positive(value_range, "value_range")
@@ -416,6 +1032,20 @@ def noise_for_snr(x, snr: float, kind: str = "gaussian") -> Noise:
     """Noise whose variance gives the signal-to-noise ratio ``var(x) / var(noise) = snr``.
 
     Used by Liu, Kantarcioglu & Thuraisingham (Section 7) to set the noise per attribute.
+
+    Parameters
+    ----------
+    x : array-like of float
+        The attribute's values (not constant).
+    snr : float
+        Signal-to-noise ratio, > 0.
+    kind : {"gaussian", "uniform", "laplace"}, default "gaussian"
+        Noise family.
+
+    Returns
+    -------
+    Noise
+        The noise object with variance ``var(x) / snr``.
 
     Examples
     --------

@@ -36,7 +36,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .validation import check_binary, check_probability, check_random_state
+from .validation import (
+    SINGULAR_THETA_TOL,
+    check_binary,
+    check_probability,
+    check_random_state,
+    check_theta,
+)
+
+#: Fewer responses than this get a RuntimeWarning from warner_estimate (normal approximation).
+_MIN_NORMAL_N = 30
 
 __all__ = [
     "warner_disguise",
@@ -49,33 +58,17 @@ __all__ = [
     "epsilon",
     "theta_for_epsilon",
     "warner_std_error",
-    "simulate_warner_surveys",
-    "SurveySimulation",
     "sample_size_factor",
-    "mrr_theta_sweep",
 ]
 
-# |2 theta - 1| below this counts as theta = 1/2 (a slider value such as 0.5000000001 included).
-_SINGULAR_TOL = 1e-9
-
-
-def _singular_message(theta: float) -> str:
-    return (
-        f"theta = {theta:g} makes the randomized-response system singular: its determinant "
-        "2*theta - 1 is 0 (Eq. 3 of Du & Zhan), because with theta = 0.5 every disguised answer "
-        "is a fair coin flip whatever the truth, so the responses carry no information about "
-        "P(E). Choose theta != 0.5 (further from 0.5 = more accurate but less private), or use "
-        "Warner's unrelated-question model, where the second question is an unrelated one whose "
-        "'yes' probability is known."
-    )
 
 
 def _check_real_array(values, name: str, low: float = -np.inf, high: float = np.inf, *,
                       open_low: bool = False, allowed: str = "") -> np.ndarray:
     """A float array (any shape) of finite values in [low, high] (or (low, high] with open_low)."""
     try:
-        if values is None:
-            raise TypeError
+        if values is None or isinstance(values, (str, bytes)) or np.asarray(values).dtype.kind in "US":
+            raise TypeError  # text such as "0.7" is refused everywhere (validation.check_theta)
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a number or an array of numbers, got {values!r}") from None
@@ -86,11 +79,8 @@ def _check_real_array(values, name: str, low: float = -np.inf, high: float = np.
 
 
 def _check_theta(theta, *, estimating: bool) -> float:
-    """theta in [0, 1]; for estimation also theta != 1/2 (singular system)."""
-    theta = check_probability(theta, "theta")
-    if estimating and abs(2.0 * theta - 1.0) < _SINGULAR_TOL:
-        raise ValueError(_singular_message(theta))
-    return theta
+    """theta in [0, 1]; for estimation also theta != 1/2 (singular system, Eq. 3)."""
+    return check_theta(theta, allow_half=not estimating)
 
 
 def _check_responses(responses, name: str) -> np.ndarray:
@@ -162,7 +152,7 @@ def warner_std_error(pi, theta, n):
     n = _check_real_array(n, "n", 0.0, open_low=True, allowed="a finite number > 0 (respondents)")
     with np.errstate(divide="ignore", invalid="ignore"):
         var = pi * (1 - pi) / n + theta * (1 - theta) / (n * (2 * theta - 1) ** 2)
-    var = np.where(np.abs(2 * theta - 1) < _SINGULAR_TOL, np.inf, var)
+    var = np.where(np.abs(2 * theta - 1) < SINGULAR_THETA_TOL, np.inf, var)
     out = np.sqrt(np.maximum(var, 0.0))
     return float(out) if out.ndim == 0 else out
 
@@ -178,7 +168,8 @@ class WarnerEstimate:
     estimate_clipped : float
         ``estimate`` clipped to [0, 1] (what you would report; slightly biased near 0 and 1).
     std_error : float
-        Estimated Warner standard error ``sqrt(pi_hat (1 - pi_hat)/n + theta (1 - theta)/(n (2 theta - 1)^2))``:
+        Estimated Warner standard error ``sqrt(pi (1 - pi)/n + theta (1 - theta)/(n (2 theta - 1)^2))`` at
+        ``pi = estimate_clipped`` (never 0 for 0 < theta < 1, even for an impossible raw estimate):
         the respondents are a random sample of a population and the device adds noise.
     std_error_disguise : float
         ``sqrt(theta (1 - theta) / (n (2 theta - 1)^2))``: the device's part alone, i.e. the
@@ -590,14 +581,7 @@ def epsilon(theta):
     >>> epsilon(1.0)
     inf
     """
-    try:
-        t = np.asarray(theta, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"theta must be a number in [0, 1], got {theta!r}") from None
-    if t.size == 0:
-        raise ValueError("theta is empty")
-    if not np.all((t >= 0) & (t <= 1)):
-        raise ValueError(f"theta must be between 0 and 1, got {t[~((t >= 0) & (t <= 1))].ravel()[0]!r}")
+    t = check_theta(theta, vectorized=True)
     with np.errstate(divide="ignore"):
         out = np.abs(np.log(t) - np.log1p(-t))
     return float(out) if out.ndim == 0 else out
@@ -610,103 +594,24 @@ def theta_for_epsilon(eps):
     --------
     >>> round(theta_for_epsilon(1.0), 4)
     0.7311
-    """
-    e = np.asarray(eps, dtype=float)
-    if not np.all(e >= 0) or np.isnan(e).any():
-        raise ValueError(f"epsilon must be >= 0 (inf allowed), got {eps!r}")
-    out = 1.0 / (1.0 + np.exp(-e))
-    return float(out) if out.ndim == 0 else out
-
-
-# --------------------------------------------------------------------------------------------
-# Simulations for teaching (notebook 03): many surveys at once, vectorized
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SurveySimulation:
-    """Result of :func:`simulate_warner_surveys`.
-
-    Attributes
-    ----------
-    estimates : numpy.ndarray, shape (n_surveys,)
-        The unbiased estimate of P(A = yes) of every simulated survey.
-    truth : float
-        The population proportion ``pi`` the surveys try to estimate.
-    std_error : float
-        Warner's theoretical standard error at ``pi`` (see :func:`warner_std_error`).
-    empirical_sd : float
-        Standard deviation of ``estimates`` (ddof=1).
-    within_2se : float
-        Share of surveys whose estimate is within 2 standard errors of ``truth``.
-    outside_unit : float
-        Share of surveys whose unbiased estimate falls outside [0, 1].
-    theta, n, n_surveys : as given.
-    """
-
-    estimates: np.ndarray
-    truth: float
-    std_error: float
-    empirical_sd: float
-    within_2se: float
-    outside_unit: float
-    theta: float
-    n: int
-    n_surveys: int
-
-
-def simulate_warner_surveys(pi: float, theta: float, n: int, n_surveys: int = 1_000, rng=None) -> SurveySimulation:
-    """Run ``n_surveys`` independent Warner surveys of ``n`` fresh respondents each.
-
-    Each survey samples ``n`` respondents from a population where a share ``pi`` has A; each
-    answers through the related-question device, so the number of "yes" answers is
-    ``Binomial(n, lambda)`` with ``lambda = theta pi + (1 - theta)(1 - pi)`` (Section 3). Drawing
-    that binomial directly is exactly the same distribution as disguising ``n`` answers one by one
-    (:func:`warner_disguise`), but costs one random number per survey, so 1,000 surveys take well
-    under a millisecond (the slider of notebook 03).
 
     Parameters
     ----------
-    pi : float in [0, 1]
-        True share of the population with attribute A.
-    theta : float in [0, 1], not 0.5
-    n : int >= 1
-        Respondents per survey.
-    n_surveys : int >= 2
-    rng : None, int or numpy.random.Generator
+    eps : float or array-like of float
+        epsilon >= 0 (``inf`` gives theta = 1).
 
     Returns
     -------
-    SurveySimulation
-
-    Examples
-    --------
-    >>> sim = simulate_warner_surveys(0.3, 0.8, 1_000, rng=0)
-    >>> bool(abs(sim.estimates.mean() - 0.3) < 0.005)
-    True
-    >>> bool(abs(sim.empirical_sd / sim.std_error - 1) < 0.1)
-    True
+    float or numpy.ndarray
+        theta in [0.5, 1].
     """
-    pi = check_probability(pi, "pi")
-    theta = _check_theta(theta, estimating=True)
-    for name, value, low in (("n", n, 1), ("n_surveys", n_surveys, 2)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    n, n_surveys = int(n), int(n_surveys)
-    rng = check_random_state(rng)
-    lam = theta * pi + (1.0 - theta) * (1.0 - pi)  # P*(yes), Section 3
-    yes = rng.binomial(n, lam, size=n_surveys).astype(float)
-    estimates = (yes - (1.0 - theta) * n) / ((2.0 * theta - 1.0) * n)
-    se = float(warner_std_error(pi, theta, n))
-    return SurveySimulation(
-        estimates=estimates,
-        truth=pi,
-        std_error=se,
-        empirical_sd=float(estimates.std(ddof=1)),
-        within_2se=float(np.mean(np.abs(estimates - pi) <= 2.0 * se)) if se > 0 else 1.0,
-        outside_unit=float(np.mean((estimates < 0) | (estimates > 1))),
-        theta=theta,
-        n=n,
-        n_surveys=n_surveys,
-    )
+    if isinstance(eps, (str, bytes)) or np.asarray(eps).dtype.kind not in "iuf":
+        raise TypeError(f"epsilon must be a number >= 0 (inf allowed), got {eps!r}")
+    e = np.asarray(eps, dtype=float)
+    if e.size == 0 or not np.all(e >= 0):  # NaN fails the comparison
+        raise ValueError(f"epsilon must be >= 0 (inf allowed), got {eps!r}")
+    out = 1.0 / (1.0 + np.exp(-e))
+    return float(out) if out.ndim == 0 else out
 
 
 def sample_size_factor(pi, theta):
@@ -725,58 +630,5 @@ def sample_size_factor(pi, theta):
     theta = _check_real_array(theta, "theta", 0.0, 1.0, allowed="between 0 and 1")
     with np.errstate(divide="ignore", invalid="ignore"):
         out = 1.0 + theta * (1 - theta) / ((2 * theta - 1) ** 2 * pi * (1 - pi))
-    out = np.where(np.abs(2 * theta - 1) < _SINGULAR_TOL, np.inf, out)
+    out = np.where(np.abs(2 * theta - 1) < SINGULAR_THETA_TOL, np.inf, out)
     return float(out) if out.ndim == 0 else out
-
-
-#: The most repetitions per theta :func:`mrr_theta_sweep` runs (the paper's sweeps use 50; a
-#: larger number would run for hours without changing the picture).
-MAX_RUNS = 10_000
-
-
-def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) -> pd.DataFrame:
-    """Disguise ``X`` with MRR ``runs`` times per theta and estimate P(E) each time.
-
-    Parameters
-    ----------
-    X : pandas.DataFrame or 2-D array of 0/1
-        The true data (the "non-existing" undisguised data set of Section 4.1).
-    conditions : dict {column: 0 or 1}
-        The conjunction E.
-    thetas : iterable of floats in [0, 1], none equal to 0.5
-    runs : int
-        Repetitions per theta, from 1 to ``MAX_RUNS`` (10,000).
-    rng : None, int or numpy.random.Generator
-    keep : columns sent undisguised (see :func:`mrr_disguise`)
-
-    Returns
-    -------
-    pandas.DataFrame
-        Tidy: one row per (theta, run) with ``estimate``, ``std_error`` and
-        ``std_error_disguise`` (estimated, per run; see :class:`MRREstimate`), ``p_star_e``,
-        ``truth`` (P(E) in ``X``) and ``epsilon``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = (np.random.default_rng(0).random((2_000, 3)) < 0.5).astype(int)
-    >>> df = mrr_theta_sweep(X, {0: 1, 1: 0}, thetas=[0.2, 0.9], runs=3, rng=0)
-    >>> df.shape
-    (6, 8)
-    """
-    thetas = [_check_theta(t, estimating=True) for t in thetas]
-    if not thetas:
-        raise ValueError("thetas is empty: give at least one theta")
-    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or not 1 <= runs <= MAX_RUNS:
-        raise ValueError(f"runs must be an integer from 1 to {MAX_RUNS:,}, got {runs!r}")
-    rng = check_random_state(rng)
-    truth = mrr_estimate(X, 1.0, conditions, keep=keep).estimate  # theta = 1: plain counting
-    rows = []
-    for theta in thetas:  # loops over settings and runs; the records are handled by numpy
-        for run in range(int(runs)):
-            res = mrr_estimate(mrr_disguise(X, theta, rng, keep=keep), theta, conditions, keep=keep)
-            rows.append({"theta": theta, "run": run, "estimate": res.estimate,
-                         "std_error": res.std_error, "std_error_disguise": res.std_error_disguise,
-                         "p_star_e": res.p_star_e, "truth": truth,
-                         "epsilon": epsilon(theta)})
-    return pd.DataFrame(rows)

@@ -32,7 +32,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from ppdm_edu import GaussianNoise, perturb, plateau, reconstruct
->>> x = plateau(10_000, seed=0)
+>>> x = plateau(10_000, 0)
 >>> noise = GaussianNoise(0.25)
 >>> rec = reconstruct(perturb(x, noise, rng=1), noise, bounds=(0, 1), width=0.05)
 >>> rec.probabilities.shape, bool(rec.converged)
@@ -46,14 +46,23 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
-from .randomization import GaussianNoise, Noise, UniformNoise
-from .validation import check_finite_1d, check_positive, check_random_state
+from .randomization import Noise
+from .validation import (
+    check_bounds,
+    check_finite_1d,
+    check_integer,
+    check_noise,
+    check_positive,
+    check_probabilities,
+    check_probability,
+    check_random_state,
+    check_size,
+)
 
 __all__ = [
     "Reconstruction",
@@ -71,6 +80,7 @@ __all__ = [
     "METHODS",
     "DEFAULT_MAX_ITER",
     "DEFAULT_TOL",
+    "MAX_ITER",
 ]
 
 METHODS = ("bayes", "em")
@@ -197,28 +207,10 @@ class Reconstruction:
 # ---------------------------------------------------------------------------------------------
 # input checks and the interval grid
 # ---------------------------------------------------------------------------------------------
-def _check_noise(noise) -> Noise:
-    if not isinstance(noise, Noise):
-        raise TypeError(
-            f"noise must be a UniformNoise or GaussianNoise, got {type(noise).__name__}"
-        )
-    return noise
-
-
 def _check_method(method) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     return method
-
-
-def _check_int(value, name: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f">= {low}" if high is None else f"between {low} and {high}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
 
 
 def _check_tol(tol) -> float:
@@ -233,15 +225,7 @@ def _check_bounds(bounds, w: np.ndarray | None = None) -> tuple[float, float]:
         if hi <= lo:  # a single value (or all equal): give the grid some width
             lo, hi = lo - 0.5, hi + 0.5
         return lo, hi
-    try:
-        lo, hi = (float(b) for b in bounds)
-    except (TypeError, ValueError):
-        raise ValueError(f"bounds must be a pair (low, high) of numbers, got {bounds!r}") from None
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise ValueError(f"bounds must be finite, got ({lo}, {hi})")
-    if hi <= lo:
-        raise ValueError(f"bounds must satisfy low < high, got ({lo}, {hi})")
-    return lo, hi
+    return check_bounds(bounds)
 
 
 def default_n_intervals(n: int) -> int:
@@ -280,7 +264,7 @@ def make_edges(bounds, n_intervals=None, width=None, n: int | None = None) -> np
         if n is None:
             raise ValueError("give n_intervals, width or n (for the default heuristic)")
         n_intervals = default_n_intervals(n)
-    m = _check_int(n_intervals, "n_intervals", 1, _MAX_INTERVALS)
+    m = check_integer(n_intervals, "n_intervals", minimum=1, maximum=_MAX_INTERVALS)
     return np.linspace(lo, hi, m + 1)
 
 
@@ -311,27 +295,13 @@ def _extend_edges(edges: np.ndarray, reach: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # the response matrix A[s, p] ~ P(observed bin s | X in interval p)
 # ---------------------------------------------------------------------------------------------
-def _cdf_integral(noise: Noise, t: np.ndarray) -> np.ndarray:
-    """``G(t) = integral_{-inf}^t F_Y(u) du`` (closed forms for the two noise kinds)."""
-    t = np.asarray(t, dtype=float)
-    if isinstance(noise, GaussianNoise):
-        s = noise.sigma
-        z = t / s
-        return s * (z * special.ndtr(z) + np.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi))
-    if isinstance(noise, UniformNoise):
-        a = noise.alpha
-        inside = (t + a) ** 2 / (4.0 * a)
-        return np.where(t <= -a, 0.0, np.where(t >= a, t, inside))
-    raise NotImplementedError  # handled by quadrature in _response_pairs
-
-
 def _below(edges: np.ndarray, c: float, noise: Noise) -> np.ndarray:
     """P(W < c | X ~ Uniform(I_p)) = [G(c - a_p) - G(c - b_p)] / L_p for each interval."""
     a, b = edges[:-1], edges[1:]
     if float(np.min(b - a)) < 1e-4 * noise.std:  # first difference would lose its digits
         return np.clip(noise.cdf(c - 0.5 * (a + b)), 0.0, 1.0)
     try:
-        return np.clip((_cdf_integral(noise, c - a) - _cdf_integral(noise, c - b)) / (b - a), 0, 1)
+        return np.clip((noise.cdf_integral(c - a) - noise.cdf_integral(c - b)) / (b - a), 0, 1)
     except NotImplementedError:
         nodes, weights = np.polynomial.legendre.leggauss(16)
         out = np.zeros(a.size)
@@ -367,7 +337,7 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
     """
     edges = _check_edges(edges)
     w_edges = edges if w_edges is None else _check_edges(w_edges, "w_edges")
-    noise = _check_noise(noise)
+    noise = check_noise(noise)
     method = _check_method(method)
     if (w_edges.size - 1) * (edges.size - 1) > _MAX_MATRIX_ENTRIES:
         raise ValueError(
@@ -379,12 +349,10 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
 
 def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> float:
     """The stopping threshold: ``tol`` x the ``level`` critical value of chi^2 with m-1 df."""
-    m = _check_int(m, "m (number of intervals)", 1)
-    if not 0.0 < float(level) < 1.0:
-        raise ValueError(f"level must be strictly between 0 and 1, got {level}")
-    if not float(tol) >= 0.0:
-        raise ValueError(f"tol must be >= 0, got {tol}")
-    return float(tol) * _chi2_critical(max(int(m) - 1, 1), float(level))
+    m = check_integer(m, "m (number of intervals)", minimum=1)
+    level = check_probability(level, "level", open_interval=True)
+    tol = _check_tol(tol)
+    return tol * _chi2_critical(max(m - 1, 1), level)
 
 
 @functools.lru_cache(maxsize=256)
@@ -449,7 +417,7 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
 
 def _check_run_args(method, max_iter, tol):
     method = _check_method(method)
-    max_iter = _check_int(max_iter, "max_iter", 1, MAX_ITER)
+    max_iter = check_integer(max_iter, "max_iter", minimum=1, maximum=MAX_ITER)
     tol = _check_tol(tol)
     return method, max_iter, tol
 
@@ -467,6 +435,14 @@ def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) ->
     keep = N > 0
     if not keep.all():
         N, A = N[keep], A[keep]
+    if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
+        check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
+                   "keep_history=False)", per_item=int(A.shape[1]))
+    # Eq. 3 is invariant to scaling A by a constant; scaling its largest entry to 1 keeps a
+    # matrix of tiny (even subnormal) likelihoods from overflowing N / (A Pr) to inf.
+    top = float(A.max())
+    if top != 1.0:
+        A = A / top
     pr, n_iter, converged, history, statistic, threshold = _iterate(
         N.astype(float), A, max_iter, tol, keep_history
     )
@@ -541,19 +517,19 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     Examples
     --------
     >>> from ppdm_edu import UniformNoise, perturb, triangles
-    >>> x = triangles(5_000, seed=0)
+    >>> x = triangles(5_000, 0)
     >>> noise = UniformNoise(0.5)
     >>> rec = reconstruct(perturb(x, noise, rng=0), noise, bounds=(0, 1), n_intervals=20)
     >>> round(float(rec.probabilities.sum()), 6), round(float(rec.counts.sum()))
     (1.0, 5000)
     """
     values = check_finite_1d(w, "w")
-    noise = _check_noise(noise)
+    noise = check_noise(noise)
     method, max_iter, tol = _check_run_args(method, max_iter, tol)
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
     if stop == "cross-validation":
-        folds = _check_int(folds, "folds", 2, 20)
+        folds = check_integer(folds, "folds", minimum=2, maximum=20)
         if values.size < 2 * folds:
             raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
                              f"{values.size} values for {folds} folds")
@@ -646,8 +622,8 @@ def _response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
         c, d = w_lower[:, None], w_upper[:, None]
         L = b - a
         try:
-            P = (_cdf_integral(noise, d - a) - _cdf_integral(noise, d - b)
-                 - _cdf_integral(noise, c - a) + _cdf_integral(noise, c - b)) / L
+            P = (noise.cdf_integral(d - a) - noise.cdf_integral(d - b)
+                 - noise.cdf_integral(c - a) + noise.cdf_integral(c - b)) / L
         except NotImplementedError:
             # any other noise model: Gauss-Legendre quadrature of the CDF difference over I_p
             nodes, weights = np.polynomial.legendre.leggauss(16)
@@ -669,15 +645,10 @@ def _midpoint_pdf(noise: Noise, d: np.ndarray, scale: float) -> np.ndarray:
     Mid-point distances are multiples of the interval width up to rounding, so with uniform
     noise whose alpha is such a multiple, rounding alone would decide whether a bin exactly
     alpha away counts (``|d| <= alpha``): the matrix becomes asymmetric and the estimate
-    oscillates. At the jump we use ``1 / (4 alpha)``, the mean of the two limits (the usual
-    convention for a discontinuous integrand in a mid-point/trapezoid rule).
+    oscillates. At a jump the noise gives the mean of the two limits (the usual convention for
+    a discontinuous integrand in a mid-point/trapezoid rule; ``Noise.pdf_averaged_at_jumps``).
     """
-    if isinstance(noise, UniformNoise):
-        a = noise.alpha
-        gap = np.abs(d) - a
-        eps = 1e-9 * max(scale, a)
-        return np.where(gap < -eps, 0.5 / a, np.where(gap <= eps, 0.25 / a, 0.0))
-    return noise.pdf(d)
+    return noise.pdf_averaged_at_jumps(d, atol=1e-9 * max(scale, noise.scale))
 
 
 def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None, n=None,
@@ -699,8 +670,21 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
         Interval boundaries stored in the result (default ``0..m``).
     noise : Noise, optional
         Stored in the result (needed only for ``Reconstruction.posterior``).
-    n : int, optional
-        Number of records the counts stand for (default ``sum(counts_w)``).
+    n : float, optional
+        Number of records the counts stand for, > 0 (default ``sum(counts_w)``).
+    method : {"bayes", "em"}, default "bayes"
+        How ``matrix`` was built (stored in the result).
+    max_iter : int, default 1000
+        Iteration limit, between 1 and :data:`MAX_ITER`.
+    tol : float, default 0.01
+        Stopping tolerance as a fraction of the chi^2 critical value (>= 0).
+    keep_history : bool, default False
+        Keep the estimate after every iteration.
+
+    Returns
+    -------
+    Reconstruction
+        The estimated distribution over the intervals of ``edges``.
 
     Examples
     --------
@@ -725,6 +709,8 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
         raise ValueError("counts_w must be finite and non-negative")
     if not (np.isfinite(A).all() and (A >= 0).all()):
         raise ValueError("matrix must be finite and non-negative")
+    if not A.max() > 0:
+        raise ValueError("matrix is all zero: no observed bin can come from any interval")
     if N.sum() <= 0:
         raise ValueError("counts_w sums to 0: at least one perturbed value is needed")
     method, max_iter, tol = _check_run_args(method, max_iter, tol)
@@ -732,9 +718,7 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     edges = np.arange(m + 1, dtype=float) if edges is None else _check_edges(edges)
     if edges.size != m + 1:
         raise ValueError(f"edges must have m + 1 = {m + 1} boundaries, got {edges.size}")
-    if n is not None:
-        n = check_positive(n, "n")  # a record count: > 0 and finite (n = -5 gave negative counts)
-    n_total = float(N.sum()) if n is None else float(n)
+    n_total = float(N.sum()) if n is None else check_positive(n, "n")
     edges = edges.copy()
     return _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history)
 
@@ -767,7 +751,7 @@ class Reconstructor:
     >>> from ppdm_edu import GaussianNoise, perturb, plateau
     >>> noise = GaussianNoise(0.25)
     >>> rc = Reconstructor(noise, make_edges((0, 1), n_intervals=20))
-    >>> w = perturb(plateau(2_000, seed=0), noise, rng=0)
+    >>> w = perturb(plateau(2_000, 0), noise, rng=0)
     >>> rec = rc(w[:1000])
     >>> round(float(rec.counts.sum()))
     1000
@@ -779,9 +763,9 @@ class Reconstructor:
         if stop not in STOP_RULES:
             raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
         self.stop = stop
-        self.folds = _check_int(folds, "folds", 2, 20)
+        self.folds = check_integer(folds, "folds", minimum=2, maximum=20)
         self.rng = check_random_state(rng)
-        self.noise = _check_noise(noise)
+        self.noise = check_noise(noise)
         self.edges = _check_edges(edges)
         self.method, self.max_iter, self.tol = _check_run_args(method, max_iter, tol)
         if w_edges is None:
@@ -860,14 +844,10 @@ def total_variation(p, q) -> float:
     >>> total_variation([0.5, 0.5], [1.0, 0.0])
     0.5
     """
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p = check_probabilities(p, "p")
+    q = check_probabilities(q, "q")
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape, got {p.shape} and {q.shape}")
-    if p.size == 0:
-        raise ValueError("p and q are empty: at least one interval is needed")
-    if not (np.isfinite(p).all() and np.isfinite(q).all()):
-        raise ValueError("p and q must hold finite probabilities (no NaN or infinity)")
     return float(0.5 * np.abs(p - q).sum())
 
 
@@ -922,12 +902,12 @@ def posterior(w, edges, probabilities, noise: Noise, method: str = "em") -> np.n
     if (prior < 0).any() or prior.sum() <= 0:
         raise ValueError("probabilities must be non-negative and not all zero")
     prior = prior / prior.sum()
-    noise = _check_noise(noise)
+    noise = check_noise(noise)
     method = _check_method(method)
     if method == "em":
-        like = (noise.cdf(values[:, None] - edges[None, :-1])
-                - noise.cdf(values[:, None] - edges[None, 1:])) / np.diff(edges)[None, :]
-        like = np.clip(like, 0.0, None)
+        # P(w - b_p < Y <= w - a_p) / L_p, computed without 1 - 1 cancellation in the tails
+        like = noise.interval_probability(values[:, None] - edges[None, 1:],
+                                          values[:, None] - edges[None, :-1]) / np.diff(edges)[None, :]
     else:
         mid = 0.5 * (edges[:-1] + edges[1:])
         like = noise.pdf(values[:, None] - mid[None, :])

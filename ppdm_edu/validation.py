@@ -5,8 +5,10 @@ wrong and what is allowed (the project's standard: never a NaN plot or a traceba
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -17,8 +19,17 @@ __all__ = [
     "check_finite_1d",
     "check_finite_2d",
     "check_binary",
+    "check_integer",
+    "check_bounds",
+    "check_theta",
+    "singular_theta_message",
+    "SINGULAR_THETA_TOL",
+    "check_probabilities",
+    "check_noise",
+    "check_noise_mapping",
     "check_class_labels",
     "spawn_rngs",
+    "renamed_seed_to_rng",
     "check_size",
     "MAX_ELEMENTS",
 ]
@@ -45,6 +56,46 @@ def check_random_state(rng) -> np.random.Generator:
         "rng must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__}"
     )
+
+
+def renamed_seed_to_rng(func):
+    """Accept the old keyword ``seed=`` of a function whose parameter is now ``rng`` (SPEC 7).
+
+    The call still works and warns (``FutureWarning``) so that notebooks written for an older
+    version keep running while they are updated.
+
+    Parameters
+    ----------
+    func : callable
+        A function with an ``rng`` parameter.
+
+    Returns
+    -------
+    callable
+        The same function, also accepting ``seed=`` as a deprecated alias of ``rng=``.
+
+    Examples
+    --------
+    >>> @renamed_seed_to_rng
+    ... def draw(n, rng=None):
+    ...     return check_random_state(rng).integers(10, size=n)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     (draw(3, seed=0) == draw(3, rng=0)).all()
+    np.True_
+    """
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if "seed" in kwargs:
+            if "rng" in kwargs:
+                raise TypeError(f"{func.__name__}() got both seed= and rng=; pass rng= only")
+            warnings.warn(f"{func.__name__}(seed=...) is renamed {func.__name__}(rng=...); "
+                          "seed= will stop working in a future version", FutureWarning, stacklevel=2)
+            kwargs["rng"] = kwargs.pop("seed")
+        return func(*args, **kwargs)
+
+    return wrapper
 
 
 def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
@@ -112,8 +163,19 @@ def check_probability(value, name: str, *, open_interval: bool = False) -> float
     return value
 
 
+def _reject_text(x, name: str) -> None:
+    """Text that happens to parse as numbers ("0.7") is refused, as everywhere in the package."""
+    try:
+        kind = np.asarray(x).dtype.kind
+    except (TypeError, ValueError):
+        return  # ragged input: the float conversion that follows reports it
+    if isinstance(x, (str, bytes)) or kind in "US":
+        raise TypeError(f"{name} must be numeric, got text {str(x)[:60]!r}")
+
+
 def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
     """A 1-D float array with no NaN or infinity."""
+    _reject_text(x, name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as err:
@@ -135,6 +197,7 @@ def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndar
 
 def check_finite_2d(X, name: str = "X") -> np.ndarray:
     """A 2-D float array (n_samples, n_features) with no NaN or infinity."""
+    _reject_text(X, name)
     try:
         arr = np.asarray(X, dtype=float)
     except (TypeError, ValueError) as err:
@@ -176,6 +239,320 @@ def check_binary(X, name: str = "X") -> np.ndarray:
             f"{name} must hold only 0/1 values (binarize first); found {bad!r}"
         )
     return num.astype(np.uint8)
+
+
+# ---------------------------------------------------------------------------------------------
+# integers, bounds, theta, distributions
+# ---------------------------------------------------------------------------------------------
+def check_integer(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer in ``[minimum, maximum]`` (either end may be open-ended with ``None``).
+
+    Floats with no fractional part (``3.0``) are accepted; bools, strings and ``2.5`` are not.
+
+    Parameters
+    ----------
+    value : int
+        The value to check.
+    name : str
+        Argument name used in the error message.
+    minimum, maximum : int or None, optional
+        Inclusive bounds; ``None`` means unbounded.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a number (bool, str, None, ...).
+    ValueError
+        If ``value`` is a number but not a whole one (2.5, NaN, inf) or is outside
+        ``[minimum, maximum]``.
+
+    Examples
+    --------
+    >>> check_integer(3.0, "runs", minimum=1)
+    3
+    >>> check_integer(0, "runs", minimum=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: runs must be an integer >= 1, got 0
+    """
+    allowed = _integer_range(minimum, maximum)
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer{allowed}, got the bool {value!r}")
+    if isinstance(value, numbers.Integral):
+        out = int(value)
+    elif not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be an integer{allowed}, got {value!r}")
+    elif math.isfinite(float(value)) and float(value).is_integer():
+        out = int(value)
+    else:  # a number, but not a whole one (2.5, NaN, inf): a wrong value, not a wrong type
+        raise ValueError(f"{name} must be an integer{allowed}, got {value!r}")
+    if (minimum is not None and out < minimum) or (maximum is not None and out > maximum):
+        raise ValueError(f"{name} must be an integer{allowed}, got {out}")
+    return out
+
+
+def _integer_range(minimum, maximum) -> str:
+    if minimum is not None and maximum is not None:
+        return f" between {minimum} and {maximum}"
+    if minimum is not None:
+        return f" >= {minimum}"
+    if maximum is not None:
+        return f" <= {maximum}"
+    return ""
+
+
+def check_bounds(bounds, name: str = "bounds") -> tuple[float, float]:
+    """A pair ``(low, high)`` of finite numbers with ``low < high``.
+
+    Parameters
+    ----------
+    bounds : tuple of float
+        The pair to check.
+    name : str, default "bounds"
+        Argument name used in the error message.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``.
+
+    Examples
+    --------
+    >>> check_bounds((0, 10))
+    (0.0, 10.0)
+    """
+    if isinstance(bounds, (str, bytes)):
+        raise TypeError(f"{name} must be a pair (low, high) of numbers, got {bounds!r}")
+    try:
+        lo, hi = (float(b) for b in bounds)
+    except (TypeError, ValueError):  # not a pair (wrong length, a scalar, non-numbers)
+        raise ValueError(f"{name} must be a pair (low, high) of numbers, got {bounds!r}") from None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"{name} must be finite, got ({lo}, {hi})")
+    if hi <= lo:
+        raise ValueError(f"{name} must satisfy low < high, got ({lo}, {hi})")
+    return lo, hi
+
+
+#: |2 theta - 1| below this counts as theta = 1/2 (the singular randomized-response system).
+SINGULAR_THETA_TOL = 1e-9
+
+
+def singular_theta_message(theta: float, name: str = "theta") -> str:
+    """The explanation given when ``theta = 1/2`` makes randomized response uninformative.
+
+    Parameters
+    ----------
+    theta : float
+        The offending value.
+    name : str, default "theta"
+        Argument name used in the message.
+
+    Returns
+    -------
+    str
+        The message (Du & Zhan 2003, Eq. 3: determinant ``2 theta - 1 = 0``).
+
+    Examples
+    --------
+    >>> singular_theta_message(0.5)[:30]
+    'theta = 0.5 makes the randomiz'
+    """
+    return (
+        f"{name} = {theta:g} makes the randomized-response system singular: its determinant "
+        "2*theta - 1 is 0 (Eq. 3 of Du & Zhan), because with theta = 0.5 every disguised answer "
+        "is a fair coin flip whatever the truth, so the responses carry no information about "
+        "P(E). Choose theta != 0.5 (further from 0.5 = more accurate but less private), or use "
+        "Warner's unrelated-question model, where the second question is an unrelated one whose "
+        "'yes' probability is known."
+    )
+
+
+def check_theta(theta, name: str = "theta", *, allow_half: bool = True, vectorized: bool = False):
+    """The randomized-response probability theta (keep the true answer), in ``[0, 1]``.
+
+    Policy (the same in every module): a string such as ``"0.7"`` or a bool is a TypeError;
+    NaN or a value outside [0, 1] is a ValueError; with ``allow_half=False`` (estimation) theta
+    within 1e-9 of 1/2 is a ValueError explaining why the system is singular.
+
+    Parameters
+    ----------
+    theta : float or array-like of float
+        The value(s) to check.
+    name : str, default "theta"
+        Argument name used in the message.
+    allow_half : bool, default True
+        Whether theta = 1/2 is allowed (disguising is fine; estimating is not).
+    vectorized : bool, default False
+        Accept an array of thetas and return a float array.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        theta as a float (or a float array with ``vectorized=True``).
+
+    Examples
+    --------
+    >>> check_theta(0.7)
+    0.7
+    >>> check_theta("0.7")
+    Traceback (most recent call last):
+    ...
+    TypeError: theta must be a real number in [0, 1], got '0.7'
+    """
+    if vectorized:
+        raw = np.asarray(theta)
+        if raw.dtype.kind not in "iuf" or raw.size == 0:
+            raise TypeError(f"{name} must be a real number (or array of them) in [0, 1], got {theta!r}")
+        arr = raw.astype(float)
+        bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
+        if bad.any():
+            raise ValueError(f"{name} must be between 0 and 1, got {float(arr[bad].ravel()[0])}")
+        if not allow_half and np.any(np.abs(2.0 * arr - 1.0) < SINGULAR_THETA_TOL):
+            raise ValueError(singular_theta_message(0.5, name))
+        return arr
+    if isinstance(theta, (bool, np.bool_)) or not isinstance(theta, numbers.Real):
+        raise TypeError(f"{name} must be a real number in [0, 1], got {theta!r}")
+    value = float(theta)
+    if not 0.0 <= value <= 1.0:  # also catches NaN
+        raise ValueError(f"{name} must be between 0 and 1, got {value}")
+    if not allow_half and abs(2.0 * value - 1.0) < SINGULAR_THETA_TOL:
+        raise ValueError(singular_theta_message(value, name))
+    return value
+
+
+def check_probabilities(p, name: str = "p", *, atol: float = 1e-6) -> np.ndarray:
+    """A probability distribution: a 1-D array of finite values >= 0 that sum to 1 (within atol).
+
+    Parameters
+    ----------
+    p : array-like of float
+        The distribution.
+    name : str, default "p"
+        Argument name used in the message.
+    atol : float, default 1e-6
+        Allowed deviation of the sum from 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``p`` as a float array.
+
+    Examples
+    --------
+    >>> check_probabilities([0.25, 0.75]).tolist()
+    [0.25, 0.75]
+    """
+    arr = check_finite_1d(p, name)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative probabilities, found {float(arr[arr < 0][0])}")
+    total = float(arr.sum())
+    if abs(total - 1.0) > atol:
+        raise ValueError(f"{name} must sum to 1 (a probability distribution), sums to {total:g}")
+    return arr
+
+
+# ---------------------------------------------------------------------------------------------
+# noise objects
+# ---------------------------------------------------------------------------------------------
+_NOISE_TYPES = "a Noise (UniformNoise, GaussianNoise or LaplaceNoise)"
+
+
+def check_noise(noise, name: str = "noise"):
+    """A noise object (:class:`ppdm_edu.randomization.Noise`); anything else is a TypeError.
+
+    Parameters
+    ----------
+    noise : Noise
+        The object to check.
+    name : str, default "noise"
+        Argument name used in the message.
+
+    Returns
+    -------
+    Noise
+        ``noise`` unchanged.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> check_noise(GaussianNoise(1.0)).kind
+    'gaussian'
+    >>> check_noise(1.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: noise must be a Noise (UniformNoise, GaussianNoise or LaplaceNoise), got float
+    """
+    from .randomization import Noise  # late import: randomization imports this module
+
+    if not isinstance(noise, Noise):
+        raise TypeError(f"{name} must be {_NOISE_TYPES}, got {type(noise).__name__}")
+    return noise
+
+
+def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = "noise", *,
+                        require_all: bool = True) -> dict:
+    """Noise per column: one Noise for every column, or a dict keyed by column name or position.
+
+    Parameters
+    ----------
+    noise : Noise or dict
+        One noise for every column, or ``{column: Noise}``; keys are column names (when
+        ``feature_names`` is given) or positions ``0 .. n_features - 1``.
+    n_features : int
+        Number of columns.
+    feature_names : sequence of str or None, optional
+        Column names, when the data had them.
+    name : str, default "noise"
+        Argument name used in messages.
+    require_all : bool, default True
+        Whether every column needs an entry (otherwise unlisted columns are unperturbed).
+
+    Returns
+    -------
+    dict
+        ``{column position: Noise}``.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> sorted(check_noise_mapping({"b": GaussianNoise(1.0)}, 2, ["a", "b"], require_all=False))
+    [1]
+    """
+    from .randomization import Noise
+
+    n_features = check_integer(n_features, "n_features", minimum=1)
+    names = None if feature_names is None else [str(c) for c in feature_names]
+    if isinstance(noise, Noise):
+        return dict.fromkeys(range(n_features), noise)
+    if not isinstance(noise, dict):
+        raise TypeError(
+            f"{name} must be {_NOISE_TYPES} or a dict of them per column, got {type(noise).__name__}"
+        )
+    allowed = f"the column names {names}" if names is not None else \
+        f"column positions 0..{n_features - 1}"
+    out = {}
+    for key, value in noise.items():
+        if not isinstance(value, Noise):
+            raise TypeError(f"{name}[{key!r}] must be {_NOISE_TYPES}, got {type(value).__name__}")
+        if names is not None and isinstance(key, str) and key in names:
+            pos = names.index(key)
+        elif isinstance(key, numbers.Integral) and not isinstance(key, bool) \
+                and 0 <= int(key) < n_features:
+            pos = int(key)
+        else:
+            raise ValueError(f"{name} given for unknown column {key!r}; allowed: {allowed}")
+        out[pos] = value
+    if require_all and len(out) < n_features:
+        missing = [names[j] if names is not None else j for j in range(n_features) if j not in out]
+        raise ValueError(f"{name} has no entry for column(s) {missing}; keys must be {allowed}")
+    return out
+
 
 
 def check_class_labels(y, name: str = "y") -> None:

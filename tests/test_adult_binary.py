@@ -22,7 +22,7 @@ def test_shapes_split_and_dtype(data):
 
 
 def test_range_midpoint_rule_is_literal(data):
-    raw = load_adult("train").iloc[:10_000]
+    raw = load_adult("train").frame.iloc[:10_000]
     mid = (raw.age.min() + raw.age.max()) / 2
     assert data.rules.loc["age", "split"] == mid == 53.5
     np.testing.assert_array_equal(data.data.age.to_numpy(), (raw.age > mid).to_numpy().astype(int))
@@ -33,14 +33,14 @@ def test_range_midpoint_rule_is_literal(data):
 
 def test_median_alternative_is_more_balanced():
     med = adult_binary(threshold="median")
-    raw = load_adult("train").iloc[:10_000]
+    raw = load_adult("train").frame.iloc[:10_000]
     assert med.rules.loc["fnlwgt", "split"] == raw.fnlwgt.median()
     assert 0.45 < med.rules.loc["fnlwgt", "share_of_ones"] < 0.55
     assert med.rules.loc["capital_gain", "share_of_ones"] > 0.05
 
 
 def test_categorical_most_frequent_and_missing(data):
-    raw = load_adult("train").iloc[:10_000]
+    raw = load_adult("train").frame.iloc[:10_000]
     assert data.rules.loc["workclass", "split"] == "Private"
     missing = raw.workclass.isna().to_numpy()
     assert missing.sum() > 0
@@ -49,7 +49,7 @@ def test_categorical_most_frequent_and_missing(data):
 
 
 def test_label_and_determinism(data):
-    raw = load_adult("train").iloc[:10_000]
+    raw = load_adult("train").frame.iloc[:10_000]
     np.testing.assert_array_equal(data.data.income.to_numpy(), raw.income.to_numpy())
     again = adult_binary()
     assert again.train.equals(data.train) and again.test.equals(data.test)

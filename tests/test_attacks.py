@@ -6,23 +6,21 @@ import pytest
 
 from ppdm_edu import GaussianNoise, UniformNoise
 from ppdm_edu.attacks import (
-    bayes_estimate,
-    correlated_data,
     gaussian_bayes_reconstruct,
     marchenko_pastur_bounds,
     pca_reconstruct,
-    posterior_interval_width,
-    property_posterior,
     relative_rmse,
     spectral_filter,
     tracy_widom_bound,
 )
 from ppdm_edu.datasets import plateau, plateau_pdf
+from ppdm_edu.datasets.correlated import correlated_data
+from ppdm_edu.posterior import bayes_estimate, posterior_interval_width, property_posterior
 
 
 def perturbed(correlation, n=5000, seed=0, noise_seed=1, sigma_ratio=1.0):
     """The issue's setting: 10 attributes, 2 factors, Gaussian noise with sigma = attribute sd."""
-    X = correlated_data(n, n_attributes=10, n_factors=2, correlation=correlation, seed=seed)
+    X = correlated_data(n, n_attributes=10, n_factors=2, correlation=correlation, rng=seed)
     sd = sigma_ratio * X.std(axis=0)
     W = X + np.random.default_rng(noise_seed).normal(size=X.shape) * sd
     return X, W, sd
@@ -81,7 +79,7 @@ def test_signal_eigenvalues_exceed_and_noise_eigenvalues_respect_marchenko_pastu
 
 
 def test_spectral_filter_scalar_noise_var_and_noise_object_agree():
-    X = correlated_data(1000, correlation=0.99, seed=3)
+    X = correlated_data(1000, correlation=0.99, rng=3)
     W = X + np.random.default_rng(4).normal(size=X.shape) * 2.0
     a = spectral_filter(W, 4.0).estimate
     b = spectral_filter(W, GaussianNoise(2.0)).estimate
@@ -121,13 +119,13 @@ def test_correlation_slider_direction():
 
 
 def test_correlated_data_is_reproducible_and_has_the_requested_factor_share():
-    a = correlated_data(3000, correlation=0.99, seed=7)
-    np.testing.assert_array_equal(a, correlated_data(3000, correlation=0.99, seed=7))
-    assert not np.array_equal(a, correlated_data(3000, correlation=0.99, seed=8))
+    a = correlated_data(3000, correlation=0.99, rng=7)
+    np.testing.assert_array_equal(a, correlated_data(3000, correlation=0.99, rng=7))
+    assert not np.array_equal(a, correlated_data(3000, correlation=0.99, rng=8))
     z = (a - a.mean(0)) / a.std(0)
     ev = np.linalg.eigvalsh(np.corrcoef(z, rowvar=False))[::-1]
     assert ev[:2].sum() / ev.sum() == pytest.approx(0.99, abs=0.01)
-    ind = correlated_data(3000, correlation=0.0, seed=7)
+    ind = correlated_data(3000, correlation=0.0, rng=7)
     off = np.corrcoef(ind, rowvar=False)[~np.eye(10, dtype=bool)]
     assert np.abs(off).max() < 0.08
 
@@ -145,7 +143,7 @@ def test_flat_wide_prior_gives_back_table_1_width():
 
 
 def test_posterior_intervals_shrink_with_an_informative_prior():
-    x = plateau(5000, seed=0)
+    x = plateau(5000, 0)
     noise = GaussianNoise(1.0 / 3.92)  # 100 % privacy at 95 % confidence on the range [0, 1]
     r = posterior_interval_width(x, noise, plateau_pdf, bounds=(0, 1), rng=1)
     assert r.apriori_width == pytest.approx(1.0, rel=1e-3)  # Table 1: 3.92 sigma
@@ -155,7 +153,7 @@ def test_posterior_intervals_shrink_with_an_informative_prior():
 
 
 def test_shrinkage_grows_with_the_noise():
-    x = plateau(3000, seed=2)
+    x = plateau(3000, 2)
     ratios = [posterior_interval_width(x, GaussianNoise(s), plateau_pdf, bounds=(0, 1), rng=3).ratio
               for s in (0.05, 0.15, 0.5)]
     assert ratios == sorted(ratios, reverse=True)
@@ -163,7 +161,7 @@ def test_shrinkage_grows_with_the_noise():
 
 
 def test_prior_forms_agree():
-    x = plateau(2000, seed=5)
+    x = plateau(2000, 5)
     noise = GaussianNoise(0.2)
     w = x + noise.sample(x.shape, 6)
     edges = np.linspace(0, 1, 201)
@@ -179,7 +177,7 @@ def test_prior_forms_agree():
 
 def test_reconstructed_prior_still_narrows_intervals():
     reconstruction = pytest.importorskip("ppdm_edu.reconstruction")
-    x = plateau(5000, seed=0)
+    x = plateau(5000, 0)
     noise = GaussianNoise(1.0 / 3.92)
     w = x + noise.sample(x.shape, 1)
     prior = reconstruction.reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=20)
@@ -189,7 +187,7 @@ def test_reconstructed_prior_still_narrows_intervals():
 
 
 def test_shortest_interval_is_never_wider_than_central():
-    x = plateau(1000, seed=8)
+    x = plateau(1000, 8)
     noise = GaussianNoise(0.3)
     w = x + noise.sample(x.shape, 9)
     central = bayes_estimate(w, noise, plateau_pdf, bounds=(0, 1))
@@ -246,7 +244,6 @@ def test_bayes_estimate_is_deterministic_and_vectorized():
      "strictly between"),
     (lambda: bayes_estimate([0.1], GaussianNoise(1), plateau_pdf, bounds=(0, 1), interval="hpd"),
      "central"),
-    (lambda: bayes_estimate([0.1], 1.0, plateau_pdf, bounds=(0, 1)), "Noise object"),
     (lambda: bayes_estimate([5.0], UniformNoise(0.5), plateau_pdf, bounds=(0, 1)), "impossible"),
     (lambda: posterior_interval_width([0.1, 0.2], GaussianNoise(1), plateau_pdf, w=[0.1],
                                       bounds=(0, 1)), "w has 1"),
@@ -257,3 +254,25 @@ def test_bayes_estimate_is_deterministic_and_vectorized():
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: bayes_estimate([0.1], 1.0, plateau_pdf, bounds=(0, 1)),
+    lambda: posterior_interval_width([0.1, 0.2], "gaussian", plateau_pdf, bounds=(0, 1)),
+    lambda: property_posterior([0.1], None, plateau_pdf, 0.0, 0.5, bounds=(0, 1)),
+])
+def test_a_wrong_noise_type_is_a_type_error(call):
+    with pytest.raises(TypeError, match="noise must be a Noise"):
+        call()
+
+
+def test_posterior_works_for_laplace_noise_without_a_type_branch():
+    from ppdm_edu.randomization import LaplaceNoise
+    est = bayes_estimate([0.3, 0.7], LaplaceNoise(0.05), plateau_pdf, bounds=(0, 1))
+    assert np.all(np.isfinite(est.mean)) and np.all(np.abs(est.mean - [0.3, 0.7]) < 0.05)
+
+
+def test_posterior_far_in_the_gaussian_tail_does_not_underflow():
+    # 40 sigma from the prior's support: f_R underflows to 0, the log density does not
+    est = bayes_estimate([1.0 + 40 * 0.01], GaussianNoise(0.01), plateau_pdf, bounds=(0, 1))
+    assert est.mean[0] == pytest.approx(1.0, abs=0.01)

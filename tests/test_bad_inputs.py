@@ -71,13 +71,13 @@ FIXED = [
      ValueError, r"estimate contains"),
     # reconstruction helpers
     ("total_variation nan", lambda: reconstruction.total_variation([nan, 0.5], [0.5, 0.5]),
-     ValueError, r"finite probabilities"),
+     ValueError, r"p contains 1 NaN"),
     ("total_variation empty", lambda: reconstruction.total_variation([], []),
      ValueError, r"empty"),
     ("chi2_threshold level=1", lambda: reconstruction.chi2_threshold(5, level=1.0),
      ValueError, r"level must be strictly between 0 and 1"),
     ("chi2_threshold m=0", lambda: reconstruction.chi2_threshold(0),
-     ValueError, r"m \(number of intervals\) must be >= 1"),
+     ValueError, r"m \(number of intervals\) must be an integer >= 1"),
     ("default_n_intervals n=0", lambda: reconstruction.default_n_intervals(0),
      ValueError, r"n \(number of records\) must be >= 1"),
     ("default_n_intervals n<0", lambda: reconstruction.default_n_intervals(-5),
@@ -196,7 +196,7 @@ GUARDS = [
      lambda: randomized_response.warner_estimate([0, 1, 2], 0.7), r"0/1"),
     ("reconstruct NaN", lambda: reconstruction.reconstruct(np.r_[x, nan], G), r"NaN"),
     ("RRID3 non-binary X", lambda: RRID3(0.7).fit(B * 2, Y), r"0/1"),
-    ("agrawal function=11", lambda: datasets.agrawal(10, 11, seed=0), r"function"),
+    ("agrawal function=11", lambda: datasets.agrawal(10, 11, rng=0), r"function"),
     ("load_adult split", lambda: datasets.load_adult("foo"), r"split"),
 ]
 

@@ -5,19 +5,20 @@ import numpy as np
 import pytest
 
 from ppdm_edu import GaussianNoise, UniformNoise, reconstruct, warner_estimate
-from ppdm_edu.randomized_response import MAX_RUNS, mrr_theta_sweep, warner_std_error
+from ppdm_edu.experiments.rr_simulation import MAX_SWEEP_RECORDS, mrr_theta_sweep
+from ppdm_edu.randomized_response import warner_std_error
 from ppdm_edu.reconstruction import MAX_ITER, chi2_threshold, reconstruct_counts, response_matrix
 
 
 def test_reconstruct_refuses_an_unbounded_iteration_count():
     w = np.linspace(0, 1, 200)
-    with pytest.raises(ValueError, match=f"max_iter must be between 1 and {MAX_ITER}"):
+    with pytest.raises(ValueError, match=f"max_iter must be an integer between 1 and {MAX_ITER}"):
         reconstruct(w, GaussianNoise(0.1), bounds=(0, 1), max_iter=10**12, tol=0)
 
 
 def test_sweep_refuses_an_unbounded_number_of_runs():
     X = np.array([[0, 1], [1, 1], [1, 0]])
-    with pytest.raises(ValueError, match=f"runs must be an integer from 1 to {MAX_RUNS:,}"):
+    with pytest.raises(ValueError, match=f"at most {MAX_SWEEP_RECORDS:,}"):
         mrr_theta_sweep(X, {0: 1}, thetas=[0.7], runs=10**12, rng=0)
 
 

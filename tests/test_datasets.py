@@ -10,7 +10,7 @@ from ppdm_edu.datasets import adult as adult_module
 
 
 def test_adult_shapes_columns_and_labels():
-    train, test = datasets.load_adult("train"), datasets.load_adult("test")
+    train, test = datasets.load_adult("train").frame, datasets.load_adult("test").frame
     assert train.shape == (32_561, 15)
     assert test.shape == (16_281, 15)
     assert list(train.columns) == datasets.ADULT_COLUMNS + ["income"]
@@ -22,7 +22,7 @@ def test_adult_shapes_columns_and_labels():
 
 
 def test_adult_missing_values_are_nan_not_question_marks():
-    train = datasets.load_adult("train")
+    train = datasets.load_adult("train").frame
     for col in datasets.ADULT_CATEGORICAL:
         assert not (train[col].astype(str).str.strip() == "?").any(), col
     # workclass, occupation and native_country have missing values in the UCI file
@@ -35,17 +35,17 @@ def test_adult_missing_values_are_nan_not_question_marks():
 
 
 def test_adult_first_record_parsed():
-    row = datasets.load_adult("train").iloc[0]
+    row = datasets.load_adult("train").frame.iloc[0]
     assert row["age"] == 39 and row["workclass"] == "State-gov" and row["fnlwgt"] == 77516
     assert row["education_num"] == 13 and row["capital_gain"] == 2174 and row["income"] == 0
-    test_row = datasets.load_adult("test").iloc[0]  # the comment line is skipped
+    test_row = datasets.load_adult("test").frame.iloc[0]  # the comment line is skipped
     assert test_row["age"] == 25 and test_row["income"] == 0
 
 
 def test_adult_returns_a_copy():
-    a = datasets.load_adult("train")
+    a = datasets.load_adult("train").frame
     a.loc[0, "age"] = -1
-    assert datasets.load_adult("train").loc[0, "age"] == 39
+    assert datasets.load_adult("train").frame.loc[0, "age"] == 39
 
 
 def test_adult_bad_split():
@@ -87,7 +87,7 @@ def test_corrupt_gzip_is_reported(fake_data_dir):
 # --- Agrawal & Srikant synthetic data --------------------------------------------------------
 
 def test_agrawal_attribute_domains_and_types():
-    X, y = datasets.agrawal(20_000, function=1, seed=0)
+    X, y = datasets.agrawal(20_000, function=1, rng=0)
     assert list(X.columns) == datasets.AGRAWAL_ATTRIBUTES
     for col, (lo, hi) in datasets.AGRAWAL_DOMAINS.items():
         assert X[col].min() >= lo and X[col].max() <= hi, col
@@ -106,7 +106,7 @@ def test_agrawal_attribute_domains_and_types():
 
 @pytest.mark.parametrize("function", [1, 2, 3, 4, 5])
 def test_agrawal_labels_follow_table_3(function):
-    X, y = datasets.agrawal(5_000, function=function, seed=function)
+    X, y = datasets.agrawal(5_000, function=function, rng=function)
     age, salary, elevel = X["age"], X["salary"], X["elevel"]
     if function == 1:
         expected = (age < 40) | (age >= 60)
@@ -131,18 +131,18 @@ def test_agrawal_labels_follow_table_3(function):
 
 
 def test_agrawal_balanced_and_reproducible():
-    X1, y1 = datasets.agrawal(1_001, function=2, seed=7, balanced=True)
-    X2, y2 = datasets.agrawal(1_001, function=2, seed=7, balanced=True)
+    X1, y1 = datasets.agrawal(1_001, function=2, rng=7, balanced=True)
+    X2, y2 = datasets.agrawal(1_001, function=2, rng=7, balanced=True)
     assert int(y1.sum()) == 500 and len(y1) == 1_001
     pd.testing.assert_frame_equal(X1, X2)
     np.testing.assert_array_equal(y1, y2)
-    X3, _ = datasets.agrawal(1_001, function=2, seed=8, balanced=True)
+    X3, _ = datasets.agrawal(1_001, function=2, rng=8, balanced=True)
     assert not X1.equals(X3)
 
 
 def test_agrawal_accepts_generator():
     rng = np.random.default_rng(3)
-    X, y = datasets.agrawal(100, function=4, seed=rng)
+    X, y = datasets.agrawal(100, function=4, rng=rng)
     assert len(X) == 100
 
 
@@ -161,7 +161,7 @@ def test_agrawal_bad_n(bad):
 @pytest.mark.parametrize("sampler, pdf", [(datasets.plateau, datasets.plateau_pdf),
                                           (datasets.triangles, datasets.triangles_pdf)])
 def test_fig2_shapes_match_their_documented_density(sampler, pdf):
-    x = sampler(200_000, seed=0)
+    x = sampler(200_000, rng=0)
     assert x.min() >= 0 and x.max() <= 1
     edges = np.linspace(0, 1, 21)
     observed = np.histogram(x, bins=edges)[0] / x.size
@@ -172,7 +172,7 @@ def test_fig2_shapes_match_their_documented_density(sampler, pdf):
     expected = np.array([np.trapezoid(pdf(np.linspace(a, b, 201)), np.linspace(a, b, 201))
                          for a, b in zip(edges[:-1], edges[1:])])
     assert np.abs(observed - expected).max() < 0.005, (mids, observed, expected)
-    np.testing.assert_array_equal(sampler(50, seed=1), sampler(50, seed=1))
+    np.testing.assert_array_equal(sampler(50, rng=1), sampler(50, rng=1))
 
 
 def test_fig2_shapes_bad_n():
@@ -180,3 +180,24 @@ def test_fig2_shapes_bad_n():
         datasets.plateau(0)
     with pytest.raises(ValueError):
         datasets.triangles(-1)
+
+
+def test_load_adult_follows_the_scikit_learn_loader_convention():
+    adult = datasets.load_adult("train")
+    assert list(adult.frame.columns) == datasets.ADULT_COLUMNS + ["income"]
+    assert adult.feature_names == datasets.ADULT_COLUMNS
+    assert adult.data.shape == (32_561, 14) and adult.target.shape == (32_561,)
+    assert adult.target_names == ["<=50K", ">50K"] and "UCI Adult" in adult.DESCR
+    X, y = datasets.load_adult("test", return_X_y=True)
+    assert X.shape == (16_281, 14) and set(y.unique()) == {0, 1}
+    Xa, ya = datasets.load_adult("test", return_X_y=True, as_frame=False)
+    assert isinstance(Xa, np.ndarray) and Xa.shape == X.shape and (ya == y.to_numpy()).all()
+    # the frame is a copy: editing it does not change the next load
+    adult.frame.loc[0, "age"] = -1
+    assert datasets.load_adult("train").frame.loc[0, "age"] == 39
+
+
+@pytest.mark.parametrize("split", [["train"], None, 1])
+def test_load_adult_names_a_bad_split(split):
+    with pytest.raises(ValueError, match="split must be 'train' or 'test'"):
+        datasets.load_adult(split)

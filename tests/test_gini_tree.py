@@ -90,8 +90,8 @@ def test_mdl_pruning_removes_noise_splits():
 
 
 def test_mdl_keeps_real_structure_on_agrawal():
-    X, y = agrawal(5000, function=1, seed=0, balanced=True)
-    Xt, yt = agrawal(2000, function=1, seed=1, balanced=True)
+    X, y = agrawal(5000, function=1, rng=0, balanced=True)
+    Xt, yt = agrawal(2000, function=1, rng=1, balanced=True)
     tree = DecisionTree().fit(X, y)
     assert tree.score(Xt, yt) > 0.99
     assert tree.n_leaves_ == 3  # age < 40 | 40 <= age < 60 | age >= 60
@@ -125,14 +125,14 @@ def test_multiclass_and_max_depth():
 
 
 def test_deterministic():
-    X, y = agrawal(3000, function=2, seed=7)
+    X, y = agrawal(3000, function=2, rng=7)
     a = DecisionTree().fit(X, y).export_text()
     b = DecisionTree().fit(X, y).export_text()
     assert a == b
 
 
 def test_predict_proba_rows_sum_to_one():
-    X, y = agrawal(1000, function=4, seed=8)
+    X, y = agrawal(1000, function=4, rng=8)
     proba = DecisionTree().fit(X, y).predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 

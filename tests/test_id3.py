@@ -9,9 +9,9 @@ from ppdm_edu.trees import ID3, RRID3, estimate_accuracy
 from ppdm_edu.trees.id3 import EMPTY, NO_ATTRIBUTES, PURE
 
 
-def correlated_data(n=3000, k=6, seed=0):
+def correlated_data(n=3000, k=6, rng=0):
     """0/1 attributes with a class that depends on several of them (plus label noise)."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     z = rng.normal(size=(n, 1))
     X = (rng.normal(size=(n, k)) + 0.8 * z > 0.2).astype(np.uint8)
     score = X[:, 0] + X[:, 1] * X[:, 2] - X[:, 3] + 0.5 * rng.normal(size=n)
@@ -83,7 +83,7 @@ def assert_same_tree(a, b):
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_id3_matches_a_naive_reference_implementation(seed):
-    X, y = correlated_data(n=300, k=5, seed=seed)
+    X, y = correlated_data(n=300, k=5, rng=seed)
     tree = ID3().fit(X, y)
     ref = reference_id3([tuple(r) for r in X.tolist()], y.tolist(), list(range(5)))
     assert as_nested(tree) == ref
@@ -139,7 +139,7 @@ def test_id3_errors_at_the_boundary():
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("disguised_label", [True, False])
 def test_theta_one_and_zero_give_exactly_the_id3_tree(disguised_label):
-    X, y = correlated_data(n=4000, k=7, seed=3)
+    X, y = correlated_data(n=4000, k=7, rng=3)
     reference = ID3().fit(X, y)
     assert reference.tree_.n_nodes > 20  # a real tree, not a stump
     one = RRID3(theta=1.0, disguised_label=disguised_label).fit(X, y)
@@ -167,7 +167,7 @@ def test_counts_are_exact_on_the_expected_disguised_data(disguised_label):
     """Hand-checkable: theta = 3/4 and every record sent 4 times, 3 times as is and once
     complemented. That disguised data set is exactly its own expectation, so every estimated
     count of every node must equal 4 x the true count and the tree must be the ID3 tree."""
-    X, y = correlated_data(n=400, k=5, seed=7)
+    X, y = correlated_data(n=400, k=5, rng=7)
     Xd = np.concatenate([X, X, X, 1 - X])
     yd = np.concatenate([y, y, y, 1 - y if disguised_label else y])
     reference = ID3().fit(X, y)
@@ -209,7 +209,7 @@ def test_rrid3_recovers_a_clear_rule_from_disguised_data():
 
 
 def test_estimated_root_counts_are_unbiased():
-    X, y = correlated_data(n=2000, k=4, seed=5)
+    X, y = correlated_data(n=2000, k=4, rng=5)
     true = np.bincount(y, minlength=2)
     est = []
     rng = np.random.default_rng(0)
@@ -228,7 +228,7 @@ def test_estimated_root_counts_are_unbiased():
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("disguised_label", [True, False])
 def test_accuracy_estimate_is_unbiased(disguised_label):
-    X, y = correlated_data(n=6000, k=6, seed=9)
+    X, y = correlated_data(n=6000, k=6, rng=9)
     tree = ID3().fit(X[:4000], y[:4000])
     U, yU = X[4000:], y[4000:]
     truth = tree.score(U, yU)

@@ -14,9 +14,9 @@ from ppdm_edu.ldp import (
     gaussian_epsilon,
     laplace_mechanism,
     laplace_noise_for_epsilon,
+    log_likelihood_ratio,
     max_theta_without_breach,
     mechanism_table,
-    privacy_loss,
     rho_breach,
     rr_epsilon,
     rr_posterior,
@@ -101,12 +101,12 @@ def test_laplace_privacy_loss_is_bounded_by_epsilon_and_gaussian_is_not():
     bounds, eps = (0.0, 1.0), 2.0
     lap = laplace_noise_for_epsilon(eps, bounds)
     w = np.linspace(-20, 21, 4001)
-    loss = privacy_loss(lap, 0.0, 1.0, w)
+    loss = log_likelihood_ratio(lap, 0.0, 1.0, w)
     assert np.abs(loss).max() == pytest.approx(eps)  # reached outside [0, 1]
     assert np.all(np.abs(loss) <= eps + 1e-12)
     assert worst_case_epsilon(lap, bounds) == pytest.approx(eps)
     gauss = GaussianNoise(lap.std)  # same variance
-    g = privacy_loss(gauss, 0.0, 1.0, w)
+    g = log_likelihood_ratio(gauss, 0.0, 1.0, w)
     # linear in w: (x1 - x2)(2 w - x1 - x2) / (2 sigma^2)
     np.testing.assert_allclose(g, -(2 * w - 1) / (2 * gauss.sigma**2))
     assert np.abs(g).max() > 10 * eps
@@ -115,7 +115,7 @@ def test_laplace_privacy_loss_is_bounded_by_epsilon_and_gaussian_is_not():
 
 def test_uniform_noise_rules_inputs_out():
     uni = UniformNoise(0.6)
-    loss = privacy_loss(uni, 0.0, 1.0, np.array([-0.55, 0.5, 1.55, 5.0]))
+    loss = log_likelihood_ratio(uni, 0.0, 1.0, np.array([-0.55, 0.5, 1.55, 5.0]))
     assert loss[0] == math.inf and loss[2] == -math.inf  # only one input can produce w
     assert loss[1] == 0.0
     assert np.isnan(loss[3])  # impossible under both
@@ -157,7 +157,7 @@ def test_gaussian_delta_matches_the_privacy_loss_distribution():
     sigma, eps = 0.8, 1.0
     rng = np.random.default_rng(5)
     w = rng.normal(0.0, sigma, 2_000_000)  # outputs under x1 = 0
-    loss = privacy_loss(GaussianNoise(sigma), 0.0, 1.0, w)
+    loss = log_likelihood_ratio(GaussianNoise(sigma), 0.0, 1.0, w)
     mc = np.mean(np.clip(1.0 - np.exp(eps - loss), 0.0, None))  # E[(1 - e^(eps - L))_+]
     assert gaussian_delta(sigma, eps, (0, 1)) == pytest.approx(mc, abs=2e-3)
 
@@ -190,9 +190,33 @@ def test_mechanism_table_matches_closed_forms():
     (lambda: LaplaceNoise(-1.0), "> 0"),
     (lambda: gaussian_epsilon(1.0, 0.0, (0, 1)), "strictly between"),
     (lambda: gaussian_delta(0.0, 1.0, (0, 1)), "> 0"),
-    (lambda: privacy_loss(1.0, 0, 1, [0.0]), "Noise object"),
-    (lambda: privacy_loss(GaussianNoise(1), 0, 1, [np.inf]), "NaN or infinite"),
+    (lambda: log_likelihood_ratio(GaussianNoise(1), 0, 1, [np.inf]), "NaN or infinite"),
 ])
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: log_likelihood_ratio(1.0, 0, 1, [0.0]),
+    lambda: worst_case_epsilon("gaussian", (0, 1)),
+])
+def test_a_wrong_noise_type_is_the_same_type_error_everywhere(call):
+    with pytest.raises(TypeError, match="noise must be a Noise"):
+        call()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: rr_posterior(0.3, "0.7"),
+    lambda: rr_posterior("0.3", 0.7),
+    lambda: amplification("0.7"),
+])
+def test_text_theta_is_refused(call):
+    with pytest.raises(TypeError, match="theta|prior"):
+        call()
+
+
+def test_laplace_noise_lives_in_randomization_and_ldp_reexports_it():
+    from ppdm_edu import randomization
+    assert LaplaceNoise is randomization.LaplaceNoise
+    assert worst_case_epsilon(LaplaceNoise(0.25), (2, 3)) == pytest.approx(4.0)

@@ -243,7 +243,6 @@ def test_privacy_loss_units_and_invariance():
     ({"x": np.arange(10.0), "w": np.arange(10.0), "k": 2.5}, "k"),
     ({"x": np.arange(4.0), "w": np.arange(4.0), "k": 3}, "at least"),
     ({"x": [1.0, np.inf, 2.0, 3.0, 4.0, 5.0], "w": np.arange(6.0)}, "NaN or infinite"),
-    ({"x": np.arange(10.0), "w": np.arange(10.0), "noise": 1.0}, "noise"),
 ])
 def test_mutual_information_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -290,8 +289,12 @@ def test_privacy_measures_are_consistent():
         privacy_measures(x, w, noise, estimator="bins")
     with pytest.raises(ValueError, match="value_range"):
         privacy_measures(x, w, noise, value_range=0.0)
-    with pytest.raises(ValueError, match="noise"):
+    with pytest.raises(TypeError, match="noise must be a Noise"):
         privacy_measures(x, w, "gaussian")
+    with pytest.raises(TypeError, match="noise must be a Noise"):
+        mutual_information(np.arange(10.0), np.arange(10.0), noise=1.0)
+    with pytest.raises(ValueError, match="value_range"):  # inf used to report privacy level 0
+        privacy_measures(x, w, noise, value_range=float("inf"))
 
 
 def test_results_are_plain_floats_and_frames():
@@ -316,7 +319,9 @@ def test_privacy_by_attribute():
     with pytest.raises(ValueError, match="DataFrame"):
         privacy_by_attribute(X.to_numpy(), 1.0)
     with pytest.raises(ValueError, match="kind"):
-        privacy_by_attribute(X, 1.0, kind="laplace")
+        privacy_by_attribute(X, 1.0, kind="cauchy")
+    lap = privacy_by_attribute(X, 1.0, kind="laplace", rng=31)  # Laplace is a noise kind now
+    assert lap.loc["b", "noise_scale"] == pytest.approx(math.sqrt(X["b"].var(ddof=0) / 2.0))
 
 
 def test_mutual_information_grid_data():

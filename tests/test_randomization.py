@@ -81,7 +81,7 @@ def test_noise_objects_are_immutable():
         n.alpha = 2.0
     assert UniformNoise(1) == UniformNoise(1.0)
     assert isinstance(UniformNoise(np.float64(1.5)).alpha, float)
-    assert set(NOISE_KINDS) == {"uniform", "gaussian"}
+    assert set(NOISE_KINDS) == {"uniform", "gaussian", "laplace"}
     assert all(issubclass(c, Noise) for c in NOISE_KINDS.values())
 
 
@@ -191,7 +191,7 @@ def test_noise_for_privacy_paper_convention():
 
 
 @pytest.mark.parametrize("args, match", [
-    (("laplace", 1.0, 10.0), "unknown noise kind"),
+    (("cauchy", 1.0, 10.0), "unknown noise kind"),
     (("uniform", 0.0, 10.0), "privacy level"),
     (("uniform", -1.0, 10.0), "privacy level"),
     (("uniform", 1.0, 0.0), "value_range"),

@@ -23,7 +23,7 @@ SHAPES = {"plateau": plateau, "triangles": triangles}
 
 
 def _data(shape="plateau", noise="gaussian", n=10_000, seed=0):
-    x = SHAPES[shape](n, seed=seed)
+    x = SHAPES[shape](n, rng=seed)
     return x, perturb(x, NOISES[noise], rng=seed + 1000)
 
 
@@ -212,7 +212,7 @@ def test_exact_for_negligible_noise(x, m):
 
 
 def test_negligible_noise_recovers_the_original_histogram():
-    x = plateau(5_000, seed=3)
+    x = plateau(5_000, rng=3)
     for method in ("bayes", "em"):
         noise = GaussianNoise(1e-6)
         rec = reconstruct(perturb(x, noise, rng=1), noise, bounds=(0, 1), width=0.05,
@@ -419,7 +419,7 @@ def test_cross_validated_stop_works_for_em_and_is_seeded():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(stop="heldout"), "stop must be one of"),
-    (dict(stop="cross-validation", folds=1), "folds must be between 2 and 20"),
+    (dict(stop="cross-validation", folds=1), "folds must be an integer between 2 and 20"),
     (dict(stop="cross-validation", folds=2.5), "folds must be an integer"),
 ])
 def test_cross_validated_stop_bad_arguments(kwargs, match):

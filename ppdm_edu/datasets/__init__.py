@@ -24,7 +24,8 @@ __all__ = [
     "load_adult", "DataIntegrityError", "ADULT_COLUMNS", "ADULT_CONTINUOUS", "ADULT_CATEGORICAL",
     "agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS",
     "plateau", "triangles", "plateau_pdf", "triangles_pdf",
-    "adult_binary",
+    "adult_binary", "correlated_data",
 ]
 # Other dataset builders (e.g. adult_binary for Du & Zhan) are added below by their modules.
 from .adult_binary import adult_binary  # noqa: E402
+from .correlated import correlated_data  # noqa: E402

@@ -90,20 +90,29 @@ def _load(split: str) -> pd.DataFrame:
     return frame
 
 
-def load_adult(split: str = "train") -> pd.DataFrame:
-    """Load the UCI Adult data as a DataFrame (offline; bundled with the package).
+def load_adult(split: str = "train", *, return_X_y: bool = False, as_frame: bool = True):
+    """Load the UCI Adult data (offline; bundled with the package), as scikit-learn's loaders do.
 
     Parameters
     ----------
     split : {"train", "test"}
         ``"train"`` is adult.data (32,561 rows), ``"test"`` is adult.test (16,281 rows).
+    return_X_y : bool, default False
+        Return ``(data, target)`` instead of a Bunch.
+    as_frame : bool, default True
+        ``data`` as a DataFrame and ``target`` as a Series (the attributes are mixed numeric and
+        categorical, with missing values); ``False`` gives object/integer numpy arrays.
 
     Returns
     -------
-    pandas.DataFrame
-        Columns ``age, workclass, fnlwgt, education, education_num, marital_status, occupation,
-        relationship, race, sex, capital_gain, capital_loss, hours_per_week, native_country``
-        and ``income`` (1 = ">50K", 0 = "<=50K"). A "?" in the file is a missing value (NaN).
+    sklearn.utils.Bunch or tuple
+        A Bunch (a dict whose keys are also attributes) with ``frame`` (all 15 columns: the 14
+        attributes ``age, workclass, fnlwgt, education, education_num, marital_status,
+        occupation, relationship, race, sex, capital_gain, capital_loss, hours_per_week,
+        native_country`` and ``income``, 1 = ">50K", 0 = "<=50K"; a "?" in the file is NaN),
+        ``data`` (the 14 attributes), ``target`` (``income``), ``feature_names``,
+        ``target_names`` (``["<=50K", ">50K"]``) and ``DESCR``; or ``(data, target)`` with
+        ``return_X_y=True``.
 
     Raises
     ------
@@ -112,10 +121,25 @@ def load_adult(split: str = "train") -> pd.DataFrame:
 
     Examples
     --------
-    >>> df = load_adult("train")
-    >>> df.shape
-    (32561, 15)
+    >>> adult = load_adult("train")
+    >>> adult.frame.shape, adult.data.shape, adult.target.mean().round(3)
+    ((32561, 15), (32561, 14), np.float64(0.241))
+    >>> X, y = load_adult("test", return_X_y=True)
+    >>> X.shape
+    (16281, 14)
     """
-    if split not in _FILES:
+    if not isinstance(split, str) or split not in _FILES:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
-    return _load(split).copy()
+    frame = _load(split).copy()
+    data, target = frame[ADULT_COLUMNS], frame["income"]
+    if not as_frame:
+        data, target = data.to_numpy(dtype=object), target.to_numpy()
+    if return_X_y:
+        return data, target
+    from sklearn.utils import Bunch
+
+    filename, _, n_rows = _FILES[split]
+    return Bunch(frame=frame, data=data, target=target, feature_names=list(ADULT_COLUMNS),
+                 target_names=["<=50K", ">50K"],
+                 DESCR=f"UCI Adult ({filename}, {n_rows:,} rows): census records of 1994 with "
+                       "income > $50K as the class; see ppdm_edu/datasets/data/PROVENANCE.md.")

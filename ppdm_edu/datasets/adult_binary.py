@@ -127,7 +127,7 @@ def adult_binary(n: int = 10_000, threshold: str = "range_midpoint", n_train: in
     if isinstance(n_train, bool) or not isinstance(n_train, numbers.Integral) or not 1 <= n_train < n:
         raise ValueError(f"n_train must be an integer between 1 and n - 1 = {n - 1}, got {n_train!r}")
 
-    raw = load_adult("train").iloc[:n]
+    raw = load_adult("train").frame.iloc[:n]
     binary = pd.DataFrame(index=raw.index)
     rows = []
     for col in ADULT_COLUMNS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..validation import check_random_state, check_size
+from ..validation import check_random_state, check_size, renamed_seed_to_rng
 
 __all__ = ["agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS", "plateau", "triangles",
            "plateau_pdf", "triangles_pdf"]
@@ -72,7 +72,8 @@ def _group_a(X: pd.DataFrame, function: int) -> np.ndarray:
     return income + 0.2 * equity - 10_000 > 0
 
 
-def agrawal(n: int, function: int, seed=None, balanced: bool = False):
+@renamed_seed_to_rng
+def agrawal(n: int, function: int, rng=None, balanced: bool = False):
     """Synthetic records of Agrawal & Srikant (2000), Tables 2 and 3.
 
     Nine attributes (Table 2): salary U[20K, 150K]; commission = 0 if salary >= 75K else
@@ -91,7 +92,7 @@ def agrawal(n: int, function: int, seed=None, balanced: bool = False):
         Number of records (> 0).
     function : {1, 2, 3, 4, 5}
         Classification function of Table 3.
-    seed : None, int or numpy.random.Generator
+    rng : None, int or numpy.random.Generator
         Same seed, same records.
     balanced : bool
         If True, exactly ``n // 2`` records of Group A and ``n - n // 2`` of Group B (the paper's
@@ -105,7 +106,7 @@ def agrawal(n: int, function: int, seed=None, balanced: bool = False):
 
     Examples
     --------
-    >>> X, y = agrawal(1000, function=1, seed=0, balanced=True)
+    >>> X, y = agrawal(1000, function=1, rng=0, balanced=True)
     >>> X.shape, int(y.sum())
     ((1000, 9), 500)
     """
@@ -114,7 +115,7 @@ def agrawal(n: int, function: int, seed=None, balanced: bool = False):
     if isinstance(function, bool) or not isinstance(function, (int, np.integer)) or function not in _FUNCTIONS:
         raise ValueError(f"function must be one of {_FUNCTIONS} (Table 3), got {function!r}")
     check_size(int(n), "n", per_item=9)  # nine attributes per record (Table 2)
-    rng = check_random_state(seed)
+    rng = check_random_state(rng)
     n = int(n)
     if not balanced:
         X = _attributes(n, rng)
@@ -179,7 +180,8 @@ def _check_n(n):
     return int(n)
 
 
-def plateau(n: int, seed=None) -> np.ndarray:
+@renamed_seed_to_rng
+def plateau(n: int, rng=None) -> np.ndarray:
     """Samples from the "plateau" distribution of Fig. 2 (our trapezoid choice, see module notes).
 
     Drawn as the sum ``U[0, 0.25] + U[0, 0.75]``, whose density is exactly the trapezoid of
@@ -187,26 +189,27 @@ def plateau(n: int, seed=None) -> np.ndarray:
 
     Examples
     --------
-    >>> x = plateau(1000, seed=0)
+    >>> x = plateau(1000, rng=0)
     >>> bool((x >= 0).all() and (x <= 1).all())
     True
     """
     n = _check_n(n)
-    rng = check_random_state(seed)
+    rng = check_random_state(rng)
     return rng.uniform(0, 0.25, n) + rng.uniform(0, 0.75, n)
 
 
-def triangles(n: int, seed=None) -> np.ndarray:
+@renamed_seed_to_rng
+def triangles(n: int, rng=None) -> np.ndarray:
     """Samples from the "triangles" distribution of Fig. 2 (two triangles, peaks 0.25 and 0.75).
 
     Each triangle on [0, 0.5] is the sum of two U[0, 0.25]; a fair coin picks the half.
 
     Examples
     --------
-    >>> x = triangles(1000, seed=0)
+    >>> x = triangles(1000, rng=0)
     >>> bool((x >= 0).all() and (x <= 1).all())
     True
     """
     n = _check_n(n)
-    rng = check_random_state(seed)
+    rng = check_random_state(rng)
     return rng.uniform(0, 0.25, n) + rng.uniform(0, 0.25, n) + 0.5 * rng.integers(0, 2, n)

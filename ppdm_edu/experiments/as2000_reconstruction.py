@@ -109,7 +109,7 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     """
     noise = _noise(noise)
     data_rng, noise_rng = spawn_rngs(seed)
-    x = _shape(shape)(n, seed=data_rng)
+    x = _shape(shape)(n, rng=data_rng)
     w = perturb(x, noise, rng=noise_rng)
     kwargs = dict(bounds=FIG2_BOUNDS, width=width, tol=tol, keep_history=keep_history)
     bayes = reconstruct(w, noise, method="bayes", **kwargs)
@@ -165,7 +165,7 @@ def error_grid(ns=(1_000, 3_000, 10_000, 30_000), sigmas=(0.1, 0.25, 0.5, 1.0),
             rec_tv, rand_tv = [], []
             for s in range(seed, seed + n_seeds):
                 data_rng, noise_rng = spawn_rngs(s)
-                x = _shape(shape)(int(n), seed=data_rng)
+                x = _shape(shape)(int(n), rng=data_rng)
                 w = perturb(x, noise, rng=noise_rng)
                 rec = reconstruct(w, noise, bounds=FIG2_BOUNDS, width=width, method=method,
                                   keep_history=False)

@@ -150,8 +150,8 @@ def compare_stop_rules(functions=(1, 2, 3, 4, 5), kind: str = "gaussian", privac
     rows = []
     for f in functions:
         data_rng, noise_rng, test_rng = spawn_rngs(np.random.SeedSequence([int(seed), int(f)]), 3)
-        X, y = agrawal(n_train, f, seed=data_rng, balanced=True)
-        Xt, yt = agrawal(n_test, f, seed=test_rng, balanced=True)
+        X, y = agrawal(n_train, f, rng=data_rng, balanced=True)
+        Xt, yt = agrawal(n_test, f, rng=test_rng, balanced=True)
         W = perturb_columns(X, noises, rng=noise_rng)
         for alg in algorithms:
             row = {"function": f, "algorithm": alg}
@@ -246,8 +246,8 @@ def as2000_accuracy(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     with tqdm(total=total, desc="AS2000 trees", disable=not progress) as bar:
         for f in functions:
             for run in range(runs):
-                X, y = agrawal(n_train, f, seed=_rng(seed, f, run, 0), balanced=balanced)
-                Xt, yt = agrawal(n_test, f, seed=_rng(seed, f, run, 1), balanced=balanced)
+                X, y = agrawal(n_train, f, rng=_rng(seed, f, run, 0), balanced=balanced)
+                Xt, yt = agrawal(n_test, f, rng=_rng(seed, f, run, 1), balanced=balanced)
                 if "original" in algorithms:
                     acc, secs, leaves = _train_test(DecisionTree(), X, y, Xt, yt)
                     bar.update()

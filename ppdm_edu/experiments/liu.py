@@ -101,7 +101,7 @@ def adult_xy(n_train: int | None = 10_000, rng=None):
     ((1000, 6), (16281, 6))
     """
     rng = check_random_state(rng)
-    train, test = load_adult("train"), load_adult("test")
+    train, test = load_adult("train").frame, load_adult("test").frame
     X = train[ADULT_CONTINUOUS].to_numpy(float)
     y = train["income"].to_numpy()
     if n_train is not None:

@@ -8,8 +8,9 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import numpy as np
 
-from ..attacks import BayesEstimate, RecordReconstruction, tracy_widom_bound
+from ..attacks import RecordReconstruction, tracy_widom_bound
 from ..lecture import OKABE_ITO
+from ..posterior import BayesEstimate
 
 __all__ = [
     "plot_spectrum",
@@ -17,7 +18,7 @@ __all__ = [
     "plot_posterior_intervals",
     "plot_posterior_width",
     "plot_breach",
-    "plot_privacy_loss",
+    "plot_log_likelihood_ratio",
 ]
 
 BLUE, VERMILION, GREEN, PURPLE, ORANGE, SKY = OKABE_ITO[:6]
@@ -137,15 +138,15 @@ def plot_breach(rho1: float, rho2: float, ax=None):
     return ax
 
 
-def plot_privacy_loss(noises: dict, x1: float, x2: float, w, ax=None, epsilon: float | None = None):
+def plot_log_likelihood_ratio(noises: dict, x1: float, x2: float, w, ax=None, epsilon: float | None = None):
     """ln f(w - x1) - ln f(w - x2) against w for several noises (LDP: bounded by epsilon)."""
-    from ..ldp import privacy_loss
+    from ..ldp import log_likelihood_ratio
 
     ax = _ax(ax)
     w = np.asarray(w, dtype=float)
     colors = [BLUE, VERMILION, GREEN, PURPLE]
     for (name, noise), color in zip(noises.items(), colors):
-        loss = privacy_loss(noise, x1, x2, w)
+        loss = log_likelihood_ratio(noise, x1, x2, w)
         finite = np.isfinite(loss)
         ax.plot(w[finite], loss[finite], color=color, label=name)
         # +-inf: draw as marks at the frame edge instead of dropping them silently

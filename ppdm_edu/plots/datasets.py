@@ -18,7 +18,7 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=N
         _, axes = plt.subplots(1, len(functions), figsize=(5.5 * len(functions), 4.2), squeeze=False)
         axes = axes.ravel()
     for ax, function in zip(axes, functions):
-        X, y = agrawal(n, function=function, seed=seed)
+        X, y = agrawal(n, function=function, rng=seed)
         frame = X.assign(group=[_GROUP_NAMES[v] for v in y])
         sns.scatterplot(data=frame, x="age", y="salary", hue="group", hue_order=["Group A", "Group B"],
                         s=8, alpha=0.6, linewidth=0, ax=ax)
@@ -39,7 +39,7 @@ def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
     grid = np.linspace(0, 1, 401)
     for ax, (name, sampler, pdf) in zip(axes, [("plateau", plateau, plateau_pdf),
                                                 ("triangles", triangles, triangles_pdf)]):
-        ax.hist(sampler(n, seed=seed), bins=20, range=(0, 1), density=True, alpha=0.45,
+        ax.hist(sampler(n, rng=seed), bins=20, range=(0, 1), density=True, alpha=0.45,
                 label=f"sample, n = {n:,}")
         ax.plot(grid, pdf(grid), color="black", label="density")
         ax.set_title(name)

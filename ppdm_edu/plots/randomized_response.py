@@ -39,7 +39,7 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     Parameters
     ----------
     sim : SurveySimulation
-        From :func:`ppdm_edu.randomized_response.simulate_warner_surveys`.
+        From :func:`ppdm_edu.experiments.rr_simulation.simulate_warner_surveys`.
     ax : matplotlib Axes, optional
     xlim : (float, float)
         Fixed horizontal range (estimates outside it are counted in the legend, not drawn).
@@ -116,7 +116,7 @@ def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None)
 def plot_mrr_sweep(frame, ax=None, title: str | None = None):
     """MRR estimates of P(E) against theta: every run as a dot, mean +- 2 SD, and the truth.
 
-    ``frame`` is the tidy output of :func:`ppdm_edu.randomized_response.mrr_theta_sweep`.
+    ``frame`` is the tidy output of :func:`ppdm_edu.experiments.rr_simulation.mrr_theta_sweep`.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.8))

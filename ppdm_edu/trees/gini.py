@@ -502,7 +502,7 @@ class DecisionTree(TreeClassifierMixin):
     Examples
     --------
     >>> from ppdm_edu.datasets import agrawal
-    >>> X, y = agrawal(2000, function=1, seed=0)
+    >>> X, y = agrawal(2000, function=1, rng=0)
     >>> tree = DecisionTree().fit(X, y)
     >>> tree.n_leaves_, round(tree.score(X, y), 3)
     (3, 1.0)

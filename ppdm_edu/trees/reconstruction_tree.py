@@ -41,11 +41,11 @@ Examples
 >>> from ppdm_edu.datasets import agrawal
 >>> from ppdm_edu.trees import ReconstructionTree
 >>> from ppdm_edu.trees.reconstruction_tree import perturb_columns
->>> X, y = agrawal(4000, function=1, seed=0, balanced=True)
+>>> X, y = agrawal(4000, function=1, rng=0, balanced=True)
 >>> noise = {"age": noise_for_privacy("gaussian", 0.5, 60)}
 >>> W = perturb_columns(X, noise, rng=1)          # what the server sees
 >>> tree = ReconstructionTree(noise, mode="byclass", bounds={"age": (20, 80)}).fit(W, y)
->>> Xt, yt = agrawal(2000, function=1, seed=2, balanced=True)
+>>> Xt, yt = agrawal(2000, function=1, rng=2, balanced=True)
 >>> tree.score(Xt, yt) > 0.9                      # tested on original records (Sec. 4.3)
 True
 """

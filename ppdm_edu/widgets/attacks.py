@@ -8,16 +8,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..attacks import (
-    BayesEstimate,
     RecordReconstruction,
-    bayes_estimate,
-    correlated_data,
     gaussian_bayes_reconstruct,
     relative_rmse,
     spectral_filter,
 )
-from ..datasets import plateau, plateau_pdf
+from ..datasets import correlated_data, plateau, plateau_pdf
 from ..plots.attacks import plot_posterior_width, plot_record_recovery, plot_spectrum
+from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
 from .panel import Panel
@@ -48,7 +46,7 @@ class SpectralAttackPanel(Panel):
     """Correlation and noise sliders -> spectrum of the perturbed data and recovered records.
 
     ``correlation`` is the share of every attribute's variance that comes from the two latent
-    factors (:func:`ppdm_edu.attacks.correlated_data`); ``sigma`` is the noise standard
+    factors (:func:`ppdm_edu.datasets.correlated_data`); ``sigma`` is the noise standard
     deviation in units of each attribute's standard deviation. The records and the noise are
     drawn with fixed seeds, so moving a slider changes one thing only.
     """
@@ -77,7 +75,7 @@ class SpectralAttackPanel(Panel):
             raise ValueError("sigma must be > 0: without noise there is nothing to filter")
         data_rng, noise_rng = spawn_rngs(self.seed)  # independent streams: noise never follows data
         X = correlated_data(self.n, n_attributes=self.n_attributes, n_factors=2,
-                            correlation=correlation, seed=data_rng)
+                            correlation=correlation, rng=data_rng)
         sd = sigma * X.std(axis=0)
         W = X + noise_rng.normal(size=X.shape) * sd
         spectral = spectral_filter(W, sd**2)
@@ -135,7 +133,7 @@ class PosteriorIntervalPanel(Panel):
             raise ValueError("the privacy level must be > 0")
         noise = GaussianNoise.from_interval_width(privacy * 1.0, 0.95)  # range of plateau: 1
         data_rng, noise_rng = spawn_rngs(self.seed)  # independent streams: noise never follows data
-        x = plateau(self.n, seed=data_rng)
+        x = plateau(self.n, rng=data_rng)
         w = x + noise.sample(x.shape, noise_rng)
         # 500 grid cells: at least 10 per noise sd over the slider's range (the library default
         # of 40 per sd is for the notebook's numbers; the curve does not need it)

@@ -45,12 +45,12 @@ def attribute_sample(name: str, n: int = 10_000, seed: int = 0) -> np.ndarray:
     if name.startswith("age"):
         from ..datasets import load_adult
 
-        age = load_adult("train")["age"].to_numpy(dtype=float)
+        age = load_adult("train").frame["age"].to_numpy(dtype=float)
         values = spawn_rngs(seed)[0].choice(age, size=n, replace=False)
     else:
         from ..datasets import agrawal
 
-        values = agrawal(n, function=1, seed=spawn_rngs(seed)[0])[0]["salary"].to_numpy(dtype=float)
+        values = agrawal(n, function=1, rng=spawn_rngs(seed)[0])[0]["salary"].to_numpy(dtype=float)
     values.setflags(write=False)
     return values
 

@@ -83,7 +83,7 @@ def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_histor
     # privacy_percent % of the attribute's range (here [0, 1])
     noise = noise_for_privacy(kind, privacy_percent / 100.0, value_range=1.0)
     data_rng, noise_rng = spawn_rngs(seed)  # independent streams: noise never follows data
-    x = _SHAPES[shape](int(n), seed=data_rng)
+    x = _SHAPES[shape](int(n), rng=data_rng)
     w = perturb(x, noise, rng=noise_rng)
     rec = reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=int(n_intervals), method=method,
                       keep_history=keep_history, stop=stop, rng=seed)

@@ -33,8 +33,8 @@ class TreesResult:
 
 @functools.lru_cache(maxsize=8)
 def _data(function: int, n_train: int, n_test: int, seed: int):
-    X, y = agrawal(n_train, function, seed=np.random.default_rng([seed, function, 0]), balanced=True)
-    Xt, yt = agrawal(n_test, function, seed=np.random.default_rng([seed, function, 1]), balanced=True)
+    X, y = agrawal(n_train, function, rng=np.random.default_rng([seed, function, 0]), balanced=True)
+    Xt, yt = agrawal(n_test, function, rng=np.random.default_rng([seed, function, 1]), balanced=True)
     return X, y, Xt, yt
 
 
