@@ -123,12 +123,15 @@ class Task:
 
     ``func`` must be a module-level function (it is pickled to the workers) and ``kwargs``
     plain values (ints, floats, strings, tuples): they, the key and the function's name make
-    the checkpoint's hash, so changing any of them recomputes the task.
+    the checkpoint's hash, so changing any of them recomputes the task. ``cost`` is a rough
+    relative run time: the longest tasks are started first, so that no long task is left
+    alone at the end (it changes the order of work, never the results).
     """
 
     key: tuple
     func: Callable
     kwargs: Mapping = field(default_factory=dict)
+    cost: float = 1.0
 
     @property
     def name(self) -> str:
@@ -151,27 +154,36 @@ class TaskFailed:
 
 @dataclass(frozen=True)
 class TaskRun:
-    """Results of :func:`run_tasks` in task order, and which tasks were computed or resumed."""
+    """Results of :func:`run_tasks` in task order, and which tasks were computed or resumed.
+
+    ``seconds[i]``: how long task i ran (0 when resumed from a checkpoint or a duplicate).
+    """
 
     results: list
     computed: tuple
     resumed: tuple
     failed: tuple = ()
+    seconds: tuple = ()
 
 
 def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
     """Run one task (in a worker): one BLAS/OpenMP thread when workers run side by side."""
+    import time
+
+    start = time.perf_counter()
     try:
         if limit_threads:
             from threadpoolctl import threadpool_limits
 
             with threadpool_limits(limits=1):
-                return index, task.func(**task.kwargs)
-        return index, task.func(**task.kwargs)
+                value = task.func(**task.kwargs)
+        else:
+            value = task.func(**task.kwargs)
     except Exception:  # noqa: BLE001 - reported per task when errors="keep"
         if not keep_errors:
             raise
-        return index, TaskFailed(tuple(task.key), traceback.format_exc())
+        value = TaskFailed(tuple(task.key), traceback.format_exc())
+    return index, value, time.perf_counter() - start
 
 
 class _Checkpoints:
@@ -263,14 +275,17 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
 
     workers = effective_n_jobs(n_jobs)
     computed, failed = [], []
+    seconds = [0.0] * len(tasks)
     with tqdm(total=len(first), initial=len(resumed), desc=desc, unit="task", disable=not progress,
               smoothing=0.05) as bar:
         if todo:
+            todo.sort(key=lambda i: -tasks[i].cost)   # stable: equal costs keep their order
             calls = (delayed(_call)(i, tasks[i], workers != 1, errors == "keep") for i in todo)
             # results come back as they finish: the bar moves and each one is saved at once, so
             # an interrupt (KeyboardInterrupt stops the workers) loses only the running tasks
-            for i, value in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
+            for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
                 results[i] = value
+                seconds[i] = secs
                 if isinstance(value, TaskFailed):
                     failed.append(i)
                 else:
@@ -281,7 +296,8 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     for i, j in same_as.items():
         results[i] = results[j]
     keys = lambda idx: tuple(tuple(tasks[i].key) for i in sorted(idx))  # noqa: E731
-    return TaskRun(results=results, computed=keys(computed), resumed=keys(resumed), failed=keys(failed))
+    return TaskRun(results=results, computed=keys(computed), resumed=keys(resumed), failed=keys(failed),
+                   seconds=tuple(seconds))
 
 
 @contextlib.contextmanager
