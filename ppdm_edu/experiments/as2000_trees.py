@@ -25,6 +25,7 @@ Examples
 """
 from __future__ import annotations
 
+import functools
 import numbers
 import time
 from pathlib import Path
@@ -188,8 +189,13 @@ def _check_count(value, name, minimum=1):
     return int(value)
 
 
+@functools.lru_cache(maxsize=4)
 def _agrawal_sets(seed, function, run, n_train, n_test, balanced):
-    """Training and test records of (function, run): the same in every task that needs them."""
+    """Training and test records of (function, run): the same in every task that needs them.
+
+    Cached: a worker that gets several tasks of the same (function, run) draws them once (the
+    arrays are only read).
+    """
     X, y = agrawal(n_train, function, rng=task_rng(seed, "agrawal train", function, run), balanced=balanced)
     Xt, yt = agrawal(n_test, function, rng=task_rng(seed, "agrawal test", function, run), balanced=balanced)
     return X, y, Xt, yt
