@@ -44,7 +44,6 @@ __all__ = [
     "Fig2Case",
     "fig2_case",
     "fig2_distances",
-    "fig2_tasks",
     "error_grid",
     "plan",
     "assemble",
@@ -148,7 +147,7 @@ def fig2_row(shape: str, noise: str, run_seed: int, n: int = FIG2_N, width: floa
     return row
 
 
-def fig2_tasks(n_seeds: int = 5, seed: int = 0, n: int = FIG2_N, width: float = FIG2_WIDTH,
+def _fig2_tasks(n_seeds: int = 5, seed: int = 0, n: int = FIG2_N, width: float = FIG2_WIDTH,
                tol: float = DEFAULT_TOL, cross_validation: bool = False) -> list[Task]:
     """One task per (shape, noise, run); run r uses the seed ``seed + r`` for data and noise.
 
@@ -177,7 +176,7 @@ def fig2_distances(n_seeds: int = 5, rng=0, n: int = FIG2_N, width: float = FIG2
     paper's rule. ``n_jobs``: parallel workers (see
     :func:`~ppdm_edu.experiments.tasks.run_tasks`).
     """
-    tasks = fig2_tasks(n_seeds, root_seed(rng), n, width, tol, cross_validation)
+    tasks = _fig2_tasks(n_seeds, root_seed(rng), n, width, tol, cross_validation)
     done = run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="Fig. 2")
     return pd.DataFrame(done.results)
 
@@ -221,10 +220,23 @@ def _n_seeds(mode: str) -> int:
 
 
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
-    """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``."""
-    tasks = fig2_tasks(_n_seeds(mode), seed, cross_validation=True)
+    """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
+    tasks = _fig2_tasks(_n_seeds(mode), seed, cross_validation=True)
     if mode == "full":
-        tasks += fig2_tasks(_n_seeds(mode), seed, tol=1e-4)
+        tasks += _fig2_tasks(_n_seeds(mode), seed, tol=1e-4)
     return tasks
 
 
@@ -234,8 +246,29 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
 
     ``quick``: 5 seeds per panel; ``full``: 20 seeds per panel plus a stricter stop
     (``tol = 1e-4``) for comparison. Both at the paper's n = 10,000 and width 0.05.
-    ``n_jobs``, ``checkpoint``, ``fresh``, ``progress``: see
-    :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed)
     done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
@@ -245,7 +278,26 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
 
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Files (``as2000_reconstruction_tv.csv``, ``as2000_fig2.png``, in ``full`` also
-    ``as2000_reconstruction_tv_tol1e-4.csv``) and comparisons from :func:`plan`'s results."""
+    ``as2000_reconstruction_tv_tol1e-4.csv``) and comparisons from :func:`plan`'s results.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)

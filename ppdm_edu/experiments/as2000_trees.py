@@ -43,8 +43,6 @@ from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
     "as2000_accuracy",
-    "accuracy_tasks",
-    "rows_from_results",
     "compare_stop_rules",
     "agrawal_noise",
     "agrawal_bounds",
@@ -224,7 +222,7 @@ def perturbed_task(seed, function, run, kind, privacy, algorithm, n_train, n_tes
 _COST = {"original": 0.3, "randomized": 1.1, "global": 1.3, "byclass": 1.0, "local": 1.8}
 
 
-def accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy=(0.25, 1.0),
+def _accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy=(0.25, 1.0),
                    algorithms=ALGORITHMS, n_train: int = 100_000, n_test: int = 5_000,
                    runs: int = 10, balanced: bool = True, seed: int = 0,
                    local_min_records: int = 1000) -> list[Task]:
@@ -267,7 +265,7 @@ def accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy=
     return tasks
 
 
-def rows_from_results(tasks, results, noises, privacy) -> pd.DataFrame:
+def _rows_from_results(tasks, results, noises, privacy) -> pd.DataFrame:
     """One row per (function, noise, privacy, algorithm, run) from the tasks' results.
 
     Original does not depend on the noise: its row is repeated for every noise and privacy.
@@ -327,7 +325,9 @@ def as2000_accuracy(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
         Parallel workers (joblib: -1 all cores; None: 1 unless inside
         :func:`~ppdm_edu.experiments.tasks.execution` / ``joblib.parallel_config``).
     checkpoint_dir : path or None
-        Keep each trained tree's result there and resume from it (``fresh=True``: ignore it).
+        Keep each trained tree's result there and resume from it.
+    fresh : bool
+        Ignore existing checkpoints in ``checkpoint_dir``.
 
     Returns
     -------
@@ -338,11 +338,11 @@ def as2000_accuracy(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
         (function, run) and its row is repeated for every noise and privacy level.
     """
     seed = root_seed(rng)
-    tasks = accuracy_tasks(functions, noises, privacy, algorithms, n_train, n_test, runs, balanced,
+    tasks = _accuracy_tasks(functions, noises, privacy, algorithms, n_train, n_test, runs, balanced,
                            seed, local_min_records)
     done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_dir, fresh=fresh,
                      progress=progress, desc="AS2000 trees")
-    df = rows_from_results(tasks, done.results, noises, tuple(privacy))
+    df = _rows_from_results(tasks, done.results, noises, tuple(privacy))
     df.attrs.update(n_train=n_train, n_test=n_test, runs=runs, seed=seed, balanced=balanced)
     return df
 
@@ -536,11 +536,26 @@ def _scale(mode: str, runs: int | None) -> tuple[int, int]:
 
 
 def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Task]:
-    """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once)."""
+    """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once).
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+    runs : int, optional
+        Runs per setting (default: 2 in quick, the paper's 10 in full).
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
     n_train, runs = _scale(mode, runs)
-    fig5 = accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
+    fig5 = _accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
                           n_train=n_train, n_test=5_000, runs=runs, seed=seed)
-    fig6 = accuracy_tasks(FIG6_FUNCTIONS, ("gaussian", "uniform"), FIG6_EXTRA, FIG6_ALGORITHMS,
+    fig6 = _accuracy_tasks(FIG6_FUNCTIONS, ("gaussian", "uniform"), FIG6_EXTRA, FIG6_ALGORITHMS,
                           n_train=n_train, n_test=5_000, runs=runs, seed=seed)
     return fig5 + fig6
 
@@ -551,6 +566,26 @@ def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = N
     Writes ``as2000.csv`` (one row per tree; no timings, so that the file is the same whatever
     the parallelism), ``as2000_timing.csv`` (training seconds per tree), ``as2000_summary.csv``,
     ``as2000_fig5.png`` and ``as2000_fig6.png``.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+    runs : int, optional
+        Runs per setting (default: 2 in quick, the paper's 10 in full).
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
     import matplotlib
 
@@ -562,10 +597,10 @@ def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = N
     out_dir = prepare_output(mode, out_dir)
     n_train, runs = _scale(mode, runs)
     # Fig. 5's tasks come first in plan()
-    n5 = len(accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
+    n5 = len(_accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
                             n_train=n_train, n_test=5_000, runs=runs, seed=seed))
-    fig5 = rows_from_results(tasks[:n5], results[:n5], ("gaussian", "uniform"), (0.25, 1.0))
-    fig6 = rows_from_results(tasks[n5:], results[n5:], ("gaussian", "uniform"), FIG6_EXTRA)
+    fig5 = _rows_from_results(tasks[:n5], results[:n5], ("gaussian", "uniform"), (0.25, 1.0))
+    fig6 = _rows_from_results(tasks[n5:], results[n5:], ("gaussian", "uniform"), FIG6_EXTRA)
     df = pd.concat([fig5, fig6], ignore_index=True)
     df.attrs.update(n_train=n_train, n_test=5_000, runs=runs, seed=seed, balanced=True)
     summary = summarize(df)
@@ -617,9 +652,32 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
     """Fig. 5 and Fig. 6 of the paper (see :func:`assemble` for the files written).
 
     quick: 10,000 training records, 2 runs; full: the paper's 100,000 training and 5,000 test
-    records and its 10 runs (``runs`` to change). ``n_jobs``, ``checkpoint`` (per-task
-    results under ``out_dir/.checkpoints``), ``fresh`` and ``progress``: see
-    :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    records and its 10 runs (``runs`` to change).
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    runs : int, optional
+        Runs per setting (default: 2 in quick, the paper's 10 in full).
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed, runs)
     done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,

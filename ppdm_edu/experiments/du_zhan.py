@@ -35,7 +35,7 @@ from ..validation import renamed_seed_to_rng
 from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
 from .tasks import Task, root_seed, run_tasks
 
-__all__ = ["rr_theta_sweep", "sweep_tasks", "summarize_sweep", "plan", "assemble", "reproduce", "PAPER_THETAS",
+__all__ = ["rr_theta_sweep", "summarize_sweep", "plan", "assemble", "reproduce", "PAPER_THETAS",
            "REFERENCE_DROP"]
 
 #: the thetas of Section 5.1, step 3
@@ -93,7 +93,7 @@ def sweep_task(seed, theta, run, disguised_label=True, data=None):
             "estimated_accuracy": float(est.accuracy), "n_nodes": int(tree.tree_.n_nodes)}
 
 
-def sweep_tasks(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, disguised_label: bool = True,
+def _sweep_tasks(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, disguised_label: bool = True,
                 data=None) -> list[Task]:
     """The benchmark task, then one task per (theta, run) (checked)."""
     thetas = [check_rr_theta(t) for t in thetas]
@@ -151,7 +151,7 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
         ``original_accuracy`` (plain ID3 on the original data), ``seed``, ``disguised_label``.
     """
     seed = root_seed(rng)
-    tasks = sweep_tasks(thetas, runs, seed, disguised_label, data)
+    tasks = _sweep_tasks(thetas, runs, seed, disguised_label, data)
     done = run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="θ sweep (RR-ID3)")
     return _sweep_frame(done.results, seed, disguised_label)
 
@@ -243,16 +243,49 @@ def _runs(mode: str) -> int:
 
 
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
-    """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50)."""
-    return sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
+    """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50).
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
+    return _sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
 
 
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50); files in :func:`assemble`.
 
-    ``n_jobs``, ``checkpoint``, ``fresh``, ``progress``: see
-    :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed)
     done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
@@ -263,7 +296,26 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Write ``du-zhan.csv`` (one row per run), ``du-zhan_summary.csv`` and the two plots of
     Fig. 2 (``du-zhan_fig2a.png`` mean accuracy vs theta, ``du-zhan_fig2b.png`` variance vs
-    theta); compare with the paper."""
+    theta); compare with the paper.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)

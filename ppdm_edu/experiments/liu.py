@@ -404,7 +404,20 @@ def _figures(mode):
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """Repeats of Tables 4, 5, 7; repeats of the Fig. 1-2 curves; Table 1. Stream children of
     ``SeedSequence(seed)``: repeat r is child r, curve c of figure f child n_rep + 2c + f - 1,
-    Table 1 the last."""
+    Table 1 the last.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
     sc = _scale(mode)
     n_rep, n_curve = sc["n_rep"], sc["n_curve"]
     seed = int(seed)
@@ -427,8 +440,30 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
 
     ``mode="full"``: 10 repeats of 10,000 training records, Figures 1-2 with 3 repeats (Fig. 2 on
     all 32,561 training records). ``mode="quick"``: 2 repeats of 5,000, one curve each on 5,000.
-    Files: see :func:`assemble`. ``n_jobs``, ``checkpoint``, ``fresh``, ``progress``: see
-    :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    Files: see :func:`assemble`.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed)
     done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
@@ -438,7 +473,26 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
 
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Write ``liu_summary.csv``, ``liu_repeats.csv``, ``liu_table1.csv``, ``liu_figures.csv``
-    and ``liu_figures.png`` into ``out_dir`` from :func:`plan`'s results; compare."""
+    and ``liu_figures.png`` into ``out_dir`` from :func:`plan`'s results; compare.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
     out_dir = prepare_output(mode, out_dir)
     sc = _scale(mode)
     n_rep, n_train = sc["n_rep"], sc["n_train"]

@@ -64,12 +64,36 @@ def prepare_output(mode: str, out_dir) -> Path:
 
 
 def checkpoint_folder(out_dir) -> Path:
-    """``out_dir/.checkpoints``: one file per finished task, named by its key, arguments and seed."""
+    """``out_dir/.checkpoints``: one file per finished task, named by its key, arguments and seed.
+
+    Parameters
+    ----------
+    out_dir : path
+        A reproduction's output folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The checkpoint folder (not created here).
+    """
     return Path(out_dir) / CHECKPOINTS
 
 
 def with_task_counts(result: "Reproduction", done) -> "Reproduction":
-    """``result`` with the number of tasks computed and resumed from checkpoints (a ``TaskRun``)."""
+    """``result`` with the number of tasks computed and resumed from checkpoints.
+
+    Parameters
+    ----------
+    result : Reproduction
+        What ``assemble`` returned.
+    done : TaskRun
+        What :func:`~ppdm_edu.experiments.tasks.run_tasks` returned.
+
+    Returns
+    -------
+    Reproduction
+        A copy with ``tasks_computed`` and ``tasks_resumed`` set.
+    """
     return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed))
 
 

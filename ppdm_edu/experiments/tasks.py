@@ -76,8 +76,18 @@ def _key_words(key) -> tuple[int, ...]:
 def root_seed(rng) -> int:
     """The integer every task stream of one call derives from.
 
-    ``rng`` is an int (used as is), None (fresh entropy) or a Generator (one draw from it).
+    Parameters
+    ----------
+    rng : int, None or numpy.random.Generator
+        An int is used as is, None gives fresh entropy, a Generator one draw from it.
 
+    Returns
+    -------
+    int
+        The root seed, recorded with the results.
+
+    Examples
+    --------
     >>> root_seed(7)
     7
     """
@@ -95,6 +105,21 @@ def root_seed(rng) -> int:
 def task_seed_sequence(seed: int, *key) -> np.random.SeedSequence:
     """``SeedSequence(seed)`` keyed by ``key``: independent of every other key, same for the same key.
 
+    Parameters
+    ----------
+    seed : int
+        Root seed (:func:`root_seed`).
+    *key : int, float or str
+        What the stream is for, e.g. ``"noise", function, run, kind, privacy``; hashed into the
+        sequence's ``spawn_key``.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The keyed sequence (``.spawn`` it for sub-streams).
+
+    Examples
+    --------
     >>> a = task_seed_sequence(0, "noise", 1, 0.25)
     >>> a.spawn_key == task_seed_sequence(0, "noise", 1, 0.25).spawn_key
     True
@@ -108,6 +133,20 @@ def task_rng(seed: int, *key) -> np.random.Generator:
     Distinct keys give independent streams (data and noise never share one); the stream does
     not depend on which worker runs the task or on which other tasks exist.
 
+    Parameters
+    ----------
+    seed : int
+        Root seed (:func:`root_seed`).
+    *key : int, float or str
+        What the stream is for (see :func:`task_seed_sequence`).
+
+    Returns
+    -------
+    numpy.random.Generator
+        A generator on that stream.
+
+    Examples
+    --------
     >>> float(task_rng(0, "data", 1, 0).random()) == float(task_rng(0, "data", 1, 0).random())
     True
     """
@@ -126,6 +165,17 @@ class Task:
     the checkpoint's hash, so changing any of them recomputes the task. ``cost`` is a rough
     relative run time: the longest tasks are started first, so that no long task is left
     alone at the end (it changes the order of work, never the results).
+
+    Parameters
+    ----------
+    key : tuple of int, float or str
+        The task's identity (e.g. ``("as2000", "local", function, run, noise, privacy)``).
+    func : callable
+        A module-level function.
+    kwargs : mapping
+        Its keyword arguments (plain values).
+    cost : float, default 1.0
+        Rough run time in seconds.
     """
 
     key: tuple
@@ -135,10 +185,17 @@ class Task:
 
     @property
     def name(self) -> str:
+        """The key joined with "/" (for messages)."""
         return "/".join(str(k) for k in self.key)
 
     def fingerprint(self) -> str:
-        """Hash of key, function and arguments (the checkpoint's file name)."""
+        """Hash of key, function and arguments (the checkpoint's file name).
+
+        Returns
+        -------
+        str
+            24 hex digits; equal for tasks that compute the same thing.
+        """
         func = f"{self.func.__module__}.{self.func.__qualname__}"
         text = repr((tuple(self.key), func, sorted(self.kwargs.items())))
         return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -146,7 +203,15 @@ class Task:
 
 @dataclass(frozen=True)
 class TaskFailed:
-    """What a task that raised returns when ``run_tasks(..., errors="keep")``."""
+    """What a task that raised returns when ``run_tasks(..., errors="keep")``.
+
+    Parameters
+    ----------
+    key : tuple
+        The task's key.
+    error : str
+        The traceback.
+    """
 
     key: tuple
     error: str
@@ -156,7 +221,18 @@ class TaskFailed:
 class TaskRun:
     """Results of :func:`run_tasks` in task order, and which tasks were computed or resumed.
 
-    ``seconds[i]``: how long task i ran (0 when resumed from a checkpoint or a duplicate).
+    Parameters
+    ----------
+    results : list
+        One result per task, in task order.
+    computed : tuple of tuple
+        Keys of the tasks run now.
+    resumed : tuple of tuple
+        Keys of the tasks read from checkpoints.
+    failed : tuple of tuple
+        Keys of the tasks that raised (``errors="keep"``).
+    seconds : tuple of float
+        How long each task ran (0 when resumed from a checkpoint or a duplicate).
     """
 
     results: list
@@ -224,6 +300,7 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     Parameters
     ----------
     tasks : iterable of Task
+        The work; duplicates (same :meth:`Task.fingerprint`) run once.
     n_jobs : int or None
         Workers (joblib's meaning: -1 all cores, 1 in this process). None: the active
         ``joblib.parallel_config`` (e.g. from :func:`execution`), else 1.
@@ -315,6 +392,11 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
         started here when ``scheduler`` is None (needs the ``cluster`` extra).
     scheduler : str or None
         Address of a running dask scheduler (dask only).
+
+    Yields
+    ------
+    None
+        Inside the block, joblib (and so :func:`run_tasks`) uses this configuration.
 
     Examples
     --------
