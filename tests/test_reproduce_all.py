@@ -159,3 +159,13 @@ def test_a_failing_task_fails_only_its_reproduction(fake_registry, tmp_path):
     outcomes = ra.reproduce_all("quick", tmp_path, seed=1, echo=False, raise_on_error=False)
     assert [o.ok for o in outcomes] == [True, False]
     assert "beta exploded" in outcomes[1].error
+
+
+def test_reproduction_is_frozen():
+    import dataclasses
+
+    rep = Reproduction(name="x", title="X")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rep.seconds = 3.0
+    timed = dataclasses.replace(rep, seconds=3.0, mode="full", tasks_computed=4, tasks_resumed=2)
+    assert rep.seconds is None and "Mode `full`, 3 s, 6 tasks (2 resumed from checkpoints)." in timed.to_markdown()
