@@ -263,9 +263,14 @@ def _mdl_prune(feature, left, right, counts, split_bits) -> np.ndarray:
 
 def _leaf_bits(counts) -> float:
     """Scalar :func:`mdl_leaf_cost` + 1 bit (plain Python: called once per node)."""
-    n = float(sum(counts))
     k = len(counts)
-    bits = sum(c * math.log2(n / c) for c in counts if c > 0)
+    if k == 2:  # the common case, without the generator (same operations, same value)
+        a, b = counts
+        n = float(a + b)
+        bits = (a * math.log2(n / a) if a > 0 else 0) + (b * math.log2(n / b) if b > 0 else 0)
+    else:
+        n = float(sum(counts))
+        bits = sum(c * math.log2(n / c) for c in counts if c > 0)
     if n > 1:
         bits += 0.5 * (k - 1) * math.log2(n / 2.0)
     return 1.0 + bits + _leaf_const(k)
