@@ -58,10 +58,16 @@ KERNEL_GONE_TEXT = ("This panel's kernel is gone (restarted or shut down, or the
 # Shown only while no live panel follows the static output. :has() is in Chromium >= 105,
 # Firefox >= 121, Safari >= 15.4; an older browser shows both (nothing is lost). The second rule
 # hides the widget manager's "Error displaying widget: model not found" under the static copy.
+# (JupyterLab's sanitizer drops <style> from untrusted outputs: a notebook opened from someone else
+# shows both the message and the manager's error; trusted ones, e.g. after a restart, only ours.)
+# After a restart or shutdown ipywidgets keeps the dead views, marked "jupyter-widgets-disconnected":
+# those are hidden and count as gone.
+_LIVE = f".{LIVE_CLASS}:not(.jupyter-widgets-disconnected)"
 _STATIC_STYLE = (
     "<style>"
-    f".jp-OutputArea-child:has(.{STATIC_CLASS}):has(+ .jp-OutputArea-child .{LIVE_CLASS}),"
-    f".output_area:has(.{STATIC_CLASS}):has(+ .output_area .{LIVE_CLASS}) {{display: none;}}"
+    f".jp-OutputArea-child:has(.{STATIC_CLASS}):has(+ .jp-OutputArea-child {_LIVE}),"
+    f".output_area:has(.{STATIC_CLASS}):has(+ .output_area {_LIVE}) {{display: none;}}"
+    f".{LIVE_CLASS}.jupyter-widgets-disconnected {{display: none;}}"
     f".jp-OutputArea-child:has(.{STATIC_CLASS}) + .jp-OutputArea-child"
     " > .jp-OutputArea-output:not(:has(.jupyter-widgets, .widget-vbox)) {display: none;}"
     "</style>"
