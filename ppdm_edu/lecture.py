@@ -98,6 +98,9 @@ def widget_width() -> str:
 # 640 px of height at 1024x768 (menu, tabs, toolbar, status bar take the rest); at 1366x768 with
 # the file browser open the output area is about 880 px wide.
 _FIGURE_PX = {False: (760, 330), True: (800, 330)}
+# the vertical budget left for the figure: visible notebook (~640 px) minus title, read-out
+# (about three lines) and margins; each row of controls takes ~42 px in lecture mode, ~34 px else
+_BUDGET = {False: (540, 34), True: (480, 42)}
 
 
 def figure_width_px() -> int:
@@ -105,9 +108,26 @@ def figure_width_px() -> int:
     return _FIGURE_PX[_STATE["lecture"]][0]
 
 
-def figure_max_height_px() -> int:
-    """Tallest figure (pixels) a panel draws, so controls + figure + read-out fit one screen."""
-    return _FIGURE_PX[_STATE["lecture"]][1]
+def figure_max_height_px(control_rows: int = 0) -> int:
+    """Tallest figure (pixels) a panel draws, so controls + figure + read-out fit one screen.
+
+    Parameters
+    ----------
+    control_rows : int, default 0
+        Rows of controls above the figure (each takes room from the figure).
+
+    Returns
+    -------
+    int
+        Height in pixels, at most 330 and at least 200.
+
+    Examples
+    --------
+    >>> figure_max_height_px(0) >= figure_max_height_px(6)
+    True
+    """
+    base, per_row = _BUDGET[_STATE["lecture"]]
+    return int(max(200, min(_FIGURE_PX[_STATE["lecture"]][1], base - per_row * control_rows)))
 
 
 def widget_css() -> str:

@@ -61,11 +61,11 @@ class SpectralAttackPanel(Panel):
         style = {"description_width": "initial"}
         return {
             "correlation": widgets.FloatSlider(
-                value=0.99, min=0.0, max=1.0, step=0.01, description="correlation (factor share)",
+                value=0.99, min=0.0, max=1.0, step=0.01, description="correlation", tooltip="share of each attribute explained by the common factor",
                 readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
                 style=style),
             "sigma": widgets.FloatSlider(
-                value=1.0, min=0.1, max=3.0, step=0.05, description="noise sigma / attribute sd",
+                value=1.0, min=0.1, max=3.0, step=0.05, description="noise σ / sd", tooltip="noise standard deviation over the attribute standard deviation",
                 readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
                 style=style),
         }
@@ -123,7 +123,7 @@ class PosteriorIntervalPanel(Panel):
         return {
             "privacy": widgets.FloatSlider(
                 value=1.0, min=0.1, max=3.0, step=0.05,
-                description="privacy level (Table 1 width / range)", readout_format=".2f",
+                description="privacy level", tooltip="Table 1 interval width / range", readout_format=".2f",
                 continuous_update=False, layout=self.slider_layout(),
                 style={"description_width": "initial"}),
         }

@@ -154,20 +154,34 @@ class Panel:
             size = (_LECTURE_MAX_INCHES, size[1] * _LECTURE_MAX_INCHES / size[0])
         width_px = figure_width_px()
         dpi = width_px / size[0]
-        height = min(size[1], figure_max_height_px() / dpi)
+        height = min(size[1], figure_max_height_px(self.control_rows()) / dpi)
         return (size[0], height), dpi
+
+    def control_rows(self) -> int:
+        """Rows the controls take: one per slider, three per list box, two others per row."""
+        sliders = sum(isinstance(c, (widgets.IntSlider, widgets.FloatSlider)) for c in self.controls.values())
+        lists = sum(isinstance(c, widgets.SelectMultiple) for c in self.controls.values())
+        return sliders + 3 * lists + -(-(len(self.controls) - sliders - lists) // 2)
 
     def _align_labels(self) -> None:
         """One label width for every control of the panel, so that they line up (issue 15 §2)."""
         font_px = 18 if self.lecture else 13
-        longest = max((len(c.description) for c in self.controls.values()
-                       if getattr(c, "description", "")), default=0)
+        # a check box's description is beside the box, not a label in the column
+        labelled = [c for c in self.controls.values()
+                    if getattr(c, "description", "") and not isinstance(c, widgets.Checkbox)]
+        longest = max((len(c.description) for c in labelled), default=0)
         if not longest:
             return
         width = f"{round(longest * font_px * _GLYPH) + 8}px"
         for control in self.controls.values():
-            if getattr(control, "description", "") and hasattr(control.style, "description_width"):
+            if control in labelled and hasattr(control.style, "description_width"):
                 control.style.description_width = width
+            if isinstance(control, widgets.ToggleButtons):
+                # ipywidgets 8 gives ToggleButtons no inline-hbox class: without flex its label
+                # sits above the buttons instead of beside them like every other control's
+                control.layout.display = "flex"
+                control.layout.align_items = "center"
+                control.style.button_width = "auto"
 
     def figure_size(self) -> tuple[float, float] | None:
         """``figsize``, enlarged in lecture mode by as much as the style enlarges figures.

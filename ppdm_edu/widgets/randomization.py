@@ -108,7 +108,7 @@ class RandomizationPanel(Panel):
             "kind": widgets.ToggleButtons(options=["uniform", "gaussian"], value="uniform",
                                           description="noise", style=style),
             "level": widgets.FloatSlider(value=50.0, min=0.0, max=200.0, step=5.0,
-                                         description="privacy level (% of range)",
+                                         description="privacy (%)", tooltip="privacy level: width of the noise interval at this confidence, in % of the range",
                                          readout_format=".0f", continuous_update=False,
                                          style=style, layout=self.slider_layout()),
             "confidence": widgets.FloatSlider(value=0.95, min=0.5, max=1.0, step=0.005,

@@ -133,7 +133,7 @@ class ReconstructionPanel(Panel):
             "noise": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
                                            description="noise", style=style),
             "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (% of range, 95 % conf.)",
+                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
                                          continuous_update=False, style=style,
                                          layout=self.slider_layout()),
             "n": widgets.IntSlider(value=10_000, min=500, max=50_000, step=500,

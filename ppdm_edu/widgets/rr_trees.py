@@ -73,7 +73,7 @@ class RRTreePanel(Panel):
         style = {"description_width": "initial"}
         return {
             "theta": widgets.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.01,
-                                         description="θ (record sent unchanged)",
+                                         description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
                                          readout_format=".2f", continuous_update=False,
                                          style=style, layout=self.slider_layout()),
             "disguised_label": widgets.Checkbox(value=True, description="class label disguised too",

@@ -90,11 +90,11 @@ class TreesPanel(Panel):
         style = {"description_width": "initial"}
         return {
             "function": widgets.Dropdown(options=[(f"Function {f}", f) for f in (1, 2, 3, 4, 5)],
-                                         value=1, description="function (Table 3)", style=style),
+                                         value=1, description="function", tooltip="classification function of Table 3", style=style),
             "noise": widgets.ToggleButtons(options=[("Gaussian", "gaussian"), ("Uniform", "uniform")],
                                            value="gaussian", description="noise", style=style),
             "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (% of range, 95 % conf.)",
+                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
                                          continuous_update=False, style=style,
                                          layout=self.slider_layout()),
             "algorithms": widgets.SelectMultiple(

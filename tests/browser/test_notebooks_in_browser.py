@@ -433,6 +433,7 @@ def test_lecture_mode_fits_a_projector(projector_page, jupyter_server, prefix):
             panel.evaluate("p => p.scrollIntoView({block: 'start'})")
             page.wait_for_timeout(300)
             _shot(page, f"{tag}_panel{index}_1024x768")
+            (ARTIFACTS / f"{tag}_panel{index}.html").write_text(panel.evaluate("p => p.outerHTML"))
             box = panel.bounding_box()
             assert box["height"] <= scroller["height"], \
                 f"{path} panel {index}: {box['height']:.0f} px tall, the notebook shows {scroller['height']:.0f} px"
