@@ -14,7 +14,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
-from ..randomization import GaussianNoise, UniformNoise
+from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability, spawn_rngs
 from .panel import Panel
@@ -63,7 +63,6 @@ class PerturbedTreePanel(Panel):
         # one standardized noise draw per record and attribute, rescaled at every update
         self._z = {"gaussian": (rng.standard_normal(self._X.shape), rng.standard_normal(self._Xt.shape)),
                    "uniform": (rng.uniform(-1, 1, self._X.shape), rng.uniform(-1, 1, self._Xt.shape))}
-        self._sd_x = self._X.std(0)
         self._original = 100 * C45().fit(self._X, self._y).score(self._Xt, self._yt)
         self._cache = {}
         super().__init__(**initial)
@@ -83,12 +82,10 @@ class PerturbedTreePanel(Panel):
     def _perturbed(self, snr, kind):
         key = (round(snr, 6), kind)
         if key not in self._cache:
-            sd_r = self._sd_x / np.sqrt(snr)  # SNR = var(x) / var(r)
-            if kind == "gaussian":
-                noises = [GaussianNoise(float(s)) for s in sd_r]
-            else:
-                noises = [UniformNoise(float(s) * np.sqrt(3.0)) for s in sd_r]
-            scale = sd_r if kind == "gaussian" else sd_r * np.sqrt(3.0)
+            # SNR = var(x) / var(r) per attribute (Liu et al. Section 7): the library's rule
+            noises = [noise_for_snr(self._X[:, j], snr, kind) for j in range(self._X.shape[1])]
+            # the unit draws are N(0, 1) / U(-1, 1): scaled by sigma / alpha they are the noise
+            scale = np.array([nz.scale for nz in noises])
             z, zt = self._z[kind]
             W, Wt = self._X + z * scale, self._Xt + zt * scale
             plain = C45().fit(W, self._y)
