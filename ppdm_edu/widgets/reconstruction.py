@@ -7,6 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import plateau, triangles
+from ..plots.reconstruction import plot_reconstruction
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..reconstruction import (
     Reconstruction,
@@ -51,25 +52,12 @@ _LEGEND = (
 
 
 def _draw_run(ax, run: _Run, probabilities):
-    """Original, randomized and reconstructed densities with plain numpy + ax.plot (fast).
+    """Original, randomized and reconstructed densities: the library's Fig. 2 drawing.
 
     No title or legend in the figure (the HTML summary carries them): text layout is the most
     expensive part of a PNG redraw.
     """
-    edges = run.rec.edges
-    width = edges[1] - edges[0]
-    mid = run.rec.midpoints
-    ax.plot(mid, run.truth / width, color="#000000", lw=1.8, label="Original")
-    # randomized: the same grid extended to cover the perturbed values
-    k_lo = int(np.ceil(max(edges[0] - run.w.min(), 0) / width))
-    k_hi = int(np.ceil(max(run.w.max() - edges[-1], 0) / width))
-    grid = edges[0] + width * np.arange(-k_lo, edges.size + k_hi)
-    counts = np.histogram(run.w, grid)[0]
-    ax.plot(0.5 * (grid[:-1] + grid[1:]), counts / (run.w.size * width), color="#D55E00",
-            lw=1.4, ls="-.", label="Randomized")
-    ax.plot(mid, np.asarray(probabilities) / width, color="#0072B2", lw=2, label="Reconstructed")
-    ax.set_xlabel("attribute value")
-    ax.set_ylabel("density")
+    plot_reconstruction(run.rec, run.x, run.w, ax=ax, legend=False, probabilities=probabilities)
     ax.locator_params(nbins=6)
 
 
