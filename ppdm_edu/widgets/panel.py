@@ -235,6 +235,11 @@ class Panel:
         self.readout.layout.display = None
         self.last_update_seconds = time.perf_counter() - start
         self._refresh_static()
+        self.after_update(result)
+
+    def after_update(self, result) -> None:
+        """Called after the figure is on its way (e.g. to compute the next slider positions
+        ahead, :class:`~ppdm_edu.widgets.precompute.AheadCache`); nothing by default."""
 
     # -- the static stand-in ----------------------------------------------------------------
     def static_html(self) -> str:

@@ -4,10 +4,12 @@ The threshold slider moves the threshold of Eq. 10-12; the SNR slider changes th
 (Gaussian or uniform, the same SNR on the six attributes). Each update perturbs the sample
 (one fixed noise draw, rescaled, so that only the noise *level* changes), fits C4.5 on the
 perturbed values and PPDTC4.5 with the threshold, and tests both on 16,281 original and
-perturbed test records.
+perturbed test records. Results are kept per (threshold, SNR, noise) and the neighbouring slider
+steps are computed ahead while the kernel waits (:class:`~ppdm_edu.widgets.precompute.AheadCache`).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -18,6 +20,7 @@ from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability, spawn_rngs
 from .panel import Panel
+from .precompute import AheadCache
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
 
@@ -64,7 +67,9 @@ class PerturbedTreePanel(Panel):
         self._z = {"gaussian": (rng.standard_normal(self._X.shape), rng.standard_normal(self._Xt.shape)),
                    "uniform": (rng.uniform(-1, 1, self._X.shape), rng.uniform(-1, 1, self._Xt.shape))}
         self._original = 100 * C45().fit(self._X, self._y).score(self._Xt, self._yt)
-        self._cache = {}
+        # one noise level's perturbed data is ~1 MB: keep a few; results are small
+        self._levels = AheadCache(maxsize=6)
+        self._results = AheadCache(maxsize=512)
         super().__init__(**initial)
 
     def build_controls(self):
@@ -80,37 +85,55 @@ class PerturbedTreePanel(Panel):
         }
 
     def _perturbed(self, snr, kind):
-        key = (round(snr, 6), kind)
-        if key not in self._cache:
-            # SNR = var(x) / var(r) per attribute (Liu et al. Section 7): the library's rule
-            noises = [noise_for_snr(self._X[:, j], snr, kind) for j in range(self._X.shape[1])]
-            # the unit draws are N(0, 1) / U(-1, 1): scaled by sigma / alpha they are the noise
-            scale = np.array([nz.scale for nz in noises])
-            z, zt = self._z[kind]
-            W, Wt = self._X + z * scale, self._Xt + zt * scale
-            plain = C45().fit(W, self._y)
-            self._cache = {key: (noises, W, Wt, plain)}  # keep only the current noise level
-        return self._cache[key]
+        """Noises, perturbed train/test values and C4.5 on them, for one noise level (kept)."""
+        return self._levels.get((round(snr, 6), kind), functools.partial(self._perturb, snr, kind))
+
+    def _perturb(self, snr, kind):
+        # SNR = var(x) / var(r) per attribute (Liu et al. Section 7): the library's rule
+        noises = [noise_for_snr(self._X[:, j], snr, kind) for j in range(self._X.shape[1])]
+        # the unit draws are N(0, 1) / U(-1, 1): scaled by sigma / alpha they are the noise
+        scale = np.array([nz.scale for nz in noises])
+        z, zt = self._z[kind]
+        W, Wt = self._X + z * scale, self._Xt + zt * scale
+        plain = C45().fit(W, self._y)
+        return noises, W, Wt, (100 * plain.score(self._Xt, self._yt), 100 * plain.score(Wt, self._yt))
 
     def compute(self, threshold, snr, kind):
         theta = check_probability(threshold, "threshold", open_interval=True)
         snr = check_positive(snr, "SNR")
         if kind not in ("gaussian", "uniform"):
             raise ValueError(f"noise must be 'gaussian' or 'uniform', got {kind!r}")
-        noises, W, Wt, plain = self._perturbed(snr, kind)
+        return self._results.get((round(theta, 6), round(snr, 6), kind),
+                                 functools.partial(self._fit, theta, snr, kind))
+
+    def _fit(self, theta, snr, kind) -> PerturbedTreeResult:
+        noises, W, Wt, (plain_original, plain_perturbed) = self._perturbed(snr, kind)
         tree = PPDTC45(dict(enumerate(noises)), threshold=theta).fit(W, self._y)
         t = tree.tree_
         root_a = int(t.feature[0]) if t.feature[0] >= 0 else 0
         return PerturbedTreeResult(
             threshold=theta, snr=snr, kind=kind, original_c45=self._original,
-            c45_on_w_original=100 * plain.score(self._Xt, self._yt),
-            c45_on_w_perturbed=100 * plain.score(Wt, self._yt),
+            c45_on_w_original=plain_original, c45_on_w_perturbed=plain_perturbed,
             threshold_original=100 * tree.score(self._Xt, self._yt),
             threshold_perturbed=100 * tree.score(Wt, self._yt),
             n_leaves=tree.n_leaves_, root_attribute=ADULT_CONTINUOUS[root_a],
             root_split=float(t.threshold[0]) if t.feature[0] >= 0 else float("nan"),
             root_noise=noises[root_a], shift=noises[root_a].ppf(1.0 - theta),
         )
+
+    def after_update(self, result) -> None:
+        """While the room looks: the next threshold and SNR steps (right first, then left)."""
+        ahead = []
+        for name, here in (("threshold", result.threshold), ("snr", result.snr)):
+            slider = self.controls[name]
+            for d in (slider.step, -slider.step):
+                v = round(here + d, 6)
+                if slider.min <= v <= slider.max:
+                    ahead.append({"threshold": result.threshold, "snr": result.snr, name: v})
+        self._results.prefetch([
+            ((round(a["threshold"], 6), round(a["snr"], 6), result.kind),
+             functools.partial(self._fit, a["threshold"], a["snr"], result.kind))
+            for a in ahead])
 
     def draw(self, figure, result):
         from ..plots.perturbed_mining import plot_accuracy_bars, plot_p_s1

@@ -13,6 +13,7 @@ from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
 from .panel import Panel
+from .precompute import AheadCache
 
 __all__ = ["TreesPanel", "TreesResult"]
 
@@ -84,6 +85,7 @@ class TreesPanel(Panel):
         self.n_train = n_train
         self.n_test = n_test
         self.seed = seed
+        self._trained = AheadCache(maxsize=512)
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
@@ -111,26 +113,46 @@ class TreesPanel(Panel):
             raise ValueError("privacy 0 % means no noise at all: choose at least 5 % "
                              "(Original shows the accuracy without perturbation)")
         level = privacy / 100.0
-        X, y, Xt, yt = _data(function, self.n_train, self.n_test, self.seed)
-        noises = agrawal_noise(noise, level)
-        unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
-        W = X.copy()
-        for i, (a, nz) in enumerate(noises.items()):
-            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
         accuracies, seconds, leaves = {}, {}, {}
         for alg in algorithms:
             if alg == "original":
                 accuracies[alg], seconds[alg], leaves[alg] = _original(
                     function, self.n_train, self.n_test, self.seed)
                 continue
-            clf = make_classifier(alg, noises)
-            start = time.perf_counter()
-            clf.fit(W, y)
-            seconds[alg] = time.perf_counter() - start
-            accuracies[alg] = clf.score(Xt, yt)
-            leaves[alg] = clf.n_leaves_
+            # kept per (function, noise, privacy, algorithm): changing the selection trains only
+            # the newly selected algorithms, a visited privacy level costs nothing
+            accuracies[alg], seconds[alg], leaves[alg] = self._trained.get(
+                self._key(function, noise, privacy, alg),
+                functools.partial(self._train, function, noise, privacy, alg))
         return TreesResult(function=function, noise=noise, privacy=level, accuracies=accuracies,
                            seconds=seconds, n_leaves=leaves, n_train=self.n_train, n_test=self.n_test)
+
+    def _key(self, function, noise, privacy, alg):
+        return (function, noise, int(privacy), alg, self.n_train, self.n_test, self.seed)
+
+    def _train(self, function, noise, privacy, alg):
+        """Perturb the training records at ``privacy`` %, train ``alg``, test it (Sec. 5.1)."""
+        X, y, Xt, yt = _data(function, self.n_train, self.n_test, self.seed)
+        noises = agrawal_noise(noise, privacy / 100.0)
+        unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
+        W = X.copy()
+        for i, (a, nz) in enumerate(noises.items()):
+            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
+        clf = make_classifier(alg, noises)
+        start = time.perf_counter()
+        clf.fit(W, y)
+        return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
+
+    def after_update(self, result: TreesResult) -> None:
+        """Train the selected algorithms at the neighbouring privacy levels while the room looks
+        at the figure (one step right first, then one step left)."""
+        slider = self.controls["privacy"]
+        here = round(result.privacy * 100)
+        ahead = [here + d for d in (slider.step, -slider.step) if slider.min < here + d <= slider.max]
+        self._trained.prefetch([
+            (self._key(result.function, result.noise, p, alg),
+             functools.partial(self._train, result.function, result.noise, p, alg))
+            for p in ahead for alg in result.accuracies if alg != "original"])
 
     def draw(self, figure, result: TreesResult) -> None:
         ax = figure.add_subplot()
