@@ -60,14 +60,18 @@ KERNEL_GONE_TEXT = ("This panel's kernel is gone (restarted or shut down, or the
 # hides the widget manager's "Error displaying widget: model not found" under the static copy.
 # (JupyterLab's sanitizer drops <style> from untrusted outputs: a notebook opened from someone else
 # shows both the message and the manager's error; trusted ones, e.g. after a restart, only ours.)
-# After a restart or shutdown ipywidgets keeps the dead views, marked "jupyter-widgets-disconnected":
-# those are hidden and count as gone.
+# After a restart ipywidgets keeps the dead views, marked "jupyter-widgets-disconnected"; after a
+# shutdown the views stay unmarked, but the notebook's execution indicator says data-status
+# "unknown" (no kernel) or "dead". Either way the live view counts as gone and is hidden.
 _LIVE = f".{LIVE_CLASS}:not(.jupyter-widgets-disconnected)"
+_NO_KERNEL = (".jp-NotebookPanel:has(.jp-Notebook-ExecutionIndicator[data-status='unknown'],"
+              ".jp-Notebook-ExecutionIndicator[data-status='dead'])")
 _STATIC_STYLE = (
     "<style>"
-    f".jp-OutputArea-child:has(.{STATIC_CLASS}):has(+ .jp-OutputArea-child {_LIVE}),"
+    f".jp-NotebookPanel:not({_NO_KERNEL}) .jp-OutputArea-child:has(.{STATIC_CLASS})"
+    f":has(+ .jp-OutputArea-child {_LIVE}),"
     f".output_area:has(.{STATIC_CLASS}):has(+ .output_area {_LIVE}) {{display: none;}}"
-    f".{LIVE_CLASS}.jupyter-widgets-disconnected {{display: none;}}"
+    f".{LIVE_CLASS}.jupyter-widgets-disconnected, {_NO_KERNEL} .{LIVE_CLASS} {{display: none;}}"
     f".jp-OutputArea-child:has(.{STATIC_CLASS}) + .jp-OutputArea-child"
     " > .jp-OutputArea-output:not(:has(.jupyter-widgets, .widget-vbox)) {display: none;}"
     "</style>"
