@@ -112,7 +112,8 @@ class RRTreePanel(Panel):
             f"<b>θ = {result.theta:.2f}</b>, ε = {eps_text}; "
             f"accuracy {100 * result.accuracy:.1f} % (original ID3 {100 * result.original_accuracy:.1f} %), "
             f"estimated from the disguised test set {100 * result.estimated_accuracy:.1f} %; "
-            f"tree: {result.n_nodes} nodes (original: {result.original_nodes}).<br>"
-            f"First {self.text_depth} levels of the RR-ID3 tree:"
-            f"<pre style='font-size:85%;line-height:1.15'>{html.escape(result.tree_text)}</pre>"
+            f"tree: {result.n_nodes} nodes (original: {result.original_nodes})."
+            # folded: open, the tree text would push the panel past one screen (issue 15 §2)
+            f"<details><summary>First {self.text_depth} levels of the RR-ID3 tree</summary>"
+            f"<pre style='font-size:85%;line-height:1.15'>{html.escape(result.tree_text)}</pre></details>"
         )
