@@ -46,6 +46,7 @@ from .randomization import Noise
 from .validation import (
     check_finite_1d,
     check_finite_2d,
+    check_finite_array,
     check_integer,
     check_positive,
 )
@@ -323,8 +324,8 @@ def relative_rmse(estimate, X, scale=None) -> float:
     >>> relative_rmse([[1.0, 2.0]], [[0.0, 2.0]], scale=[2.0, 1.0])
     0.3535533905932738
     """
-    est = np.asarray(estimate, dtype=float)
-    X = np.asarray(X, dtype=float)
+    est = check_finite_array(estimate, "estimate")
+    X = check_finite_array(X, "X")
     if est.shape != X.shape:
         raise ValueError(f"estimate has shape {est.shape} but X has shape {X.shape}")
     if est.size == 0:

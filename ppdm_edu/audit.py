@@ -41,7 +41,7 @@ from scipy import stats
 from .ldp import laplace_mechanism
 from .randomization import Noise
 from .randomized_response import mrr_disguise, warner_disguise
-from .validation import check_probability, spawn_rngs
+from .validation import check_finite_array, check_probability, spawn_rngs
 
 __all__ = [
     "EpsilonAudit",
@@ -289,7 +289,7 @@ def mrr_randomizer(theta: float) -> Callable:
 
 
 def _binner(bins) -> np.ndarray:
-    edges = np.asarray(bins, dtype=float)
+    edges = check_finite_array(bins, "bins")
     if edges.ndim != 1 or edges.size < 2 or not np.all(np.diff(edges) > 0) or not np.isfinite(edges).all():
         raise ValueError(f"bins must be at least two increasing finite edges, got {bins!r}")
     return edges

@@ -44,9 +44,11 @@ from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
 from .validation import (
     check_bounds,
     check_finite_1d,
+    check_finite_array,
     check_noise,
     check_positive,
     check_probability,
+    check_real,
     check_theta,
 )
 
@@ -265,14 +267,7 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
     """
     noise = laplace_noise_for_epsilon(epsilon, bounds)
     lo, hi = check_bounds(bounds)
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"x must be numeric: {err}") from None
-    if arr.size == 0:
-        raise ValueError("x is empty: at least one value is needed")
-    if not np.isfinite(arr).all():
-        raise ValueError("x contains NaN or infinite values; drop or impute them first")
+    arr = check_finite_array(x, "x")
     outside = (arr < lo) | (arr > hi)
     if outside.any():
         raise ValueError(
@@ -301,7 +296,7 @@ def log_likelihood_ratio(noise: Noise, x1: float, x2: float, w):
     [0.0, -9.5]
     """
     check_noise(noise)
-    x1, x2 = float(x1), float(x2)
+    x1, x2 = check_real(x1, "x1"), check_real(x2, "x2")
     if not (math.isfinite(x1) and math.isfinite(x2)):
         raise ValueError("x1 and x2 must be finite")
     w = check_finite_1d(w, "w")

@@ -32,10 +32,15 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
 
-from .randomization import Noise
-from .validation import check_class_labels, check_finite_2d, check_probability
+from .validation import (
+    check_bool,
+    check_fit_data,
+    check_noise_mapping,
+    check_predict_data,
+    check_probability,
+    feature_names,
+)
 
 __all__ = ["PerturbedGaussianNB"]
 
@@ -69,42 +74,23 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
     def _noise_var(self, d, names):
         if self.noise is None:
             return np.zeros(d)
-        if isinstance(self.noise, Noise):
-            return np.full(d, self.noise.var)
-        if not isinstance(self.noise, dict):
-            raise ValueError("noise must be None, a Noise or a dict of Noise per column, "
-                             f"got {type(self.noise).__name__}")
-        keys = names if names is not None else list(range(d))
-        missing = [k for k in keys if k not in self.noise]
-        if missing:
-            raise ValueError(f"noise has no entry for column(s) {missing}")
-        out = []
-        for k in keys:
-            if not isinstance(self.noise[k], Noise):
-                raise ValueError(f"noise[{k!r}] must be a Noise, got {type(self.noise[k]).__name__}")
-            out.append(self.noise[k].var)
-        return np.asarray(out, dtype=float)
+        by_column = check_noise_mapping(self.noise, d, names)
+        return np.array([by_column[j].var for j in range(d)], dtype=float)
 
     def fit(self, X, y):
         """Estimate priors, means and (corrected) variances from (perturbed) training data."""
         floor = check_probability(self.variance_floor, "variance_floor")
         if floor <= 0:
             raise ValueError("variance_floor must be > 0 so that every variance stays positive")
-        names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
-        X = check_finite_2d(X, "X")
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}")
-        if y.dtype.kind in "fc" and not np.isfinite(y).all():
-            raise ValueError(f"y contains {int((~np.isfinite(y)).sum())} NaN or infinite label(s); "
-                             "drop those records first")
-        check_class_labels(y)
-        self.classes_, yi = np.unique(y, return_inverse=True)
+        X, self.classes_, yi = check_fit_data(self, X, y)
+        names = feature_names(self)
         k, d = self.classes_.size, X.shape[1]
         counts = np.bincount(yi, minlength=k)
         if (counts < 2).any():
-            raise ValueError("every class needs at least 2 training records to estimate a variance")
-        self.n_features_in_ = d
+            c = int(np.argmin(counts))
+            raise ValueError(f"every class needs at least 2 training records to estimate a variance; "
+                             f"class {self.classes_[c]!r} has {counts[c]} sample(s) "
+                             f"(n_samples = {counts.sum()})")
         self.noise_var_ = self._noise_var(d, names)
         self.class_prior_ = counts / counts.sum()
         onehot = np.zeros((X.shape[0], k))
@@ -112,7 +98,7 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         self.theta_ = (onehot.T @ X) / counts[:, None]  # E[w | C_j] = mu_ij (Section 5.2)
         centred = X - self.theta_[yi]  # two passes: no cancellation for large values (fnlwgt)
         self.var_perturbed_ = (onehot.T @ centred**2) / (counts[:, None] - 1)  # S^2 (n - 1 in the denominator)
-        if self.correct_variance and self.noise is not None:
+        if check_bool(self.correct_variance, "correct_variance") and self.noise is not None:
             corrected = self.var_perturbed_ - self.noise_var_  # S^2 - sigma_R^2 (Section 5.2)
             minimum = floor * self.var_perturbed_
             self.floored_ = corrected < minimum
@@ -121,16 +107,14 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
             self.floored_ = np.zeros((k, d), dtype=bool)
             var = self.var_perturbed_.copy()
         # like scikit-learn: a tiny epsilon keeps constant attributes usable
-        var = var + 1e-9 * float(np.max(np.var(X, axis=0)))
+        # (all attributes constant: an absolute epsilon, else every likelihood would be 0/0 = NaN)
+        spread = float(np.max(np.var(X, axis=0)))
+        var = var + 1e-9 * (spread if spread > 0 else 1.0)
         self.var_ = var
         return self
 
     def _joint_log_likelihood(self, X):
-        if not hasattr(self, "theta_"):
-            raise NotFittedError("this PerturbedGaussianNB is not fitted yet; call fit(X, y) first")
-        X = check_finite_2d(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} columns, the model was fitted on {self.n_features_in_}")
+        X = check_predict_data(self, X)
         # Eq. 8 in logs: log P(C_j) + sum_i log N(x_i; mu_ij, sigma_ij^2)
         ll = -0.5 * (np.log(2 * np.pi * self.var_)[None] + (X[:, None, :] - self.theta_[None]) ** 2 / self.var_[None])
         return np.log(self.class_prior_)[None] + ll.sum(-1)
@@ -147,10 +131,3 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         jll = self._joint_log_likelihood(X)
         return self.classes_[np.argmax(jll, axis=1)]
 
-    def score(self, X, y):
-        """Accuracy on (X, y)."""
-        y = np.asarray(y)
-        pred = self.predict(X)
-        if y.shape != pred.shape:
-            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
-        return float(np.mean(pred == y))

@@ -30,6 +30,7 @@ from .validation import (
     check_noise,
     check_probability,
     check_random_state,
+    check_real,
 )
 
 __all__ = [
@@ -365,7 +366,7 @@ def property_posterior(W, noise: Noise, prior, low: float, high: float, *, bound
     """
     check_noise(noise)
     w = check_finite_1d(W, "W")
-    low, high = float(low), float(high)
+    low, high = check_real(low, "low"), check_real(high, "high")
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         raise ValueError(f"need finite low < high, got ({low}, {high})")
     cell, mass = _prior_on_grid(prior, _check_pair(bounds), n_grid, noise)

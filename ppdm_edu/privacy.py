@@ -114,6 +114,9 @@ def _interval_coefficient(method: str, confidence: float) -> float:
 
 
 def _check_methods(method) -> list[str]:
+    if not isinstance(method, str) and not hasattr(method, "__iter__"):
+        raise TypeError(f"method must be a name or a sequence of names from {INTERVAL_METHODS}, "
+                        f"got {method!r}")
     methods = [method] if isinstance(method, str) else list(method)
     if not methods:
         raise ValueError(f"method is empty; allowed: {', '.join(INTERVAL_METHODS)}")
@@ -512,7 +515,7 @@ def gaussian_privacy_loss(snr_value: float) -> float:
     """
     if isinstance(snr_value, bool) or not isinstance(snr_value, numbers.Real) \
             or not math.isfinite(snr_value) or snr_value < 0:
-        raise ValueError(f"snr must be a finite number >= 0, got {snr_value!r}")
+        raise ValueError(f"snr_value must be a finite number >= 0, got {snr_value!r}")
     return 1.0 - (1.0 + float(snr_value)) ** -0.5
 
 
@@ -667,12 +670,14 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
     columns = list(frame.columns)
     if not columns:
         raise ValueError("frame has no columns")
-    if isinstance(snr_value, numbers.Real):
-        snrs = [float(snr_value)] * len(columns)
+    if isinstance(snr_value, (numbers.Real, str)):
+        snrs = [snr_value] * len(columns)
     else:
-        snrs = [float(v) for v in snr_value]
+        snrs = list(snr_value)
         if len(snrs) != len(columns):
-            raise ValueError(f"give one SNR or one per column: {len(columns)} columns, {len(snrs)} SNR values")
+            raise ValueError(f"snr_value: give one SNR or one per column: {len(columns)} columns, "
+                             f"{len(snrs)} SNR values")
+    snrs = [check_positive(s, "snr_value") for s in snrs]
     gen = check_random_state(rng)
     rows = {}
     for column, s in zip(columns, snrs):  # a loop over attributes, not records

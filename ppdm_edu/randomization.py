@@ -28,6 +28,7 @@ from scipy import special
 
 from .validation import (
     check_finite_1d,
+    check_finite_array,
     check_integer,
     check_noise,
     check_positive,
@@ -54,9 +55,9 @@ _SQRT2PI = math.sqrt(2.0 * math.pi)
 
 
 def _check_quantile(q):
-    """q as a float array in [0, 1]; a NaN or out-of-range probability is refused, naming q."""
-    arr = np.asarray(q, dtype=float)
-    if not np.all(np.isfinite(arr)) or np.any((arr < 0.0) | (arr > 1.0)):
+    """q as a float array in [0, 1]; text, NaN or an out-of-range probability is refused, naming q."""
+    arr = check_finite_array(q, "q", allow_empty=True)
+    if np.any((arr < 0.0) | (arr > 1.0)):
         raise ValueError(f"q must hold probabilities in [0, 1], got {q!r}")
     return arr
 
@@ -406,6 +407,7 @@ class Noise:
         >>> UniformNoise(2.0).support()
         (-2.0, 2.0)
         """
+        coverage = check_probability(coverage, "coverage", open_interval=True)
         half = 0.5 * self.interval_width(coverage)
         return -half, half
 
@@ -539,6 +541,7 @@ class UniformNoise(Noise):
         tuple of float
             ``(-alpha, alpha)``.
         """
+        check_probability(coverage, "coverage")  # ignored, but a wrong value is still refused
         return -self.alpha, self.alpha
 
     @classmethod
@@ -890,14 +893,7 @@ def perturb(x, noise: Noise, rng=None) -> np.ndarray:
     (2,)
     """
     check_noise(noise)
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"x must be numeric: {err}") from None
-    if arr.size == 0:
-        raise ValueError("x is empty: at least one value is needed")
-    if not np.isfinite(arr).all():
-        raise ValueError("x contains NaN or infinite values; drop or impute them first")
+    arr = check_finite_array(x, "x")
     return arr + noise.sample(arr.shape, rng)
 
 

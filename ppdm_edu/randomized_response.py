@@ -39,6 +39,7 @@ from scipy import stats
 from .validation import (
     SINGULAR_THETA_TOL,
     check_binary,
+    check_finite_array,
     check_probability,
     check_random_state,
     check_theta,
@@ -399,11 +400,8 @@ def mrr_solve(p_star_e, p_star_ebar, theta: float):
     [0.4, 0.2]
     """
     theta = _check_theta(theta, estimating=True)
-    try:
-        a = np.asarray(p_star_e, dtype=float)
-        b = np.asarray(p_star_ebar, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"p_star_e and p_star_ebar must be numeric: {err}") from None
+    a = check_finite_array(p_star_e, "p_star_e")
+    b = check_finite_array(p_star_ebar, "p_star_ebar")
     for name, v in (("p_star_e", a), ("p_star_ebar", b)):
         if not np.isfinite(v).all() or (v < 0).any():
             raise ValueError(

@@ -53,6 +53,7 @@ from scipy import stats
 
 from .randomization import Noise
 from .validation import (
+    check_bool,
     check_bounds,
     check_finite_1d,
     check_integer,
@@ -236,6 +237,7 @@ def default_n_intervals(n: int) -> int:
     """
     if not n >= 1:
         raise ValueError(f"n (number of records) must be >= 1, got {n}")
+    n = check_integer(n, "n", minimum=1)
     return int(min(100, max(10, round(n / 100))))
 
 
@@ -249,6 +251,8 @@ def make_edges(bounds, n_intervals=None, width=None, n: int | None = None) -> np
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
     lo, hi = _check_bounds(bounds)
+    if n is not None:
+        n = check_integer(n, "n", minimum=1)
     if n_intervals is not None and width is not None:
         raise ValueError("give n_intervals or width, not both")
     if width is not None:
@@ -423,6 +427,7 @@ def _check_run_args(method, max_iter, tol):
 
 
 def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) -> Reconstruction:
+    keep_history = check_bool(keep_history, "keep_history")
     possible = A.sum(axis=1) > 0.0
     n_ignored = int(N[~possible].sum())
     if n_ignored == n_total:
@@ -528,8 +533,10 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     method, max_iter, tol = _check_run_args(method, max_iter, tol)
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+    keep_history = check_bool(keep_history, "keep_history")
+    folds = check_integer(folds, "folds", minimum=2, maximum=20)  # checked even when unused
+    rng = check_random_state(rng)
     if stop == "cross-validation":
-        folds = check_integer(folds, "folds", minimum=2, maximum=20)
         if values.size < 2 * folds:
             raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
                              f"{values.size} values for {folds} folds")
@@ -698,7 +705,9 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     >>> rec.probabilities.round(2).tolist()   # all the mass in the first interval
     [1.0, 0.0, 0.0]
     """
-    N = np.asarray(counts_w, dtype=float)
+    N = check_finite_1d(counts_w, "counts_w")
+    if noise is not None:
+        check_noise(noise)
     A = np.asarray(matrix, dtype=float)
     if A.ndim != 2 or N.ndim != 1 or A.shape[0] != N.size:
         raise ValueError(

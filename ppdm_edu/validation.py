@@ -15,7 +15,10 @@ import numpy as np
 __all__ = [
     "check_random_state",
     "check_positive",
+    "check_real",
+    "check_bool",
     "check_probability",
+    "check_finite_array",
     "check_finite_1d",
     "check_finite_2d",
     "check_binary",
@@ -28,6 +31,9 @@ __all__ = [
     "check_noise",
     "check_noise_mapping",
     "check_class_labels",
+    "check_fit_data",
+    "check_predict_data",
+    "feature_names",
     "spawn_rngs",
     "renamed_seed_to_rng",
     "check_size",
@@ -40,20 +46,24 @@ __all__ = [
 MAX_ELEMENTS = 1_000_000_000
 
 
-def check_random_state(rng) -> np.random.Generator:
+def check_random_state(rng, name: str = "rng") -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` from ``None``, an int seed or a Generator.
 
     ``None`` gives fresh entropy; an int gives the same stream every time; a Generator is used
-    as it is (its state advances).
+    as it is (its state advances). ``name`` is the argument's name in messages (estimators call
+    theirs ``random_state``).
     """
+    if isinstance(rng, bool):
+        raise TypeError(f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
+                        f"got the bool {rng!r}")
     if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
         if isinstance(rng, numbers.Integral) and int(rng) < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {rng}")
+            raise ValueError(f"{name} must be a non-negative integer seed, got {rng}")
         return np.random.default_rng(rng)
     if isinstance(rng, np.random.Generator):
         return rng
     raise TypeError(
-        "rng must be None, a non-negative int seed or a numpy.random.Generator, "
+        f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__}"
     )
 
@@ -163,6 +173,63 @@ def check_probability(value, name: str, *, open_interval: bool = False) -> float
     return value
 
 
+def check_real(value, name: str) -> float:
+    """One finite real number (not a bool, a string or an array).
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Examples
+    --------
+    >>> check_real(2, "x1")
+    2.0
+    >>> check_real([1.0], "x1")
+    Traceback (most recent call last):
+    ...
+    TypeError: x1 must be one real number, got [1.0]
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be one real number, got {value!r}"[:200])
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def check_bool(value, name: str) -> bool:
+    """True or False (numpy bools too); ``"yes"``, 2 or None are refused.
+
+    Parameters
+    ----------
+    value : bool
+        The flag.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    bool
+        ``value`` as a Python bool.
+
+    Examples
+    --------
+    >>> check_bool(np.True_, "balanced")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _reject_text(x, name: str) -> None:
     """Text that happens to parse as numbers ("0.7") is refused, as everywhere in the package."""
     try:
@@ -173,25 +240,55 @@ def _reject_text(x, name: str) -> None:
         raise TypeError(f"{name} must be numeric, got text {str(x)[:60]!r}")
 
 
-def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
-    """A 1-D float array with no NaN or infinity."""
+def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
+    """A float array of any shape with no NaN or infinity (and, by default, not empty).
+
+    Parameters
+    ----------
+    x : array_like of float
+        The values.
+    name : str, default "x"
+        The argument's name, for the message.
+    allow_empty : bool, default False
+        Accept an empty array.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x`` as float64, same shape.
+
+    Examples
+    --------
+    >>> check_finite_array([[1, 2], [3, 4]]).dtype
+    dtype('float64')
+    >>> check_finite_array([1.0, float("nan")], "w")
+    Traceback (most recent call last):
+    ...
+    ValueError: w contains 1 NaN or infinite value(s) (first at position 1); drop or impute them first
+    """
     _reject_text(x, name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as err:
         raise ValueError(f"{name} must be numeric: {err}") from None
-    if arr.ndim == 0:
-        arr = arr.reshape(1)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0 and not allow_empty:
         raise ValueError(f"{name} is empty: at least one value is needed")
     bad = ~np.isfinite(arr)
     if bad.any():
         raise ValueError(
             f"{name} contains {int(bad.sum())} NaN or infinite value(s) "
-            f"(first at position {int(np.flatnonzero(bad)[0])}); drop or impute them first"
+            f"(first at position {int(np.flatnonzero(bad.ravel())[0])}); drop or impute them first"
         )
+    return arr
+
+
+def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
+    """A 1-D float array with no NaN or infinity (a scalar becomes one value)."""
+    arr = check_finite_array(x, name, allow_empty=allow_empty)
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     return arr
 
 
@@ -553,6 +650,162 @@ def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = 
         raise ValueError(f"{name} has no entry for column(s) {missing}; keys must be {allowed}")
     return out
 
+
+
+def check_fit_data(estimator, X, y, *, input_name: str = "X", binary: bool = False):
+    """Check training data as scikit-learn does and record ``n_features_in_``/``feature_names_in_``.
+
+    The one place where the package's estimators read ``fit(X, y)``: scikit-learn's
+    ``validate_data`` (array, DataFrame or list; sparse, object, 1-D, empty, NaN/inf and a
+    missing ``y`` refused with scikit-learn's messages; a column-vector ``y`` raveled with a
+    warning), then the class labels (:func:`check_class_labels`).
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+        The estimator being fitted; gets ``n_features_in_`` and, when ``X`` has string column
+        names, ``feature_names_in_``.
+    X : array_like or pandas.DataFrame, shape (n_samples, n_features)
+        Training records.
+    y : array_like, shape (n_samples,)
+        Class labels.
+    input_name : str, default "X"
+        The argument's name in messages (PPDTC4.5 calls its perturbed records ``W``).
+    binary : bool, default False
+        Require 0/1 attributes (ID3 and RR-ID3 take binary attributes only).
+
+    Returns
+    -------
+    X : numpy.ndarray
+        float64, or uint8 when ``binary``.
+    classes : numpy.ndarray
+        The sorted distinct labels (``classes_``).
+    codes : numpy.ndarray of int64
+        Each record's label as an index into ``classes``.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> est = BaseEstimator()
+    >>> X, classes, codes = check_fit_data(est, [[0.0, 1.0], [2.0, 3.0]], ["no", "yes"])
+    >>> est.n_features_in_, classes.tolist(), codes.tolist()
+    (2, ['no', 'yes'], [0, 1])
+    """
+    from sklearn.utils.validation import (
+        column_or_1d,
+        validate_data,
+    )
+
+    # names and column count first (scikit-learn's own checks, messages and y=None refusal),
+    # then the values under the argument's own name
+    try:
+        validate_data(estimator, X, y, skip_check_array=True)
+    except IndexError:  # scikit-learn counting the columns of an empty list
+        raise ValueError(f"{input_name} is empty: fit needs at least one record") from None
+    X = _numeric_array(X, input_name, estimator)
+    y = column_or_1d(y, warn=True)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have one label per row of {input_name} ({X.shape[0]}), "
+                         f"got {y.shape[0]} labels")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError("y contains NaN or infinite labels")
+    if y.dtype == object and any(v is None or (isinstance(v, float) and math.isnan(v)) for v in y):
+        raise ValueError("y contains missing labels (None or NaN): drop those records first")
+    check_class_labels(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    if binary:
+        X = check_binary(X, "X")
+    return X, classes, codes.astype(np.int64)
+
+
+def check_predict_data(estimator, X, *, input_name: str = "X", binary: bool = False) -> np.ndarray:
+    """Check the records given to a fitted estimator (predict, predict_proba, apply, score).
+
+    Refuses an unfitted estimator (scikit-learn's ``NotFittedError``), a different number of
+    columns, and a DataFrame whose column names differ from (or are ordered differently than)
+    the ones seen in ``fit``; then checks the values as :func:`check_fit_data` does.
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+        A fitted estimator.
+    X : array_like or pandas.DataFrame, shape (n_samples, n_features_in_)
+        Records to classify.
+    input_name : str, default "X"
+        The argument's name in messages (PPDTC4.5 calls its perturbed records ``W``).
+    binary : bool, default False
+        Require 0/1 attributes.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, or uint8 when ``binary``.
+
+    Examples
+    --------
+    >>> from ppdm_edu.trees import DecisionTree
+    >>> check_predict_data(DecisionTree(), [[0.0, 1.0]])
+    Traceback (most recent call last):
+    ...
+    sklearn.exceptions.NotFittedError: This DecisionTree instance is not fitted yet. ...
+    """
+    from sklearn.utils.validation import check_is_fitted, validate_data
+
+    check_is_fitted(estimator)
+    arr = _numeric_array(X, input_name, estimator)
+    # column names (a DataFrame's) and count, with scikit-learn's messages
+    validate_data(estimator, X if hasattr(X, "columns") else arr, reset=False, skip_check_array=True)
+    X = arr
+    return check_binary(X, input_name) if binary else X
+
+
+def _numeric_array(X, input_name: str, estimator) -> np.ndarray:
+    """scikit-learn's check_array to float64, with text columns named in the message."""
+    from sklearn.utils.validation import check_array
+
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):
+        import pandas as pd
+
+        text = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
+                                             or pd.api.types.is_bool_dtype(X[c]))]
+        if text:
+            raise ValueError(f"{input_name} columns must be numeric (encode categories as integer "
+                             f"codes first); non-numeric: {text}")
+    try:
+        return check_array(X, dtype=np.float64, ensure_all_finite=True, input_name=input_name,
+                           estimator=estimator)
+    except ValueError as err:
+        if "could not convert" in str(err):
+            raise ValueError(f"{input_name} must be numeric (encode categories as integer codes "
+                             f"first): {err}") from err
+        if "Expected 2D array" in str(err):
+            raise ValueError(f"{input_name}: {err}") from err
+        raise
+
+
+def feature_names(estimator) -> list[str] | None:
+    """The column names seen in ``fit`` (``feature_names_in_``) as a list, or None.
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+        A fitted estimator.
+
+    Returns
+    -------
+    list of str or None
+        None when ``fit`` got an array or a DataFrame with non-string column labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from ppdm_edu.trees import DecisionTree
+    >>> tree = DecisionTree().fit(pd.DataFrame({"age": [20, 60], "salary": [1, 2]}), [0, 1])
+    >>> feature_names(tree)
+    ['age', 'salary']
+    """
+    names = getattr(estimator, "feature_names_in_", None)
+    return None if names is None else [str(c) for c in names]
 
 
 def check_class_labels(y, name: str = "y") -> None:

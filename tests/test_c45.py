@@ -201,5 +201,5 @@ def test_bad_inputs_raise_clear_errors():
         C45(min_instances=0).fit(X, y)
     with pytest.raises(ValueError, match="one label per row"):
         C45().fit(X, y[:-1])
-    with pytest.raises(ValueError, match="columns"):
+    with pytest.raises(ValueError, match="X has 2 features, but C45 is expecting 3"):
         C45().fit(X, y).predict(X[:, :2])

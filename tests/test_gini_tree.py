@@ -159,7 +159,7 @@ def test_bad_inputs():
     tree = DecisionTree().fit(FIG3_X, FIG3_Y)
     with pytest.raises(ValueError, match="features"):
         tree.predict(np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="columns"):
+    with pytest.raises(ValueError, match="feature names should match"):
         tree.predict(pd.DataFrame({"age": [1.0]}))
     with pytest.raises(ValueError, match="numeric"):
         DecisionTree().fit(pd.DataFrame({"a": ["x", "y"]}), [0, 1])

@@ -111,26 +111,26 @@ def test_id3_dataframe_names_predict_score_and_export():
     X, y = correlated_data(n=500, k=4)
     frame = pd.DataFrame(X, columns=["age", "sex", "race", "hours"])
     tree = ID3().fit(frame, y)
-    assert tree.feature_names_in_ == ["age", "sex", "race", "hours"]
+    assert list(tree.feature_names_in_) == ["age", "sex", "race", "hours"]
     text = tree.export_text(max_depth=1)
     assert text.splitlines()[0].startswith("|--- ") and "= 0" in text.splitlines()[0]
     assert "nodes, majority class" in text or tree.tree_.max_depth <= 1
     # training accuracy equals the share of records agreeing with their leaf's majority
-    assert tree.score(frame, y) == pytest.approx(np.mean(tree.predict(X) == y))
+    assert tree.score(frame, y) == pytest.approx(np.mean(tree.predict(frame) == y))
     assert tree.score(X, y) > 0.8
 
 
 def test_id3_errors_at_the_boundary():
     with pytest.raises(ValueError, match="0/1"):
         ID3().fit([[0, 2], [1, 0]], [0, 1])
-    with pytest.raises(ValueError, match="records but y has"):
+    with pytest.raises(ValueError, match=r"y must have one label per row of X \(2\), got 3"):
         ID3().fit([[0, 1], [1, 0]], [0, 1, 1])
-    with pytest.raises(ValueError, match="two-dimensional"):
+    with pytest.raises(ValueError, match="Expected 2D array, got 1D array"):
         ID3().fit([0, 1, 1], [0, 1, 1])
     with pytest.raises(ValueError, match="not fitted"):
         ID3().predict([[0, 1]])
     tree = ID3().fit([[0, 1], [1, 0]], [0, 1])
-    with pytest.raises(ValueError, match="fitted on 2"):
+    with pytest.raises(ValueError, match="X has 3 features, but ID3 is expecting 2"):
         tree.predict([[0, 1, 1]])
 
 

@@ -90,7 +90,7 @@ def test_bad_inputs():
         PerturbedGaussianNB().fit(X, y).predict(bad)
     with pytest.raises(ValueError, match="variance_floor"):
         PerturbedGaussianNB(variance_floor=0.0).fit(X, y)
-    with pytest.raises(ValueError, match="noise must be"):
+    with pytest.raises(TypeError, match="noise must be"):
         PerturbedGaussianNB(noise=1.0).fit(X, y)
     with pytest.raises(ValueError, match=r"no entry for column\(s\) \[1\]"):
         PerturbedGaussianNB(noise={0: GaussianNoise(1.0)}).fit(X, y)

@@ -243,7 +243,7 @@ def test_mrr_solve_vectorized_and_exact_extremes():
     np.testing.assert_allclose(mrr_solve(a * 1000, b * 1000, theta), got * 1000)
     with pytest.raises(ValueError, match="non-negative"):
         mrr_solve([-1.0], [0.2], 0.7)
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match="p_star_e contains 1 NaN"):
         mrr_solve([np.nan], [0.2], 0.7)
 
 

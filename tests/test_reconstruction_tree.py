@@ -161,11 +161,11 @@ def test_single_noise_for_every_column_and_arrays():
 
 def test_bad_inputs(f1_uniform_100):
     X, y, _, _, W, noise = f1_uniform_100
-    with pytest.raises(ValueError, match="unknown attribute 'wage'"):
+    with pytest.raises(ValueError, match="noise given for unknown column 'wage'"):
         ReconstructionTree({"wage": GaussianNoise(1.0)}).fit(W, y)
-    with pytest.raises(ValueError, match="unknown attribute"):
+    with pytest.raises(ValueError, match="unknown column"):
         ReconstructionTree({12: GaussianNoise(1.0)}).fit(W.to_numpy(), y)
-    with pytest.raises(ValueError, match="UniformNoise or GaussianNoise"):
+    with pytest.raises(TypeError, match="UniformNoise, GaussianNoise or LaplaceNoise"):
         ReconstructionTree({"age": 3.0}).fit(W, y)
     with pytest.raises(ValueError, match="mode"):
         ReconstructionTree(noise, mode="perclass").fit(W, y)

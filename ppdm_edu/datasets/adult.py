@@ -14,6 +14,8 @@ from importlib import resources
 
 import pandas as pd
 
+from ..validation import check_bool
+
 __all__ = ["load_adult", "ADULT_COLUMNS", "ADULT_CONTINUOUS", "ADULT_CATEGORICAL", "DataIntegrityError"]
 
 ADULT_COLUMNS = [
@@ -130,6 +132,7 @@ def load_adult(split: str = "train", *, return_X_y: bool = False, as_frame: bool
     """
     if not isinstance(split, str) or split not in _FILES:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    return_X_y, as_frame = check_bool(return_X_y, "return_X_y"), check_bool(as_frame, "as_frame")
     frame = _load(split).copy()
     data, target = frame[ADULT_COLUMNS], frame["income"]
     if not as_frame:

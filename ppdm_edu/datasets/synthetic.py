@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..validation import check_random_state, check_size, renamed_seed_to_rng
+from ..validation import check_bool, check_random_state, check_size, renamed_seed_to_rng
 
 __all__ = ["agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS", "plateau", "triangles",
            "plateau_pdf", "triangles_pdf"]
@@ -117,7 +117,7 @@ def agrawal(n: int, function: int, rng=None, balanced: bool = False):
     check_size(int(n), "n", per_item=9)  # nine attributes per record (Table 2)
     rng = check_random_state(rng)
     n = int(n)
-    if not balanced:
+    if not check_bool(balanced, "balanced"):
         X = _attributes(n, rng)
         return X, _group_a(X, function).astype(np.int64)
     # Rejection sampling in vectorized batches until each class has its quota.

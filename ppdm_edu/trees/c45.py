@@ -59,10 +59,16 @@ import numbers
 import numpy as np
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
 
 from ..randomization import Noise
-from ..validation import check_class_labels, check_finite_2d, check_probability, check_random_state
+from ..validation import (
+    check_fit_data,
+    check_noise_mapping,
+    check_predict_data,
+    check_probability,
+    check_random_state,
+)
+from ..validation import feature_names as fitted_feature_names
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
 
@@ -189,35 +195,12 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
                                            or self.max_depth < 0):
             raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
 
-    def _prepare(self, X, y):
-        names = None
-        if hasattr(X, "columns"):
-            names = [str(c) for c in X.columns]
-        X = check_finite_2d(X, "X")
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}")
-        if y.dtype.kind == "f" and not np.isfinite(y).all():
-            raise ValueError("y contains NaN or infinite labels")
-        check_class_labels(y)
-        classes, y_index = np.unique(y, return_inverse=True)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        self.feature_names_in_ = names
+    def _prepare(self, X, y, name="X"):
+        X, self.classes_, y_index = check_fit_data(self, X, y, input_name=name)
         return X, y_index
 
     def _check_X(self, X, name="X"):
-        if not hasattr(self, "tree_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
-        if hasattr(X, "columns") and self.feature_names_in_ is not None:
-            columns = [str(c) for c in X.columns]
-            if columns != list(self.feature_names_in_):
-                raise ValueError(f"{name} has columns {columns}, the tree was fitted on "
-                                 f"{list(self.feature_names_in_)} (same names, same order)")
-        X = check_finite_2d(X, name)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"{name} has {X.shape[1]} columns, the tree was fitted on {self.n_features_in_}")
-        return X
+        return check_predict_data(self, X, input_name=name)
 
     # -- growing --------------------------------------------------------------------------
     def _grow(self, V, y, rng):
@@ -383,14 +366,6 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
         parent = np.eye(self.classes_.size)[self.tree_.label[leaf]]
         return np.where(total > 0, counts / np.maximum(total, 1e-300), parent)
 
-    def score(self, X, y):
-        """Accuracy of :meth:`predict` on (X, y)."""
-        y = np.asarray(y)
-        pred = self.predict(X)
-        if y.shape != pred.shape:
-            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
-        return float(np.mean(pred == y))
-
     @property
     def n_leaves_(self) -> int:
         return int((self.tree_.feature < 0).sum())
@@ -411,7 +386,7 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
         """
         t = self.tree_
         names = list(feature_names) if feature_names is not None else (
-            self.feature_names_in_ or [f"x{j}" for j in range(self.n_features_in_)])
+            fitted_feature_names(self) or [f"x{j}" for j in range(self.n_features_in_)])
         if len(names) != self.n_features_in_:
             raise ValueError(f"feature_names has {len(names)} names for {self.n_features_in_} columns")
         lines = []
@@ -543,25 +518,9 @@ class PPDTC45(_BaseC45):
         self.random_state = random_state
 
     def _resolve_noise(self):
-        d, names = self.n_features_in_, self.feature_names_in_
-        if isinstance(self.noise, Noise):
-            return [self.noise] * d
-        if not isinstance(self.noise, dict):
-            raise ValueError("noise must be a Noise (UniformNoise / GaussianNoise) or a dict of them "
-                             f"per column, got {type(self.noise).__name__}")
-        keys = names if names is not None else list(range(d))
-        missing = [k for k in keys if k not in self.noise]
-        if missing:
-            raise ValueError(f"noise has no entry for column(s) {missing}; keys must be "
-                             f"{'column names' if names else 'column indices 0..' + str(d - 1)}")
-        extra = [k for k in self.noise if k not in keys]
-        if extra:
-            raise ValueError(f"noise has entries for unknown column(s) {extra}; columns: {keys}")
-        out = [self.noise[k] for k in keys]
-        for k, nz in zip(keys, out):
-            if not isinstance(nz, Noise):
-                raise ValueError(f"noise[{k!r}] must be a Noise, got {type(nz).__name__}")
-        return out
+        d = self.n_features_in_
+        by_column = check_noise_mapping(self.noise, d, fitted_feature_names(self))
+        return [by_column[j] for j in range(d)]
 
     def fit(self, W, y):
         """Grow and prune the tree from perturbed training values ``W`` and their labels."""
@@ -574,11 +533,11 @@ class PPDTC45(_BaseC45):
         if isinstance(self.max_candidates, bool) or not isinstance(self.max_candidates, numbers.Integral) \
                 or self.max_candidates < 1:
             raise ValueError(f"max_candidates must be an integer >= 1, got {self.max_candidates!r}")
-        W, y = self._prepare(W, y)
+        W, y = self._prepare(W, y, "W")
         self.noises_ = self._resolve_noise()
         # w - t < c  <=>  p_S1(w|t) > threshold  (c = F_R^-1(1 - threshold))
         self.shift_ = np.array([nz.ppf(1.0 - self._theta) for nz in self.noises_])
-        rng = check_random_state(self.random_state)
+        rng = check_random_state(self.random_state, "random_state")
         return self._finish(self._grow(W, y, rng))
 
     def _best_split(self, V, Y, counts):

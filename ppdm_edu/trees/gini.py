@@ -45,9 +45,16 @@ import numpy as np
 import pandas as pd
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
-from ..validation import check_class_labels, check_finite_1d, check_finite_2d
+from ..validation import (
+    check_finite_1d,
+    check_finite_2d,
+    check_fit_data,
+    check_predict_data,
+    feature_names,
+)
+from .base import FlatTree
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost", "TreeStructure"]
 
@@ -161,7 +168,7 @@ def mdl_leaf_cost(counts) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TreeStructure:
+class TreeStructure(FlatTree):
     """A fitted binary tree as flat arrays (node 0 is the root; ``feature == -1`` at leaves).
 
     A record goes to ``left[node]`` when ``X[:, feature[node]] <= threshold[node]``.
@@ -175,18 +182,6 @@ class TreeStructure:
     right: np.ndarray
     counts: np.ndarray
     depth: np.ndarray
-
-    @property
-    def n_nodes(self) -> int:
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        return int(self.depth.max())
 
     def apply(self, X: np.ndarray) -> np.ndarray:
         """Leaf index of every row of X (vectorized: one step per tree level, not per record)."""
@@ -351,21 +346,6 @@ def check_X(X, name="X"):
     return check_finite_2d(X, name), names
 
 
-def check_y(y, n: int):
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
-    if y.shape[0] != n:
-        raise ValueError(f"X has {n} rows but y has {y.shape[0]} labels")
-    if y.dtype.kind == "f" and not np.isfinite(y).all():
-        raise ValueError("y contains NaN or infinite labels")
-    if pd.isna(y).any():
-        raise ValueError("y contains missing labels")
-    check_class_labels(y)
-    classes, codes = np.unique(y, return_inverse=True)
-    return classes, codes.astype(np.int64)
-
-
 def check_int(value, name, minimum, allow_none=False):
     if value is None and allow_none:
         return None
@@ -379,26 +359,11 @@ class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
     """predict / score / export_text over ``self.tree_`` (a :class:`TreeStructure`)."""
 
     def _check_fitted(self):
-        if not hasattr(self, "tree_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
-
-    def _check_predict_X(self, X):
-        self._check_fitted()
-        if isinstance(X, pd.DataFrame) and self.feature_names_in_ is not None:
-            # names are kept as strings (feature_names_in_), the frame's labels may be ints
-            by_name = {str(c): c for c in X.columns}
-            missing = [c for c in self.feature_names_in_ if c not in by_name]
-            if missing:
-                raise ValueError(f"X lacks the columns the tree was fitted on: {missing}")
-            X = X[[by_name[c] for c in self.feature_names_in_]]
-        arr, _ = check_X(X)
-        if arr.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {arr.shape[1]} features, the tree was fitted on {self.n_features_in_}")
-        return arr
+        check_is_fitted(self)
 
     def apply(self, X) -> np.ndarray:
         """Index of the leaf each record reaches."""
-        X = self._check_predict_X(X)
+        X = check_predict_data(self, X)
         return self.tree_.apply(X)
 
     def predict_proba(self, X) -> np.ndarray:
@@ -413,18 +378,9 @@ class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
         leaves = self.apply(X)
         return self.classes_[np.argmax(self.tree_.counts[leaves], axis=1)]
 
-    def score(self, X, y) -> float:
-        """Accuracy: the fraction of records whose predicted class equals ``y``."""
-        y = np.asarray(y)
-        pred = self.predict(X)
-        if y.shape != pred.shape:
-            raise ValueError(f"y must have one label per row of X ({pred.size}), got shape {y.shape}")
-        return float(np.mean(pred == y))
-
     def _feature_name(self, j: int) -> str:
-        if self.feature_names_in_ is not None:
-            return self.feature_names_in_[j]
-        return f"x{j}"
+        names = feature_names(self)
+        return f"x{j}" if names is None else names[j]
 
     def export_text(self, decimals: int = 2, max_depth: int | None = None) -> str:
         """The tree as indented text, one line per test or leaf (like scikit-learn's)."""
@@ -496,8 +452,10 @@ class DecisionTree(TreeClassifierMixin):
     classes_ : ndarray
         The class labels, sorted.
     n_features_in_ : int
-    feature_names_in_ : list of str or None
-        Column names when ``fit`` got a DataFrame.
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names seen in ``fit``; only set when ``X`` was a DataFrame with string column
+        names (as in scikit-learn). ``predict`` then requires the same names in the same order.
 
     Examples
     --------
@@ -523,11 +481,8 @@ class DecisionTree(TreeClassifierMixin):
     def fit(self, X, y) -> "DecisionTree":
         """Grow the tree on (X, y) (Fig. 4), then prune it (MDL). Returns self."""
         min_samples, max_depth = self._check_params()
-        Xa, names = check_X(X)
-        classes, codes = check_y(y, Xa.shape[0])
+        Xa, classes, codes = check_fit_data(self, X, y)
         self.classes_ = classes
-        self.n_features_in_ = Xa.shape[1]
-        self.feature_names_in_ = names
         self.tree_ = _grow_sorted(Xa, codes, classes.size, min_samples, max_depth, self.pruning)
         return self
 

@@ -52,10 +52,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from ..randomized_response import mrr_solve
-from ..validation import check_binary, check_probability
+from ..validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
+from ..validation import feature_names as fitted_feature_names
+from .base import FlatTree
 
 __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "TreeArrays"]
 
@@ -96,7 +98,7 @@ def _solve(p_star_e, p_star_ebar, theta):
 # the fitted tree
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TreeArrays:
+class TreeArrays(FlatTree):
     """A fitted tree as flat arrays (node 0 is the root), like ``sklearn``'s ``tree_``.
 
     Attributes
@@ -124,18 +126,6 @@ class TreeArrays:
     gain: np.ndarray
     depth: np.ndarray
     reason: np.ndarray
-
-    @property
-    def n_nodes(self) -> int:
-        return int(self.feature.size)
-
-    @property
-    def n_leaves(self) -> int:
-        return int((self.feature < 0).sum())
-
-    @property
-    def max_depth(self) -> int:
-        return int(self.depth.max())
 
     @staticmethod
     def describe_reason(code: int) -> str:
@@ -312,38 +302,26 @@ def _route(pos, X, feat_front, child_front):
 # --------------------------------------------------------------------------------------------
 # estimators
 # --------------------------------------------------------------------------------------------
-def _check_Xy(X, y, n_features=None, *, require_y=False):
-    if require_y and y is None:
-        raise ValueError("y is required: one 0/1 class label per record of X")
-    names = None
-    if hasattr(X, "columns"):
-        names = [str(c) for c in X.columns]
-    Xa = check_binary(X, "X")
-    if Xa.ndim != 2:
-        raise ValueError(f"X must be two-dimensional (n_records, n_attributes), got shape {Xa.shape}")
-    if n_features is not None and Xa.shape[1] != n_features:
-        raise ValueError(f"X has {Xa.shape[1]} attributes but the tree was fitted on {n_features}")
-    if y is None:
-        return Xa, None, names
-    ya = check_binary(y, "y")
-    if ya.ndim != 1:
-        raise ValueError(f"y must be one-dimensional (one 0/1 class label per record), got shape {ya.shape}")
-    if ya.size != Xa.shape[0]:
-        raise ValueError(f"X has {Xa.shape[0]} records but y has {ya.size} labels")
-    return Xa, ya, names
+def _check_fit_binary(estimator, X, y):
+    """0/1 attributes and 0/1 labels (Du & Zhan's setting), with scikit-learn's checks."""
+    Xa, classes, codes = check_fit_data(estimator, X, y, binary=True)
+    if not set(classes.tolist()) <= {0, 1}:
+        raise ValueError(f"y must hold 0/1 class labels (ID3 and RR-ID3 disguise the label by "
+                         f"flipping it), got the classes {classes.tolist()}")
+    return Xa, classes[codes].astype(np.uint8)
 
 
 class _BinaryTree(ClassifierMixin, BaseEstimator):
     """Shared prediction and printing for :class:`ID3` and :class:`RRID3`."""
 
     def _check_fitted(self):
-        if not hasattr(self, "tree_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+        check_is_fitted(self)
 
     def predict(self, X) -> np.ndarray:
         """Class (0/1) of each record, following its attribute values from the root."""
-        self._check_fitted()
-        Xa, _, _ = _check_Xy(X, None, self.n_features_in_)
+        return self._predict_binary(check_predict_data(self, X, binary=True))
+
+    def _predict_binary(self, Xa: np.ndarray) -> np.ndarray:
         t = self.tree_
         node = np.zeros(Xa.shape[0], dtype=np.int64)
         rows = np.arange(Xa.shape[0])
@@ -354,12 +332,6 @@ class _BinaryTree(ClassifierMixin, BaseEstimator):
                 break
             node[inner] = t.children[node[inner], Xa[rows[inner], f[inner]]]
         return t.label[node]
-
-    def score(self, X, y) -> float:
-        """Accuracy (fraction of records whose predicted class equals y)."""
-        self._check_fitted()
-        _, ya, _ = _check_Xy(X, y, self.n_features_in_)
-        return float(np.mean(self.predict(X) == ya))
 
     def export_text(self, feature_names=None, max_depth=None, show_counts=False, decimals=0) -> str:
         """The tree as indented text, in the style of ``sklearn.tree.export_text``.
@@ -376,7 +348,7 @@ class _BinaryTree(ClassifierMixin, BaseEstimator):
             Decimals of the printed counts.
         """
         self._check_fitted()
-        names = feature_names or getattr(self, "feature_names_in_", None) or [
+        names = (list(feature_names) if feature_names is not None else None) or fitted_feature_names(self) or [
             f"A{k}" for k in range(self.n_features_in_)
         ]
         if len(names) != self.n_features_in_:
@@ -434,8 +406,8 @@ class ID3(_BinaryTree):
     tree_ : TreeArrays
         The fitted tree (flat arrays; node 0 is the root).
     n_features_in_ : int
-    feature_names_in_ : list of str or None
-        Column names if ``X`` was a DataFrame.
+    feature_names_in_ : ndarray of str
+        Column names seen in ``fit`` (only when ``X`` was a DataFrame with string column names).
     classes_ : ndarray
         ``array([0, 1])``.
 
@@ -452,10 +424,8 @@ class ID3(_BinaryTree):
 
     def fit(self, X, y):
         """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``."""
-        Xa, ya, names = _check_Xy(X, y, require_y=True)
+        Xa, ya = _check_fit_binary(self, X, y)
         self.tree_ = _grow(Xa, ya, lambda A, B: A)
-        self.n_features_in_ = Xa.shape[1]
-        self.feature_names_in_ = names
         self.classes_ = np.array([0, 1])
         return self
 
@@ -518,12 +488,10 @@ class RRID3(_BinaryTree):
         theta = check_rr_theta(self.theta)
         if not isinstance(self.disguised_label, (bool, np.bool_)):
             raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
-        Xa, ya, names = _check_Xy(X, y, require_y=True)
+        Xa, ya = _check_fit_binary(self, X, y)
         Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
         ybar = 1 - ya if self.disguised_label else ya
         self.tree_ = _grow(Xa, ya, lambda A, B: _solve(A, B, theta), Xbar, ybar)
-        self.n_features_in_ = Xa.shape[1]
-        self.feature_names_in_ = names
         self.classes_ = np.array([0, 1])
         return self
 
@@ -591,11 +559,18 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
         raise ValueError("disguised_test must be a pair (X, y) of disguised test records and labels")
     if disguised_label is None:
         disguised_label = getattr(tree, "disguised_label", True)
+    disguised_label = check_bool(disguised_label, "disguised_label")
     Xs, ys = disguised_test
-    Xa, ya, _ = _check_Xy(Xs, ys, getattr(tree, "n_features_in_", None))
+    if not isinstance(tree, _BinaryTree):
+        raise TypeError(f"tree must be a fitted ID3 or RRID3, got {type(tree).__name__}")
+    Xa = check_predict_data(tree, Xs, binary=True)
+    ya = check_binary(ys, "y")
+    if ya.ndim != 1 or ya.size != Xa.shape[0]:
+        raise ValueError(f"the disguised test labels must be one 0/1 label per record "
+                         f"({Xa.shape[0]}), got shape {ya.shape}")
     ybar = 1 - ya if disguised_label else ya
-    p_star = float(np.mean(tree.predict(Xa) == ya))
-    p_star_bar = float(np.mean(tree.predict(1 - Xa) == ybar))
+    p_star = float(np.mean(tree._predict_binary(Xa) == ya))
+    p_star_bar = float(np.mean(tree._predict_binary(1 - Xa) == ybar))
     return AccuracyEstimate(
         accuracy=_solve(p_star, p_star_bar, theta),
         p_star=p_star,

@@ -59,13 +59,12 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_random_state
+from ..validation import check_fit_data, check_noise_mapping, check_random_state, feature_names
 from .gini import (
     Builder,
     TreeClassifierMixin,
     check_int,
     check_X,
-    check_y,
     leaf_is_final,
     surely_pruned,
 )
@@ -156,16 +155,7 @@ def perturb_columns(X, noise, rng=None):
 
 def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:
     """{column position: Noise} from one Noise (every column) or a dict keyed by name/position."""
-    if isinstance(noise, Noise):
-        return {j: noise for j in range(d)}
-    if not isinstance(noise, dict):
-        raise ValueError("noise must be a UniformNoise/GaussianNoise or a dict {attribute: noise}")
-    out = {}
-    for key, value in noise.items():
-        if not isinstance(value, Noise):
-            raise ValueError(f"noise for attribute {key!r} must be a UniformNoise or GaussianNoise, got {type(value).__name__}")
-        out[_resolve_column(key, d, names, "noise")] = value
-    return out
+    return check_noise_mapping(noise, d, names, require_all=False)
 
 
 def _resolve_column(key, d: int, names, what: str) -> int:
@@ -305,17 +295,15 @@ class ReconstructionTree(TreeClassifierMixin):
     def fit(self, X, y) -> "ReconstructionTree":
         """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
         params = self._check_params()
-        W, names = check_X(X)
-        classes, yc = check_y(y, W.shape[0])
+        W, classes, yc = check_fit_data(self, X, y)
+        names = feature_names(self)
         n, d = W.shape
         k = classes.size
         noisy = _resolve_noise(self.noise, d, names)
         bounds = self._resolve_bounds(noisy, d, names)
         # fold assignments of the held-out-likelihood stop (stop="cross-validation" only)
-        stop_rng = check_random_state(self.random_state)
+        stop_rng = check_random_state(self.random_state, "random_state")
         self.classes_ = classes
-        self.n_features_in_ = d
-        self.feature_names_in_ = names
         m_default = params["n_intervals"] or default_n_intervals(n)
 
         codes = np.empty((n, d), dtype=np.int64)
