@@ -58,7 +58,7 @@ def test_labels_share_one_width_and_toggle_buttons_sit_beside_their_label():
     widths = {c.style.description_width for c in panel.controls.values()}
     assert len(widths) == 1 and widths.pop().endswith("px")
     toggles = [c for c in panel.controls.values() if isinstance(c, widgets.ToggleButtons)]
-    assert toggles and all(t.layout.display == "flex" for t in toggles)
+    assert toggles and all("widget-inline-hbox" in t._dom_classes for t in toggles)
     sliders = [c for c in panel.controls.values() if isinstance(c, widgets.IntSlider)]
     assert all(s.layout.max_width == "100%" for s in sliders)  # the read-out stays in the cell
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import numpy as np
 
 from ..attacks import (
@@ -18,17 +17,16 @@ from ..plots.attacks import plot_posterior_width, plot_record_recovery, plot_spe
 from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
-from .panel import Panel
+from .panel import Panel, figure_margins
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
 
 
 
-def _margins(**extra) -> dict:
+def _margins(figure, **extra) -> dict:
     """Fixed margins for a Panel figure (it has no layout engine), growing with the font size
     so that tick and axis labels are not clipped in lecture mode."""
-    scale = plt.rcParams["font.size"] / 11.0
-    return dict(left=0.1 * scale, right=0.98, bottom=0.15 * scale, top=1.0 - 0.1 * scale, **extra)
+    return dict(figure_margins(figure, left=4.0, bottom=3.0, top=1.8), **extra)
 
 @dataclass(frozen=True)
 class _AttackResult:
@@ -87,7 +85,7 @@ class SpectralAttackPanel(Panel):
         )
 
     def draw(self, figure, result):
-        left, right = figure.subplots(1, 2, gridspec_kw=_margins(wspace=0.3))
+        left, right = figure.subplots(1, 2, gridspec_kw=_margins(figure, wspace=0.3))
         plot_spectrum(result.spectral, ax=left, n=self.n)
         plot_record_recovery(result.X, result.W, result.spectral.estimate, ax=right, max_points=300)
         right.get_legend().remove()  # the colours are explained in the title (faster redraw)
@@ -143,7 +141,7 @@ class PosteriorIntervalPanel(Panel):
                                 coverage=float(inside.mean()))
 
     def draw(self, figure, result):
-        ax = figure.subplots(gridspec_kw=_margins())
+        ax = figure.subplots(gridspec_kw=_margins(figure))
         plot_posterior_width(result.w, result.estimate, result.apriori_width, ax=ax,
                              bounds=(0.0, 1.0))
         ax.set_title("Plateau data, Gaussian noise")

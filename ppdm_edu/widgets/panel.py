@@ -43,7 +43,7 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
+__all__ = ["Panel", "figure_margins", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0
@@ -74,12 +74,43 @@ _STATIC_STYLE = (
     f".{LIVE_CLASS}.jupyter-widgets-disconnected, {_NO_KERNEL} .{LIVE_CLASS} {{display: none;}}"
     f".jp-OutputArea-child:has(.{STATIC_CLASS}) + .jp-OutputArea-child"
     " > .jp-OutputArea-output:not(:has(.jupyter-widgets, .widget-vbox)) {display: none;}"
+    # the widgets' HTML line height is the control height (28 px, 36 px in lecture mode): a
+    # read-out of several lines would take a third of the screen
+    f".{LIVE_CLASS} .widget-html-content {{line-height: 1.35;}}"
     "</style>"
 )
 # widest lecture-mode figure in inches (figure_width_px / 76 dpi)
 _LECTURE_MAX_INCHES = 10.5
 # mean glyph width / font size of the widgets' sans-serif font, to size the shared label width
 _GLYPH = 0.56
+
+
+def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 0.8,
+                   right: float = 0.8) -> dict:
+    """Fixed subplot margins given in font heights (``left`` etc.), as figure fractions.
+
+    Panels draw without a layout engine (it doubles the redraw time); margins fixed as fractions
+    clip the axis labels of a short, wide figure with projector fonts. In font heights they
+    hold in both styles and at every figure size.
+
+    Returns
+    -------
+    dict
+        ``left``, ``right``, ``bottom``, ``top`` for ``subplots_adjust`` / ``gridspec_kw``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> m = figure_margins(Figure(figsize=(8, 3), dpi=100))
+    >>> bool(0 < m["left"] < m["right"] < 1 and 0 < m["bottom"] < m["top"] < 1)
+    True
+    """
+    from matplotlib import rcParams
+
+    font = rcParams["font.size"] * figure.dpi / 72.0
+    w, h = figure.get_size_inches() * figure.dpi
+    return dict(left=left * font / w, right=1.0 - right * font / w,
+                bottom=bottom * font / h, top=1.0 - top * font / h)
 
 
 class Panel:
@@ -181,10 +212,9 @@ class Panel:
             if control in labelled and hasattr(control.style, "description_width"):
                 control.style.description_width = width
             if isinstance(control, widgets.ToggleButtons):
-                # ipywidgets 8 gives ToggleButtons no inline-hbox class: without flex its label
-                # sits above the buttons instead of beside them like every other control's
-                control.layout.display = "flex"
-                control.layout.align_items = "center"
+                # ipywidgets 8 gives ToggleButtons no inline-hbox class: without it the label
+                # sits above the buttons, left-aligned, instead of beside them like the others'
+                control.add_class("widget-inline-hbox")
                 control.style.button_width = "auto"
 
     def figure_size(self) -> tuple[float, float] | None:

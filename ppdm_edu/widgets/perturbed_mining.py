@@ -19,7 +19,7 @@ from ..datasets import ADULT_CONTINUOUS
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability, spawn_rngs
-from .panel import Panel
+from .panel import Panel, figure_margins
 from .precompute import AheadCache
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
@@ -140,7 +140,7 @@ class PerturbedTreePanel(Panel):
 
         # fixed margins (the Panel figure has no layout engine: it would double the render time)
         ax1, ax2 = figure.subplots(1, 2, gridspec_kw=dict(
-            width_ratios=[1, 1.2], left=0.07, right=0.97, bottom=0.15, top=0.9, wspace=0.75))
+            width_ratios=[1, 1.2], wspace=0.75, **figure_margins(figure, left=3.5, bottom=3.0, top=1.8)))
         if np.isfinite(result.root_split):
             plot_p_s1(result.root_noise, result.root_split, result.threshold, ax=ax1)
             ax1.set_title(f"root split: {result.root_attribute} <= {result.root_split:,.6g}", fontsize="medium")

@@ -17,7 +17,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import spawn_rngs
-from .panel import Panel
+from .panel import Panel, figure_margins
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
 
@@ -41,7 +41,8 @@ def _axes(figure):
     # "none", which leaves a placeholder engine) also spares savefig its extra layout draw;
     # the axes rectangle is given directly.
     figure.set_layout_engine(None)
-    return figure.add_axes((0.08, 0.15, 0.9, 0.75))
+    m = figure_margins(figure, left=4.0, bottom=3.0, top=0.6)
+    return figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
 
 
 _LEGEND = (

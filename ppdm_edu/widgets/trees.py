@@ -12,7 +12,7 @@ import numpy as np
 from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
-from .panel import Panel
+from .panel import Panel, figure_margins
 from .precompute import AheadCache
 
 __all__ = ["TreesPanel", "TreesResult"]
@@ -155,18 +155,25 @@ class TreesPanel(Panel):
             for p in ahead for alg in result.accuracies if alg != "original"])
 
     def draw(self, figure, result: TreesResult) -> None:
-        ax = figure.add_subplot()
+        ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=1.8))
         plot_accuracy_bars(result.accuracies, ax=ax,
                            title=f"Function {result.function}, {result.noise} noise, "
                                  f"{result.privacy:.0%} privacy ({result.n_train:,} training records)")
 
     def summary(self, result: TreesResult) -> str:
-        rows = "".join(
-            f"<tr><td>{html.escape(ALGORITHM_STYLE[a][0])}</td><td>{100 * result.accuracies[a]:.1f} %</td>"
-            f"<td>{result.n_leaves[a]}</td><td>{result.seconds[a]:.2f} s</td></tr>"
-            for a in ALGORITHMS if a in result.accuracies)
-        return ("<table><tr><th>algorithm</th><th>test accuracy</th><th>leaves</th>"
-                f"<th>training time</th></tr>{rows}</table>")
+        # one column per algorithm: four rows whatever the selection (the panel fits one screen)
+        shown = [a for a in ALGORITHMS if a in result.accuracies]
+
+        def row(head, cells):
+            return (f"<tr><th style='text-align:left;padding-right:1em'>{head}</th>"
+                    + "".join(f"<td style='padding-right:1.2em'>{c}</td>" for c in cells) + "</tr>")
+
+        return ("<table>"
+                + row("algorithm", [html.escape(ALGORITHM_STYLE[a][0]) for a in shown])
+                + row("test accuracy", [f"{100 * result.accuracies[a]:.1f} %" for a in shown])
+                + row("leaves", [result.n_leaves[a] for a in shown])
+                + row("training time", [f"{result.seconds[a]:.2f} s" for a in shown])
+                + "</table>")
 
 
 # keep the bounds helper importable from here for the notebook's "what does the server know" cell
