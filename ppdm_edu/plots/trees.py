@@ -96,8 +96,9 @@ def plot_fig6(df: pd.DataFrame, fig=None, functions=(1, 2, 3, 5)):
         if k % ncols == 0:
             ax.set_ylabel("accuracy (%)")
         if k + ncols >= len(functions):  # bottom panel of its column
-            ax.set_xlabel("privacy level (% of the range, 95 % confidence)")
             ax.tick_params(labelbottom=True)
+    # one x label for the columns: two copies side by side overlap with projector fonts
+    fig.supxlabel("privacy level (% of the range, 95 % confidence)", fontsize=plt.rcParams["axes.labelsize"])
     for ax in axes[len(functions):]:
         ax.set_visible(False)
     handles, labels = axes[0].get_legend_handles_labels()
