@@ -95,7 +95,7 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
         peak = max(hx.max(), hw.max())
         ax.set_ylim(0, peak / (1.0 - _legend_fraction(ax, 1)))  # head room for one legend row
         ax.legend(loc="upper center", frameon=False, ncols=3, fontsize="small",
-                  handlelength=1.2, columnspacing=1.0, borderaxespad=0.2)
+                  handlelength=1.0, handletextpad=0.4, columnspacing=0.8, borderaxespad=0.2)
     else:
         ax.set_ylim(0, 1.08 * max(hx.max(), hw.max()))
     return ax
