@@ -11,7 +11,7 @@ from the Run menu, then assert that
     choice, then the original) without an error output; each change that redraws is timed from
     the action to the new image decoded and painted (``requestAnimationFrame`` after
     ``img.decode()``): these are the browser latencies written to
-    ``benchmarks/browser_panel_latency.json`` (recorded, never asserted: issue 17 §6);
+    ``benchmarks/browser_panel_latency.json`` and ``.md`` (recorded, never asserted: issue 17 §6);
 (d) in notebook 02, the ``to_jshtml`` animation shows its player and "Next frame" advances it;
 (e) notebooks 01 and 03: after a kernel restart / shutdown the panel says in words that its
     kernel is gone and shows its last picture (no "Error displaying widget").
@@ -301,6 +301,16 @@ def _write_latencies():
                     "load_average": [round(x, 2) for x in os.getloadavg()]},
         "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "panels": panels, "updates": LATENCIES}, indent=1) + "\n")
+    lines = ["# Panel updates measured in the browser", "",
+             "Control change -> new image decoded and painted, headless Chromium + JupyterLab 4, written by",
+             "`make test-browser` (tests/browser/test_notebooks_in_browser.py; recorded, never asserted).",
+             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, "
+             f"load average {os.getloadavg()[0]:.1f} at the end.", "",
+             "| notebook | panel | updates | median ms | max ms |", "|---|---|---:|---:|---:|"]
+    for key, e in panels.items():
+        lines.append(f"| {e['notebook'][:2]} | {e['title'][:60]}{' (all options selected)' if 'all options' in key else ''} "
+                     f"| {e['n']} | {e['median_ms']:.0f} | {e['max_ms']:.0f} |")
+    LATENCY_JSON.with_suffix(".md").write_text("\n".join(lines) + "\n")
 
 
 def _open_and_run(page, server, path: str, timeout: float = 300) -> None:
