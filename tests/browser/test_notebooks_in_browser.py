@@ -13,7 +13,7 @@ from the Run menu, then assert that
     ``img.decode()``): these are the browser latencies written to
     ``benchmarks/browser_panel_latency.json`` and ``.md`` (recorded, never asserted: issue 17 §6);
 (d) in notebook 02, the ``to_jshtml`` animation shows its player and "Next frame" advances it;
-(e) notebooks 01 and 03: after a kernel restart / shutdown the panel says in words that its
+(e) notebooks 01 and 02: after a kernel restart / shutdown the panel says in words that its
     kernel is gone and shows its last picture (no "Error displaying widget").
 
 At 1024x768 in lecture mode with the sidebar hidden (``lecture/NN_lecture.ipynb``, see
@@ -43,7 +43,7 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOKS = ["00", "01", "02", "03", "04", "05", "06", "07"]
 ANIMATION = {"02"}
-KERNEL_GONE = {"01": ("Kernel", "kernelmenu:restart"), "03": ("Kernel", "kernelmenu:shutdown")}
+KERNEL_GONE = {"01": ("Kernel", "kernelmenu:restart"), "02": ("Kernel", "kernelmenu:shutdown")}
 # a panel = the outer VBox of a widget view that holds a figure
 PANEL = ".jp-OutputArea-output > .widget-vbox:has(img.widget-image)"
 MAX_PANEL_HEIGHT = 650  # px at 1366x768 (issue 15 §2)
