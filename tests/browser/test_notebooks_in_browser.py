@@ -98,6 +98,10 @@ def _wait_all_executed(page, timeout: float) -> list[str]:
         todo = [p for p, has_source in prompts if has_source]
         if todo and all(_numbered(p) for p in todo):
             return [p for p, _ in prompts]
+        # Run All stops at the first error: say which instead of waiting for the time-out
+        errors = [t[:1500] for t in page.locator(STDERR_SELECTOR).all_inner_texts() if TRACEBACK.search(t)]
+        if errors:
+            raise AssertionError("Run All stopped at an error:\n" + "\n---\n".join(errors))
         page.wait_for_timeout(500)
     raise AssertionError(f"cells did not finish within {timeout:.0f} s; prompts: {[p for p, _ in prompts]}")
 
