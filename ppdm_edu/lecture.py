@@ -104,7 +104,13 @@ _BUDGET = {False: (540, 34), True: (480, 42)}
 
 
 def figure_width_px() -> int:
-    """Width in pixels at which panels render (and show) their figure in the current mode."""
+    """Width in pixels at which panels render (and show) their figure in the current mode.
+
+    Returns
+    -------
+    int
+        760 on a laptop, 800 in lecture mode.
+    """
     return _FIGURE_PX[_STATE["lecture"]][0]
 
 

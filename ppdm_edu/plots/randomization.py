@@ -10,6 +10,7 @@ import numpy as np
 
 from ..privacy import PAPER_TABLE1, gaussian_privacy_loss, grid_step, interval_privacy
 from ..randomization import Noise
+from .layout import legend_fraction
 
 __all__ = [
     "noise_label",
@@ -48,19 +49,6 @@ def _shared_edges(x: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray:
     return start + width * np.arange(n_bins + 1)
 
 
-def _legend_fraction(ax, rows: int) -> float:
-    """Fraction of the axes' height that ``rows`` legend rows (font "small") take, plus a gap."""
-    from matplotlib import rcParams
-    from matplotlib.font_manager import FontProperties
-
-    fig = ax.figure
-    height_px = ax.get_position().height * fig.get_figheight() * fig.dpi
-    font_px = FontProperties(size="small").get_size_in_points() * fig.dpi / 72.0
-    rows_px = rows * font_px * (1.1 + rcParams["legend.labelspacing"]) + 2.5 * font_px
-    # + 0.06: tight_layout / constrained layout may still shrink the axes after this
-    return float(min(0.6, rows_px / max(height_px, 1.0) + 0.06))
-
-
 def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, label: str = "x",
                                unit: str = "", legend: bool = True):
     """Density histograms of the original values ``x`` and the perturbed ``w = x + r``.
@@ -93,7 +81,7 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
     ax.set_ylabel("density")
     if legend:
         peak = max(hx.max(), hw.max())
-        ax.set_ylim(0, peak / (1.0 - _legend_fraction(ax, 1)))  # head room for one legend row
+        ax.set_ylim(0, peak / (1.0 - legend_fraction(ax, 1)))  # head room for one legend row
         ax.legend(loc="upper center", frameon=False, ncols=3, fontsize="small",
                   handlelength=1.0, handletextpad=0.4, columnspacing=0.8, borderaxespad=0.2)
     else:
@@ -123,7 +111,7 @@ def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None)
     top = max(float(n.pdf(grid).max()) for n in noises)
     # head room measured in legend rows: the legend sits above the densities, never on the
     # Gaussian peak, whatever the font size (projector style) and the axes' height
-    ax.set_ylim(0, top / (1.0 - _legend_fraction(ax, len(noises))))
+    ax.set_ylim(0, top / (1.0 - legend_fraction(ax, len(noises))))
     ax.legend(loc="upper center", frameon=False, fontsize="small", borderaxespad=0.2)
     return ax
 

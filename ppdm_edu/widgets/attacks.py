@@ -88,11 +88,13 @@ class SpectralAttackPanel(Panel):
         left, right = figure.subplots(1, 2, gridspec_kw=_margins(figure, wspace=0.3))
         plot_spectrum(result.spectral, ax=left, n=self.n)
         plot_record_recovery(result.X, result.W, result.spectral.estimate, ax=right, max_points=300)
-        right.get_legend().remove()  # the colours are explained in the title (faster redraw)
-        right.set_title("Attribute 1 (grey: published, blue: recovered)", fontsize="medium")
+        right.get_legend().remove()  # the colours are explained in the read-out (faster redraw)
+        right.set_title("Attribute 1", fontsize="medium")
 
     def summary(self, result):
         return (
+            "Right, attribute 1: <span style='color:#999999'>&#9679; published (perturbed)</span> "
+            "<span style='color:#0072B2'>&#9679; recovered by the spectral filter</span><br>"
             f"RMSE in units of sigma: perturbed values <b>{result.raw_rmse:.2f}</b>, "
             f"spectral filter (<b>{result.spectral.n_components}</b> components kept) "
             f"<b>{result.spectral_rmse:.2f}</b>, Gaussian Bayes (BE-DR) "

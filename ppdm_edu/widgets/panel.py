@@ -93,6 +93,13 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
     clip the axis labels of a short, wide figure with projector fonts. In font heights they
     hold in both styles and at every figure size.
 
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The panel's figure (its size and dpi).
+    left, bottom, top, right : float
+        Margins in multiples of the style's font size (``font.size``) in pixels.
+
     Returns
     -------
     dict
@@ -180,6 +187,13 @@ class Panel:
         the height keeps the aspect ratio but never exceeds
         :func:`~ppdm_edu.lecture.figure_max_height_px`, so that controls, figure and read-out
         fit one screen.
+
+        Returns
+        -------
+        size : tuple of float
+            Width and height in inches.
+        dpi : float
+            Dots per inch (so that width x dpi is the shown width in pixels).
         """
         from matplotlib import rcParams
 
@@ -193,7 +207,13 @@ class Panel:
         return (size[0], height), dpi
 
     def control_rows(self) -> int:
-        """Rows the controls take: one per slider, three per list box, two others per row."""
+        """Rows the controls take: one per slider, three per list box, two others per row.
+
+        Returns
+        -------
+        int
+            Estimated rows (sizes the figure so that the panel fits one screen).
+        """
         sliders = sum(isinstance(c, (widgets.IntSlider, widgets.FloatSlider)) for c in self.controls.values())
         lists = sum(isinstance(c, widgets.SelectMultiple) for c in self.controls.values())
         return sliders + 3 * lists + -(-(len(self.controls) - sliders - lists) // 2)
@@ -273,11 +293,23 @@ class Panel:
 
     def after_update(self, result) -> None:
         """Called after the figure is on its way (e.g. to compute the next slider positions
-        ahead, :class:`~ppdm_edu.widgets.precompute.AheadCache`); nothing by default."""
+        ahead, :class:`~ppdm_edu.widgets.precompute.AheadCache`); nothing by default.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned for the values now on the controls.
+        """
 
     # -- the static stand-in ----------------------------------------------------------------
     def static_html(self) -> str:
-        """The static stand-in: a sentence saying the controls need the kernel, the last PNG."""
+        """The static stand-in: a sentence saying the controls need the kernel, the last PNG.
+
+        Returns
+        -------
+        str
+            HTML (with the style rule that hides it while the live panel is shown).
+        """
         picture = ""
         if self.image.value:
             data = base64.b64encode(self.image.value).decode("ascii")

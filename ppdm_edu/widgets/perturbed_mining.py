@@ -122,7 +122,13 @@ class PerturbedTreePanel(Panel):
         )
 
     def after_update(self, result) -> None:
-        """While the room looks: the next threshold and SNR steps (right first, then left)."""
+        """While the room looks: the next threshold and SNR steps (right first, then left).
+
+        Parameters
+        ----------
+        result : object
+            The result now shown.
+        """
         ahead = []
         for name, here in (("threshold", result.threshold), ("snr", result.snr)):
             slider = self.controls[name]
@@ -140,7 +146,7 @@ class PerturbedTreePanel(Panel):
 
         # fixed margins (the Panel figure has no layout engine: it would double the render time)
         ax1, ax2 = figure.subplots(1, 2, gridspec_kw=dict(
-            width_ratios=[1, 1.2], wspace=0.75, **figure_margins(figure, left=3.5, bottom=3.0, top=1.8)))
+            width_ratios=[1, 1.2], wspace=0.75, **figure_margins(figure, left=3.5, bottom=3.0, top=1.8, right=2.0)))
         if np.isfinite(result.root_split):
             plot_p_s1(result.root_noise, result.root_split, result.threshold, ax=ax1)
             ax1.set_title(f"root split: {result.root_attribute} <= {result.root_split:,.6g}", fontsize="medium")

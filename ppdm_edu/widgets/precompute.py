@@ -61,7 +61,20 @@ class AheadCache:
             self._done.popitem(last=False)
 
     def get(self, key: Hashable, compute: Callable[[], object]):
-        """The result for ``key``: kept, awaited from the background thread, or computed now."""
+        """The result for ``key``: kept, awaited from the background thread, or computed now.
+
+        Parameters
+        ----------
+        key : hashable
+            What the result depends on.
+        compute : callable
+            Computes it (no arguments); called only when no result is kept or under way.
+
+        Returns
+        -------
+        object
+            The result (an exception of ``compute`` propagates and nothing is kept).
+        """
         while True:
             with self._lock:
                 if key in self._done:
@@ -90,7 +103,13 @@ class AheadCache:
         return value
 
     def prefetch(self, items: Iterable[tuple[Hashable, Callable[[], object]]]) -> None:
-        """Replace the background queue by ``items`` (``(key, compute)``, first computed first)."""
+        """Replace the background queue by ``items`` (``(key, compute)``, first computed first).
+
+        Parameters
+        ----------
+        items : iterable of (hashable, callable)
+            Work to do ahead; keys already kept or under way are skipped, failures are dropped.
+        """
         with self._lock:
             self._queue = [(k, f) for k, f in items if k not in self._done and k not in self._running]
             if self._queue and (self._thread is None or not self._thread.is_alive()):
@@ -99,7 +118,18 @@ class AheadCache:
             self._lock.notify_all()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until the background queue is empty and nothing runs; False on timeout."""
+        """Wait until the background queue is empty and nothing runs.
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Seconds (None: no limit).
+
+        Returns
+        -------
+        bool
+            False on timeout.
+        """
         with self._lock:
             return self._lock.wait_for(lambda: not self._queue and not self._running, timeout)
 

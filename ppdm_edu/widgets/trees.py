@@ -145,7 +145,13 @@ class TreesPanel(Panel):
 
     def after_update(self, result: TreesResult) -> None:
         """Train the selected algorithms at the neighbouring privacy levels while the room looks
-        at the figure (one step right first, then one step left)."""
+        at the figure (one step right first, then one step left).
+
+        Parameters
+        ----------
+        result : object
+            The result now shown.
+        """
         slider = self.controls["privacy"]
         here = round(result.privacy * 100)
         ahead = [here + d for d in (slider.step, -slider.step) if slider.min < here + d <= slider.max]
@@ -155,7 +161,7 @@ class TreesPanel(Panel):
             for p in ahead for alg in result.accuracies if alg != "original"])
 
     def draw(self, figure, result: TreesResult) -> None:
-        ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=1.8))
+        ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=2.4))
         plot_accuracy_bars(result.accuracies, ax=ax,
                            title=f"Function {result.function}, {result.noise} noise, "
                                  f"{result.privacy:.0%} privacy ({result.n_train:,} training records)")
