@@ -289,8 +289,18 @@ def _write_latencies():
     yield
     if not LATENCIES:
         return
+    # a run of some notebooks (-k 06) replaces only their rows; the others keep their last run
+    measured = {row["notebook"] for row in LATENCIES}
+    kept = []
+    if LATENCY_JSON.exists():
+        try:
+            kept = [r for r in json.loads(LATENCY_JSON.read_text()).get("updates", [])
+                    if r.get("notebook") not in measured]
+        except (json.JSONDecodeError, AttributeError):
+            kept = []
+    updates = sorted(kept + LATENCIES, key=lambda r: (r["notebook"], r["panel"]))
     panels: dict[str, dict] = {}
-    for row in LATENCIES:
+    for row in updates:
         key = f"{row['notebook']} #{row['panel']}" + (" (all options)" if "all options" in row["control"] else "")
         entry = panels.setdefault(key, {"notebook": row["notebook"], "panel": row["panel"],
                                         "title": row["title"], "ms": []})
@@ -304,12 +314,13 @@ def _write_latencies():
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                     "load_average": [round(x, 2) for x in os.getloadavg()]},
         "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "panels": panels, "updates": LATENCIES}, indent=1) + "\n")
+        "panels": panels, "updates": updates}, indent=1) + "\n")
     lines = ["# Panel updates measured in the browser", "",
              "Control change -> new image decoded and painted, headless Chromium + JupyterLab 4, written by",
              "`make test-browser` (tests/browser/test_notebooks_in_browser.py; recorded, never asserted).",
-             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, "
-             f"load average {os.getloadavg()[0]:.1f} at the end.", "",
+             f"Last written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, "
+             f"load average {os.getloadavg()[0]:.1f} at the end (rows of notebooks not run then are kept "
+             "from their last run).", "",
              "| notebook | panel | updates | median ms | max ms |", "|---|---|---:|---:|---:|"]
     for key, e in panels.items():
         lines.append(f"| {e['notebook'][:2]} | {e['title'][:60]}{' (all options selected)' if 'all options' in key else ''} "
