@@ -62,12 +62,27 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
+def _is_kernel_gone_stand_in(output: dict) -> bool:
+    """The static copy a panel displays for JupyterLab when its kernel is gone (widgets/panel.py).
+
+    On the site the panel's own output already shows its PNG; the stand-in would repeat the
+    picture under a "kernel is gone" line that means nothing on a static page.
+    """
+    html = output.get("data", {}).get("text/html", "")
+    html = "".join(html) if isinstance(html, list) else html
+    return "ppdm-panel-static" in html
+
+
 def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
-    """Copy every committed notebook, without its ``widgets`` metadata; return the copies."""
+    """Copy every committed notebook without its ``widgets`` metadata and without the panels'
+    kernel-gone stand-ins; return the copies."""
     out = []
     for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
+        for cell in nb.get("cells", []):
+            if cell.get("outputs"):
+                cell["outputs"] = [o for o in cell["outputs"] if not _is_kernel_gone_stand_in(o)]
         target = dest / nb_path.name
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)
