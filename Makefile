@@ -6,12 +6,14 @@ PORT   ?= 8888
 # Jupyter refuses to run as root unless told; containers and some lab machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast test-browser bench reproduce clean help
+.PHONY: lab test test-fast test-browser site lite bench reproduce clean help
 
 help:
 	@echo "make lab           create .venv (once) with the lab extra and start JupyterLab on notebooks/"
 	@echo "make test          create/refresh .venv with the test extra; ruff, unit tests, doctests, every notebook (nbval)"
-	@echo "make test-browser  drive JupyterLab in headless Chromium (notebooks 01 and 02)"
+	@echo "make test-browser  build the site and JupyterLite, test them; drive JupyterLab and the site in headless Chromium"
+	@echo "make site          the course as a static website in site/_build/html (committed outputs, no execution)"
+	@echo "make lite          the course in JupyterLite (Python in the browser) in site/_build/html/lite"
 	@echo "make bench         slider latency, reconstruction scaling, trees; writes benchmarks/RESULTS.md"
 	@echo "make reproduce     python -m ppdm_edu reproduce all --quick (reports/)"
 
@@ -34,8 +36,13 @@ $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	touch $@
 
+# The browser tests also check the website and the JupyterLite build, hence the site extra.
 $(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,browser]"
+	$(BIN)/python -m pip install --quiet -e ".[test,browser,site]"
+	touch $@ $(VENV)/.site-installed
+
+$(VENV)/.site-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[site]"
 	touch $@
 
 lab: $(VENV)/.lab-installed
@@ -59,8 +66,20 @@ test-fast: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -m "not browser" tests ppdm_edu || status=1; \
 	exit $$status
 
+# Builds the site and the JupyterLite site (about 1.5 min), then tests them (tests/test_site.py)
+# and drives JupyterLab and the site in Chromium (tests/browser/).
 test-browser: $(VENV)/.browser-installed
-	$(BIN)/python -m pytest -m browser tests/browser
+	$(BIN)/python site/build.py
+	$(BIN)/python site/lite.py
+	$(BIN)/python -m pytest -m browser tests/test_site.py tests/browser
+
+# The course website: Sphinx + myst-nb from the committed notebooks (never executed), -W, offline.
+site: $(VENV)/.site-installed
+	$(BIN)/python site/build.py
+
+# JupyterLite into site/_build/html/lite (needs PyPI for the wheels; Pyodide loads from its CDN at run time).
+lite: $(VENV)/.site-installed
+	$(BIN)/python site/lite.py
 
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/run.py

@@ -71,6 +71,25 @@ def marchenko_pastur_bounds(n: int, m: int, noise_var: float = 1.0) -> tuple[flo
     Kargupta et al. (2003, Sec. 4): with ``Q = n / m``, the eigenvalues of the noise covariance
     lie (as n, m grow with Q fixed) in ``[sigma^2 (1 - 1/sqrt(Q))^2, sigma^2 (1 + 1/sqrt(Q))^2]``.
 
+    Parameters
+    ----------
+    n : int
+        Number of records, >= 1.
+    m : int
+        Number of attributes, >= 1.
+    noise_var : float, default 1.0
+        Variance ``sigma^2`` of the noise, > 0.
+
+    Returns
+    -------
+    tuple of float
+        ``(lambda_min, lambda_max)``, the asymptotic edges of the pure-noise spectrum.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``m`` is not a positive integer or ``noise_var <= 0``.
+
     Examples
     --------
     >>> lo, hi = marchenko_pastur_bounds(5000, 10)
@@ -110,8 +129,20 @@ class RecordReconstruction:
     noise_bounds: tuple[float, float]
 
     def rmse(self, X, scale=None) -> float:
-        """Root-mean-square error against the true records, per unit of ``scale`` (see
-        :func:`relative_rmse`)."""
+        """Root-mean-square error against the true records, per unit of ``scale``.
+
+        Parameters
+        ----------
+        X : array-like, shape (n, m)
+            The true records.
+        scale : float or array-like of shape (m,), optional
+            Unit per attribute (e.g. the noise standard deviation); None gives the plain RMSE.
+
+        Returns
+        -------
+        float
+            :func:`relative_rmse` of :attr:`estimate` against ``X``.
+        """
         return relative_rmse(self.estimate, X, scale)
 
 
@@ -159,9 +190,25 @@ def tracy_widom_bound(n: int, m: int, noise_var: float = 1.0, level: float = 0.9
 
     Parameters
     ----------
+    n : int
+        Number of records, >= 3.
+    m : int
+        Number of attributes, >= 1.
+    noise_var : float, default 1.0
+        Variance ``sigma^2`` of the noise, > 0.
     level : {0.90, 0.95, 0.99}
         Probability that pure noise stays below the bound (TW1 quantiles 0.4501, 0.9793,
         2.0234 from the Tracy-Widom tables).
+
+    Returns
+    -------
+    float
+        The bound on the largest eigenvalue of the pure-noise sample covariance.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 3``, ``m < 1``, ``noise_var <= 0`` or ``level`` is not tabulated.
 
     Examples
     --------
@@ -248,12 +295,26 @@ def pca_reconstruct(W, noise_var, k=None, threshold: str = "marchenko-pastur") -
     Parameters
     ----------
     W : array-like, shape (n, m)
+        Perturbed records ``x + r`` (n >= 2).
     noise_var : float, array-like of shape (m,) or Noise
+        Variance of the independent noise added to each attribute (public).
     k : int or None
         Number of principal components (0 <= k <= m). None: the number of eigenvalues above the
         noise bound (``threshold``), as in :func:`spectral_filter`.
     threshold : {"marchenko-pastur", "tracy-widom"}
         Rule used when ``k`` is None.
+
+    Returns
+    -------
+    RecordReconstruction
+        ``estimate`` holds the projected records; ``eigenvalues`` are those of the perturbed
+        covariance in noise units (as for :func:`spectral_filter`).
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite 2-D array with at least 2 records, ``noise_var`` has the
+        wrong length or is not > 0, ``k`` is out of range or ``threshold`` is unknown.
 
     Notes
     -----
@@ -294,6 +355,24 @@ def gaussian_bayes_reconstruct(W, noise_var) -> RecordReconstruction:
     (negative eigenvalues of the estimate are set to 0). It shrinks each record toward the
     mean along the directions where the signal is weak and keeps it where the signal is strong.
 
+    Parameters
+    ----------
+    W : array-like, shape (n, m)
+        Perturbed records ``x + r`` (n >= 2).
+    noise_var : float, array-like of shape (m,) or Noise
+        Variance of the independent noise added to each attribute (public).
+
+    Returns
+    -------
+    RecordReconstruction
+        ``estimate`` holds the posterior means; ``n_components`` is m.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite 2-D array with at least 2 records, or ``noise_var`` has the
+        wrong length or is not > 0.
+
     Examples
     --------
     >>> import numpy as np
@@ -308,7 +387,9 @@ def gaussian_bayes_reconstruct(W, noise_var) -> RecordReconstruction:
     bounds = marchenko_pastur_bounds(n, m)
     # In noise units Sigma_r = I, so Sigma_x = V diag(max(lambda - 1, 0)) V^T and the posterior
     # mean is V diag(max(lambda - 1, 0) / lambda) V^T z (a Wiener filter).
-    gain = np.clip(eigenvalues - 1.0, 0.0, None) / eigenvalues
+    # a direction with no variance at all (a constant attribute) keeps nothing: gain 0, not 0/0
+    gain = np.divide(np.clip(eigenvalues - 1.0, 0.0, None), eigenvalues,
+                     out=np.zeros_like(eigenvalues), where=eigenvalues > 0)
     estimate = mean + (((Z @ vectors) * gain) @ vectors.T) * sd
     return RecordReconstruction(estimate, "bayes", m, eigenvalues, bounds)
 
@@ -318,6 +399,27 @@ def relative_rmse(estimate, X, scale=None) -> float:
 
     With ``scale`` = the noise standard deviation per attribute, the raw perturbed values score
     about 1.0 and a perfect attack 0.0; ``scale=None`` gives the plain RMSE.
+
+    Parameters
+    ----------
+    estimate : array-like
+        The attacker's estimates.
+    X : array-like
+        The true values, same shape as ``estimate``.
+    scale : float or array-like, optional
+        Unit of the error, > 0, broadcast against the last axis (one per attribute); None for
+        the plain RMSE.
+
+    Returns
+    -------
+    float
+        The (relative) root-mean-square error, >= 0.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the arrays are empty or not finite, or ``scale`` is not finite
+        and > 0.
 
     Examples
     --------

@@ -110,6 +110,12 @@ class EpsilonAudit:
         -------
         bool
             ``lower_bound > claimed_epsilon``.
+
+        Examples
+        --------
+        >>> audit = audit_epsilon(warner_randomizer(0.75), 1, 0, trials=20_000, rng=0)
+        >>> audit.refutes(math.log(3)), audit.refutes(0.0)
+        (False, True)
         """
         return self.lower_bound > float(claimed_epsilon)
 
@@ -194,6 +200,14 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
     EpsilonAudit
         The bound, the event and the counts behind it.
 
+    Raises
+    ------
+    TypeError
+        If ``randomizer`` is not callable or ``trials`` is not an integer.
+    ValueError
+        If ``trials`` or ``confidence`` is out of range, ``x0`` and ``x1`` are equal or of
+        different shapes, or the randomizer does not return one output per run (finite, if numeric).
+
     Examples
     --------
     >>> broken = warner_randomizer(0.9)          # claims ln 3 but tells the truth 90 % of the time
@@ -266,6 +280,17 @@ def warner_randomizer(theta: float) -> Callable:
     -------
     callable
         ``(answers, rng) -> disguised answers``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``theta`` is not a number in [0, 1] (checked now, not during the audit).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> warner_randomizer(1.0)(np.array([1, 0, 1]), 0).tolist()   # theta = 1: the truth
+    [1, 0, 1]
     """
     warner_disguise(np.zeros(1, dtype=int), theta, rng=0)  # validates theta now, not in the audit
     return lambda values, rng: warner_disguise(values, theta, rng=rng)
@@ -283,6 +308,17 @@ def mrr_randomizer(theta: float) -> Callable:
     -------
     callable
         ``(records, rng) -> disguised records`` (one output = one whole record).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``theta`` is not a number in [0, 1] (checked now, not during the audit).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mrr_randomizer(0.0)(np.array([[1, 0], [0, 0]]), 0).tolist()   # theta = 0: complements
+    [[0, 1], [1, 1]]
     """
     mrr_disguise(np.zeros((1, 1), dtype=int), theta, rng=0)
     return lambda values, rng: np.asarray(mrr_disguise(np.atleast_2d(values), theta, rng=rng))
@@ -313,6 +349,19 @@ def laplace_randomizer(epsilon: float, bounds=(0.0, 1.0), bins=None) -> Callable
     callable
         ``(values, rng) -> bin index of each output``. Binning can only lose evidence: a bound
         on the binned outputs is a valid bound for the mechanism.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` or ``bounds`` is invalid (checked now) or ``bins`` is not at least two
+        increasing finite edges.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> idx = laplace_randomizer(1.0)(np.full(1000, 0.5), 0)
+    >>> bool(idx.min() >= 0 and idx.max() <= 41)   # 41 edges: bin indices 0..41
+    True
     """
     laplace_mechanism(np.array([bounds[0]]), epsilon, bounds, rng=0)  # validates them first
     low, high = (float(b) for b in bounds)
@@ -339,6 +388,21 @@ def additive_noise_randomizer(noise: Noise, bins) -> Callable:
     -------
     callable
         ``(values, rng) -> bin index of each perturbed value``.
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is not a ppdm_edu Noise.
+    ValueError
+        If ``bins`` is not at least two increasing finite edges.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import UniformNoise
+    >>> f = additive_noise_randomizer(UniformNoise(0.5), bins=[-1, 0, 1, 2])
+    >>> f(np.full(3, 0.5), 0).tolist()     # 0.5 + r always lands in [0, 1): bin 2
+    [2, 2, 2]
     """
     if not isinstance(noise, Noise):
         raise TypeError(f"noise must be a ppdm_edu Noise (UniformNoise, GaussianNoise, ...), got {noise!r}")

@@ -81,6 +81,21 @@ def amplification(theta):
     Evfimievski, Gehrke & Srikant (2003, Def. 3): a randomization is *at most gamma-amplifying*
     if ``p(x -> y) / p(x' -> y) <= gamma`` for all inputs and outputs.
 
+    Parameters
+    ----------
+    theta : float or array-like of float
+        Probability of keeping the true bit, in [0, 1].
+
+    Returns
+    -------
+    float or ndarray
+        ``gamma >= 1`` (a float for a scalar ``theta``); infinite at theta 0 or 1.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``theta`` is not a number (or array of numbers) in [0, 1].
+
     Examples
     --------
     >>> round(amplification(0.9), 6)
@@ -102,7 +117,20 @@ def rr_posterior(prior, theta, answer: int = 1):
     prior : float or array-like in [0, 1]
         P(X = 1) before the answer is seen.
     theta : float or array-like in [0, 1]
-    answer : {0, 1}
+        Probability that the reported bit is the true one (broadcast against ``prior``).
+    answer : {0, 1}, default 1
+        The reported bit ``Y``.
+
+    Returns
+    -------
+    float or ndarray
+        The posterior ``P(X = 1 | Y = answer)`` (a float for scalar inputs). Where the answer
+        is impossible (theta 0 or 1 with a prior of 0 or 1), the prior.
+
+    Raises
+    ------
+    ValueError
+        If ``answer`` is not 0 or 1, or ``prior``/``theta`` lie outside [0, 1].
 
     Examples
     --------
@@ -125,6 +153,24 @@ def rr_posterior(prior, theta, answer: int = 1):
 def breach_limit(rho1: float, rho2: float) -> float:
     """``rho2 (1 - rho1) / (rho1 (1 - rho2))``: the amplification below which no
     rho1-to-rho2 breach can happen (Evfimievski et al. 2003, Theorem 1).
+
+    Parameters
+    ----------
+    rho1 : float
+        Prior probability bound of the property, strictly between 0 and 1.
+    rho2 : float
+        Posterior probability that counts as a breach, strictly between ``rho1`` and 1.
+
+    Returns
+    -------
+    float
+        The limit (> 1): an at most gamma-amplifying randomization with ``gamma`` below it
+        allows no rho1-to-rho2 breach.
+
+    Raises
+    ------
+    ValueError
+        If ``rho1`` or ``rho2`` is not in (0, 1) or ``rho1 >= rho2``.
 
     Examples
     --------
@@ -149,7 +195,12 @@ class BreachCheck:
 
     Attributes
     ----------
-    rho1, rho2, theta : float
+    rho1 : float
+        Prior bound of the property (a breach raises a prior <= rho1 to >= rho2).
+    rho2 : float
+        Posterior bound of the property, ``rho1 < rho2``.
+    theta : float
+        Probability that randomized response keeps the true bit.
     epsilon : float
         LDP level of the randomization, ``|ln(theta / (1 - theta))|``.
     gamma : float
@@ -188,6 +239,27 @@ def rho_breach(rho1: float, rho2: float, theta: float) -> BreachCheck:
     worst property is the one with prior exactly rho1 (rho2) and Theorem 1 is tight:
     a breach happens exactly when ``gamma >= limit``.
 
+    Parameters
+    ----------
+    rho1 : float
+        Prior probability bound, strictly between 0 and 1.
+    rho2 : float
+        Posterior probability bound, strictly between ``rho1`` and 1.
+    theta : float
+        Probability that randomized response keeps the true bit, in [0, 1].
+
+    Returns
+    -------
+    BreachCheck
+        Epsilon, gamma, the Theorem 1 limit, the worst upward and downward posteriors and
+        whether a breach happens.
+
+    Raises
+    ------
+    ValueError
+        If ``rho1``/``rho2`` are not in (0, 1) with ``rho1 < rho2``, or ``theta`` is not in
+        [0, 1].
+
     Examples
     --------
     >>> c = rho_breach(0.05, 0.5, theta=0.96)
@@ -218,6 +290,23 @@ def max_theta_without_breach(rho1: float, rho2: float) -> float:
     Any theta strictly between ``1 - t`` and ``t`` (t returned here) is safe:
     ``t = limit / (1 + limit)`` with ``epsilon = ln(limit)``.
 
+    Parameters
+    ----------
+    rho1 : float
+        Prior probability bound, strictly between 0 and 1.
+    rho2 : float
+        Posterior probability bound, strictly between ``rho1`` and 1.
+
+    Returns
+    -------
+    float
+        ``t`` in (0.5, 1): the theta at which gamma reaches :func:`breach_limit`.
+
+    Raises
+    ------
+    ValueError
+        If ``rho1``/``rho2`` are not in (0, 1) with ``rho1 < rho2``.
+
     Examples
     --------
     >>> round(max_theta_without_breach(0.05, 0.5), 4)
@@ -231,6 +320,24 @@ def max_theta_without_breach(rho1: float, rho2: float) -> float:
 # ---------------------------------------------------------------------------------------------
 def laplace_noise_for_epsilon(epsilon: float, bounds) -> LaplaceNoise:
     """``LaplaceNoise(b = (high - low) / epsilon)``: the noise that makes bounded data epsilon-LDP.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level, > 0.
+    bounds : (float, float)
+        ``(low, high)``, the known range of the data (``low < high``); its width is the
+        sensitivity ``Delta``.
+
+    Returns
+    -------
+    LaplaceNoise
+        Laplace noise with scale ``b = Delta / epsilon``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon <= 0`` or ``bounds`` is not a finite increasing pair.
 
     Examples
     --------
@@ -254,9 +361,23 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
     x : array-like of float
         Values that must lie in ``bounds`` (the guarantee needs a known range; values outside
         raise instead of being silently clipped).
-    epsilon : float > 0
-    bounds : (low, high)
+    epsilon : float
+        The privacy level, > 0.
+    bounds : (float, float)
+        ``(low, high)``, the known range of the data (``low < high``).
     rng : None, int or numpy.random.Generator
+        Source of the noise.
+
+    Returns
+    -------
+    ndarray of float
+        The reports ``x + Laplace((high - low) / epsilon)``, same shape as ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is empty, not numeric, not finite or has values outside ``bounds``, or
+        ``epsilon``/``bounds`` are invalid.
 
     Examples
     --------
@@ -289,6 +410,30 @@ def log_likelihood_ratio(noise: Noise, x1: float, x2: float, w):
     ``(x1 - x2)(2 w - x1 - x2) / (2 sigma^2)``, so unbounded; for uniform noise it is +-inf
     where only one input can produce w. Outputs impossible under both inputs give NaN.
 
+    Parameters
+    ----------
+    noise : Noise
+        The additive noise model ``R``.
+    x1 : float
+        The first input (finite).
+    x2 : float
+        The second input (finite).
+    w : array-like of float, shape (n,)
+        Outputs at which to evaluate the ratio (finite).
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        The log-likelihood ratio at each ``w``; ``+-inf`` where only one input can produce
+        ``w``, NaN where neither can.
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is not a noise model.
+    ValueError
+        If ``x1``, ``x2`` or ``w`` is not finite.
+
     Examples
     --------
     >>> from ppdm_edu import GaussianNoise
@@ -313,6 +458,25 @@ def worst_case_epsilon(noise: Noise, bounds) -> float:
     ``(high - low) / b`` for :class:`LaplaceNoise`; infinite for Gaussian noise (the privacy
     loss grows linearly in w) and for uniform noise (outputs near the edges rule inputs out).
 
+    Parameters
+    ----------
+    noise : Noise
+        The additive noise model.
+    bounds : (float, float)
+        ``(low, high)``, the range of the data (``low < high``).
+
+    Returns
+    -------
+    float
+        The pure LDP level (``inf`` when no epsilon works).
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is not a noise model.
+    ValueError
+        If ``bounds`` is not a finite increasing pair.
+
     Examples
     --------
     >>> from ppdm_edu import GaussianNoise
@@ -332,6 +496,25 @@ def gaussian_delta(sigma: float, epsilon: float, bounds) -> float:
     ``delta = Phi(Delta / (2 sigma) - epsilon sigma / Delta)
     - e^epsilon Phi(-Delta / (2 sigma) - epsilon sigma / Delta)``.
 
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of the Gaussian noise, > 0.
+    epsilon : float
+        The privacy level, >= 0.
+    bounds : (float, float)
+        ``(low, high)``, the range of the data (``low < high``).
+
+    Returns
+    -------
+    float
+        delta in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``sigma <= 0``, ``epsilon < 0`` or ``bounds`` is invalid.
+
     Examples
     --------
     >>> round(gaussian_delta(1.0, 1.0, (0, 1)), 4)
@@ -349,6 +532,28 @@ def gaussian_delta(sigma: float, epsilon: float, bounds) -> float:
 
 def gaussian_epsilon(sigma: float, delta: float, bounds) -> float:
     """Smallest epsilon with ``gaussian_delta(sigma, epsilon, bounds) <= delta``.
+
+    Solved numerically (bracketing, then Brent's method) on the formula of
+    :func:`gaussian_delta` (Balle & Wang 2018, Thm. 8).
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of the Gaussian noise, > 0.
+    delta : float
+        The allowed failure probability, strictly between 0 and 1.
+    bounds : (float, float)
+        ``(low, high)``, the range of the data (``low < high``).
+
+    Returns
+    -------
+    float
+        The epsilon, >= 0 (0 if ``delta`` is reached already at epsilon 0).
+
+    Raises
+    ------
+    ValueError
+        If ``sigma <= 0``, ``delta`` is not in (0, 1) or ``bounds`` is invalid.
 
     Examples
     --------
@@ -377,6 +582,28 @@ def mechanism_table(value_range: float = 1.0, level: float = 1.0, delta: float =
     as that Gaussian. Columns: noise standard deviation, the 95 % interval width of Table 1,
     the pure LDP epsilon, and the epsilon of an (epsilon, delta) guarantee (for uniform noise
     no epsilon works once ``delta`` is below ``range / (2 alpha)``: reported as inf).
+
+    Parameters
+    ----------
+    value_range : float, default 1.0
+        Width of the attribute's range, > 0 (the sensitivity).
+    level : float, default 1.0
+        Privacy level as a fraction of the range (1.0 is the paper's "100 % privacy"), > 0.
+    delta : float, default 1e-5
+        The delta of the (epsilon, delta) column, strictly between 0 and 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Three rows (uniform, Gaussian, Laplace with the Gaussian's variance) and the columns
+        ``"noise sd"``, ``"95% interval (Table 1)"``, ``"pure epsilon"`` and
+        ``"epsilon at delta=<delta>"``. For the Laplace row the last column repeats the pure
+        epsilon (pure epsilon-LDP implies (epsilon, delta) for every delta).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range.
 
     Examples
     --------

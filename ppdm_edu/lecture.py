@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width", "widget_css", "style_path"]
+__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width", "widget_css", "style_path",
+           "figure_width_px", "figure_max_height_px"]
 
 # Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:
 # blue, vermilion and bluish green stay distinguishable under every common colour-vision
@@ -85,19 +86,71 @@ def is_lecture_mode() -> bool:
 
 
 def widget_width() -> str:
-    """CSS width for slider widgets: wide enough to grab on a projector."""
-    return "900px" if _STATE["lecture"] else "560px"
+    """CSS width for slider widgets: wide enough to grab on a projector.
+
+    Panels cap it at the cell's width (``max-width: 100%``) so the read-out stays visible.
+    """
+    return "820px" if _STATE["lecture"] else "560px"
+
+
+# Pixel sizes of a panel's figure, measured in JupyterLab 4 (Chromium): the output area is
+# about 830 px wide in a 1024 px window with the sidebar hidden, and the notebook shows about
+# 640 px of height at 1024x768 (menu, tabs, toolbar, status bar take the rest); at 1366x768 with
+# the file browser open the output area is about 880 px wide.
+_FIGURE_PX = {False: (760, 330), True: (800, 330)}
+# the vertical budget left for the figure: visible notebook (~640 px) minus title, read-out
+# (about three lines) and margins; each row of controls takes ~42 px in lecture mode, ~34 px else
+_BUDGET = {False: (540, 34), True: (480, 42)}
+
+
+def figure_width_px() -> int:
+    """Width in pixels at which panels render (and show) their figure in the current mode.
+
+    Returns
+    -------
+    int
+        760 on a laptop, 800 in lecture mode.
+    """
+    return _FIGURE_PX[_STATE["lecture"]][0]
+
+
+def figure_max_height_px(control_rows: int = 0) -> int:
+    """Tallest figure (pixels) a panel draws, so controls + figure + read-out fit one screen.
+
+    Parameters
+    ----------
+    control_rows : int, default 0
+        Rows of controls above the figure (each takes room from the figure).
+
+    Returns
+    -------
+    int
+        Height in pixels, at most 330 and at least 200.
+
+    Examples
+    --------
+    >>> figure_max_height_px(0) >= figure_max_height_px(6)
+    True
+    """
+    base, per_row = _BUDGET[_STATE["lecture"]]
+    return int(max(200, min(_FIGURE_PX[_STATE["lecture"]][1], base - per_row * control_rows)))
 
 
 def widget_css() -> str:
-    """The style sheet lecture mode displays in a notebook: larger widget text and labels.
+    """The style sheet lecture mode displays in a notebook: projector-sized prose, code and widgets.
 
-    Uses the CSS variables of ipywidgets 8 (``--jp-widgets-*``), so it applies to every widget
-    on the page, including panels created before the switch.
+    Uses the CSS variables of JupyterLab (``--jp-content-font-size*``, ``--jp-code-font-size``)
+    and of ipywidgets 8 (``--jp-widgets-*``), so it applies to the whole page, including panels
+    created before the switch.
     """
     return (
         "<style>\n"
         ":root {\n"
+        "  --jp-content-font-size1: 20px;\n"
+        "  --jp-content-font-size2: 1.3em;\n"
+        "  --jp-content-font-size3: 1.5em;\n"
+        "  --jp-code-font-size: 17px;\n"
+        "  --jp-code-line-height: 1.35;\n"
         "  --jp-widgets-font-size: 18px;\n"
         "  --jp-widgets-inline-height: 36px;\n"
         "  --jp-widgets-inline-label-width: 190px;\n"
@@ -106,6 +159,9 @@ def widget_css() -> str:
         "  --jp-widgets-inline-width: 420px;\n"
         "}\n"
         ".jupyter-widgets .widget-html-content { font-size: 18px; }\n"
+        ".jp-RenderedMarkdown, .jp-RenderedHTMLCommon { font-size: 20px; }\n"
+        ".jp-Notebook .cm-content, .jp-OutputArea-output pre { font-size: 17px; }\n"
+        ".widget-readout { flex-shrink: 0; }\n"
         "</style>"
     )
 

@@ -61,9 +61,40 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, class_prior_, theta_ (n_classes, n_features) means, var_ (variances used),
-    var_perturbed_ (the sample variances S^2), floored_ (bool mask of floored cells),
-    noise_var_ (sigma_R^2 per attribute; zeros without noise)
+    classes_ : ndarray, shape (n_classes,)
+        The class labels, sorted.
+    class_prior_ : ndarray, shape (n_classes,)
+        Share of the training records in each class.
+    theta_ : ndarray, shape (n_classes, n_features)
+        Per-class means of the (perturbed) attributes, estimates of ``mu_ij``.
+    var_ : ndarray, shape (n_classes, n_features)
+        The variances the model uses: ``S^2 - sigma_R^2`` (floored) when ``correct_variance``
+        and ``noise`` is given, else ``S^2``; plus a tiny epsilon, as in scikit-learn.
+    var_perturbed_ : ndarray, shape (n_classes, n_features)
+        The per-class sample variances ``S^2`` of the training data (denominator n - 1).
+    floored_ : ndarray of bool, shape (n_classes, n_features)
+        True where the corrected variance hit ``variance_floor * S^2``.
+    noise_var_ : ndarray, shape (n_features,)
+        ``sigma_R^2`` per attribute (zeros without noise).
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features,)
+        Column names, when fitted on a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu import GaussianNoise, perturb
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(0, 1, (500, 2)), rng.normal(2, 1, (500, 2))]
+    >>> y = np.r_[np.zeros(500, int), np.ones(500, int)]
+    >>> W = perturb(X, GaussianNoise(1.0), rng=1)
+    >>> nb = PerturbedGaussianNB(noise=GaussianNoise(1.0)).fit(W, y)
+    >>> nb.predict([[0.0, 0.0], [2.0, 2.0]]).tolist()
+    [0, 1]
+    >>> p = nb.predict_proba([[0.0, 0.0], [1.0, 1.0]])   # columns: classes_ 0, 1
+    >>> bool(p[0, 0] > 0.9), bool(0.2 < p[1, 0] < 0.8)     # sure; half-way: unsure
+    (True, True)
     """
 
     def __init__(self, noise=None, correct_variance=True, variance_floor=0.01):
@@ -78,7 +109,30 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         return np.array([by_column[j].var for j in range(d)], dtype=float)
 
     def fit(self, X, y):
-        """Estimate priors, means and (corrected) variances from (perturbed) training data."""
+        """Estimate priors, means and (corrected) variances from (perturbed) training data.
+
+        Section 5.2 of Liu et al.: ``mu_ij`` is the class mean of ``w`` and ``sigma_ij^2 =
+        S^2 - sigma_R^2``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records (perturbed, or original with ``noise=None``), numeric and finite.
+        y : array-like, shape (n_samples,)
+            Class labels; every class needs at least 2 records.
+
+        Returns
+        -------
+        PerturbedGaussianNB
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If ``variance_floor`` is not in (0, 1], ``noise`` is not None, a Noise or a dict
+            with a Noise for every column, a class has fewer than 2 records, or ``X``/``y``
+            are invalid.
+        """
         floor = check_probability(self.variance_floor, "variance_floor")
         if floor <= 0:
             raise ValueError("variance_floor must be > 0 so that every variance stays positive")
@@ -120,14 +174,36 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         return np.log(self.class_prior_)[None] + ll.sum(-1)
 
     def predict_proba(self, X):
-        """Posterior class probabilities."""
+        """Posterior class probabilities.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records to classify (same columns as in ``fit``).
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes)
+            ``P(C_j | x)`` from Eq. 8, columns in the order of ``classes_``; rows sum to 1.
+        """
         jll = self._joint_log_likelihood(X)
         jll -= jll.max(1, keepdims=True)
         p = np.exp(jll)
         return p / p.sum(1, keepdims=True)
 
     def predict(self, X):
-        """The most probable class (Eq. 8)."""
+        """The most probable class (Eq. 8).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Records to classify (same columns as in ``fit``).
+
+        Returns
+        -------
+        ndarray, shape (n_samples,)
+            The predicted label of each record (an element of ``classes_``).
+        """
         jll = self._joint_log_likelihood(X)
         return self.classes_[np.argmax(jll, axis=1)]
 

@@ -162,11 +162,14 @@ class BayesEstimate:
     ----------
     mean : ndarray, shape (n,)
         Posterior mean E[X | W = w] (the minimum-MSE estimate of the original value).
-    lower, upper : ndarray, shape (n,)
-        Posterior ``confidence`` interval of each record.
+    lower : ndarray, shape (n,)
+        Lower end of each record's posterior ``confidence`` interval.
+    upper : ndarray, shape (n,)
+        Upper end of each record's posterior ``confidence`` interval.
     std : ndarray, shape (n,)
         Posterior standard deviation.
     confidence : float
+        Posterior probability inside each interval.
     interval : str
         ``"central"`` (equal tails) or ``"shortest"``.
     """
@@ -180,6 +183,7 @@ class BayesEstimate:
 
     @property
     def width(self) -> np.ndarray:
+        """Width ``upper - lower`` of each record's posterior interval, shape (n,)."""
         return self.upper - self.lower
 
 
@@ -215,6 +219,16 @@ def bayes_estimate(W, noise: Noise, prior, *, confidence: float = 0.95, bounds=N
     Returns
     -------
     BayesEstimate
+        Posterior mean, standard deviation and interval of every record.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not finite, ``confidence``/``interval``/``bounds``/``n_grid`` is invalid,
+        the prior is malformed or puts no mass on ``bounds``, or a perturbed value is
+        impossible under the prior and the noise.
+    TypeError
+        If ``noise`` is not a noise model.
 
     Examples
     --------
@@ -268,16 +282,21 @@ class PosteriorPrivacy:
     ----------
     apriori_width : float
         ``noise.interval_width(confidence)``: 3.92 sigma at 95 % for Gaussian noise (Table 1).
-    mean_width, median_width : float
-        Average and median width of the posterior intervals over the records.
+    mean_width : float
+        Average width of the posterior intervals over the records.
+    median_width : float
+        Median width of the posterior intervals over the records.
     ratio : float
         ``mean_width / apriori_width`` (below 1: the paper's measure overstates privacy).
     coverage : float
         Share of records whose true value lies in its posterior interval (close to
         ``confidence`` when the prior is right: the attacker's intervals are honest).
-    rmse_posterior_mean, rmse_perturbed : float
-        Error of the posterior mean and of the perturbed value as estimates of x.
+    rmse_posterior_mean : float
+        Root-mean-square error of the posterior mean as an estimate of x.
+    rmse_perturbed : float
+        Root-mean-square error of the perturbed value itself as an estimate of x.
     confidence : float
+        Confidence of both the a-priori and the posterior intervals.
     """
 
     apriori_width: float
@@ -305,12 +324,35 @@ def posterior_interval_width(x, noise: Noise, prior, *, w=None, confidence: floa
     x : array-like, shape (n,)
         The true values (to check coverage and errors).
     noise : Noise
-    prior : see :func:`bayes_estimate`
-        The distribution the attacker uses (true or reconstructed).
+        The noise model (public).
+    prior : reconstruction result, (edges, probabilities) or callable
+        The distribution the attacker uses (true or reconstructed); see
+        :func:`bayes_estimate`.
     w : array-like, shape (n,), optional
         Perturbed values; default ``x + noise`` drawn with ``rng``.
-    confidence, bounds, interval, n_grid : see :func:`bayes_estimate`
+    confidence : float in (0, 1), default 0.95
+        Confidence of the a-priori and the posterior intervals.
+    bounds : (low, high) or None
+        Support of X (as in :func:`bayes_estimate`).
+    interval : {"central", "shortest"}, default "central"
+        Kind of posterior interval (as in :func:`bayes_estimate`).
+    n_grid : int or None
+        Number of grid cells (as in :func:`bayes_estimate`).
     rng : None, int or numpy.random.Generator
+        Source of the noise when ``w`` is not given (unused otherwise).
+
+    Returns
+    -------
+    PosteriorPrivacy
+        The a-priori width, the posterior widths, their ratio, the coverage and the errors.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` or ``w`` is not finite, their lengths differ, or :func:`bayes_estimate`
+        refuses its arguments.
+    TypeError
+        If ``noise`` is not a noise model.
 
     Examples
     --------
@@ -354,6 +396,36 @@ def property_posterior(W, noise: Noise, prior, low: float, high: float, *, bound
     a property with prior probability <= rho1 has posterior probability >= rho2 after seeing
     the randomized value. With additive noise the prior of the property is the prior mass of
     [low, high] and its posterior is computed here on the same grid as :func:`bayes_estimate`.
+
+    Parameters
+    ----------
+    W : array-like, shape (n,)
+        Perturbed values of one attribute.
+    noise : Noise
+        The noise that was added.
+    prior : reconstruction result, (edges, probabilities) or callable
+        The distribution of X (see :func:`bayes_estimate`).
+    low : float
+        Lower end of the property ``low <= X <= high`` (finite).
+    high : float
+        Upper end, ``> low`` (finite).
+    bounds : (low, high) or None
+        Support of X (default: the histogram's outer edges; required for a density).
+    n_grid : int or None
+        Number of grid cells (as in :func:`bayes_estimate`).
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        The posterior probability of the property for each record, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not finite, ``low < high`` fails, the prior is malformed, or a perturbed
+        value is impossible under the prior and the noise.
+    TypeError
+        If ``noise`` is not a noise model.
 
     Examples
     --------

@@ -157,6 +157,12 @@ def interval_privacy(method=INTERVAL_METHODS, confidence=(0.5, 0.95, 0.999)) -> 
         One row per method; column ``unit`` (``W``, ``2α`` or ``σ``) and one column per
         confidence (labelled like ``"95%"``) holding the exact width as a multiple of the unit.
 
+    Raises
+    ------
+    ValueError
+        If a method is unknown or a confidence is not strictly between 0 and 1 (or either list
+        is empty).
+
     Examples
     --------
     >>> interval_privacy("gaussian", 0.95).round(2).to_string()
@@ -239,6 +245,13 @@ def grid_step(values) -> float | None:
     float or None
         The grid spacing, or None when the values have (almost) no ties or no common lattice.
 
+    Raises
+    ------
+    TypeError
+        If ``values`` is text.
+    ValueError
+        If ``values`` is empty, not 1-d or not finite.
+
     Examples
     --------
     >>> grid_step([20, 20, 21, 21, 23, 23, 25, 25])
@@ -293,8 +306,20 @@ def differential_entropy(samples, base: float = 2.0) -> float:
     ----------
     samples : array-like of float, shape (n,)
         At least 2 values, not all equal.
-    base : float
-        Logarithm base: 2 (bits, the papers' unit) or ``math.e`` (nats).
+    base : float, default 2.0
+        Logarithm base: 2 (bits, the papers' unit) or ``math.e`` (nats); finite, > 0, != 1.
+
+    Returns
+    -------
+    float
+        The estimate of h(X) in units of ``base`` (can be negative: a density concentrated on
+        an interval shorter than 1 has h < 0).
+
+    Raises
+    ------
+    ValueError
+        If ``samples`` is not finite and 1-d, has fewer than 2 values or is constant, or
+        ``base`` is invalid.
 
     Examples
     --------
@@ -325,6 +350,21 @@ def entropy_privacy(samples) -> float:
     """Pi(X) = 2**h(X) estimated from a sample (Agrawal & Aggarwal; Liu et al. Eq. 2).
 
     In the units of the attribute: a variable uniform on an interval of length a has Pi = a.
+
+    Parameters
+    ----------
+    samples : array-like of float, shape (n,)
+        At least 2 values, not all equal (see :func:`differential_entropy`).
+
+    Returns
+    -------
+    float
+        Pi(X) > 0, in the units of the attribute.
+
+    Raises
+    ------
+    ValueError
+        As :func:`differential_entropy`.
 
     Examples
     --------
@@ -410,6 +450,19 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
         Seed for the spread of grid values over their cells (default 0: the same input always
         gives the same number). Unused when neither x nor w is on a grid.
 
+    Returns
+    -------
+    float
+        The estimate of I(X;W) in units of ``base``, >= 0 (0 when ``x`` or ``w`` is constant).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``w`` are not finite 1-d samples of equal length, there are fewer than
+        ``k + 2`` pairs, ``k`` is not a positive integer or ``base`` is invalid.
+    TypeError
+        If ``noise`` is given but is not a noise model.
+
     Examples
     --------
     >>> import numpy as np
@@ -458,7 +511,28 @@ def conditional_privacy(x, w, k: int = 3, noise: Noise | None = None, rng=0) -> 
     What is left of X's privacy once W is published, in the units of X: the length of an
     interval over which a uniform variable would be as uncertain as X is given W.
 
-    ``k``, ``noise`` and ``rng`` are passed to :func:`mutual_information`.
+    Parameters
+    ----------
+    x : array-like of float, shape (n,)
+        Original values.
+    w : array-like of float, shape (n,)
+        Perturbed values, paired record by record with ``x``.
+    k : int, default 3
+        Neighbours of the KSG estimator of I(X;W) (see :func:`mutual_information`).
+    noise : Noise, optional
+        The known noise model: estimate I = h(W) - h(R) instead of the k-NN estimate.
+    rng : None, int or numpy.random.Generator, default 0
+        Seed for spreading grid values over their cells (see :func:`mutual_information`).
+
+    Returns
+    -------
+    float
+        Pi(X|W) > 0, in the units of ``x``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`differential_entropy` and :func:`mutual_information`.
 
     Examples
     --------
@@ -494,6 +568,16 @@ def privacy_loss(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None
     rng : None, int or numpy.random.Generator
         Seed for spreading grid values over their cells (see :func:`mutual_information`).
 
+    Returns
+    -------
+    float
+        The loss, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        As :func:`mutual_information`.
+
     Examples
     --------
     >>> import numpy as np
@@ -508,13 +592,32 @@ def privacy_loss(x, w, k: int = 3, base: float = 2.0, noise: Noise | None = None
 def gaussian_privacy_loss(snr_value: float) -> float:
     """Closed form for Gaussian X and Gaussian noise: I = log2(1 + SNR)/2, loss = 1 - (1+SNR)^-1/2.
 
+    The reference curve for :func:`privacy_loss` (Liu et al. tabulate the privacy loss at
+    several SNR values, their Table 1).
+
+    Parameters
+    ----------
+    snr_value : float
+        Signal-to-noise ratio var(X) / var(R), finite and >= 0.
+
+    Returns
+    -------
+    float
+        The privacy loss ``1 - 2**-I`` with I in bits, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        If ``snr_value`` is not a finite number >= 0.
+
     Examples
     --------
     >>> round(gaussian_privacy_loss(1.0), 4)
     0.2929
     """
-    if isinstance(snr_value, bool) or not isinstance(snr_value, numbers.Real) \
-            or not math.isfinite(snr_value) or snr_value < 0:
+    if isinstance(snr_value, bool) or not isinstance(snr_value, numbers.Real):
+        raise TypeError(f"snr_value must be a finite number >= 0, got {snr_value!r}")
+    if not math.isfinite(snr_value) or snr_value < 0:
         raise ValueError(f"snr_value must be a finite number >= 0, got {snr_value!r}")
     return 1.0 - (1.0 + float(snr_value)) ** -0.5
 
@@ -529,6 +632,16 @@ def snr(x, noise) -> float:
     noise : Noise or array-like of float
         A noise model (its exact variance is used) or the noise values actually added
         (e.g. ``w - x``).
+
+    Returns
+    -------
+    float
+        ``var(x) / var(noise)``, >= 0.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` or the noise values are not finite, or the noise values are constant.
 
     Examples
     --------
@@ -559,12 +672,16 @@ class PrivacyMeasures:
 
     Attributes
     ----------
+    confidence : float
+        Confidence level of the interval measure (e.g. 0.95).
     interval_width : float
         Width of the noise's ``confidence`` interval (Agrawal & Srikant Table 1), attribute units.
     privacy_level : float
         ``interval_width / value_range`` ("x % privacy" of the papers, as a fraction).
-    pi_x, pi_noise : float
-        Pi(X) estimated from the sample, Pi(R) = 2**h(R) in closed form.
+    pi_x : float
+        Pi(X) = 2**h(X) estimated from the sample, attribute units.
+    pi_noise : float
+        Pi(R) = 2**h(R) of the noise, in closed form.
     pi_x_given_w : float
         Conditional privacy Pi(X|W), estimated.
     mutual_information : float
@@ -593,6 +710,37 @@ def privacy_measures(x, w, noise: Noise, confidence: float = 0.95, value_range=N
     ``value_range`` defaults to ``max(x) - min(x)``. ``estimator`` chooses how I(X;W) is
     estimated: ``"knn"`` (KSG from the pairs) or ``"known-noise"`` (h(W) - h(R), see
     :func:`mutual_information`).
+
+    Parameters
+    ----------
+    x : array-like of float, shape (n,)
+        Original values.
+    w : array-like of float, shape (n,)
+        Perturbed values, paired with ``x``.
+    noise : Noise
+        The noise model that produced ``w - x``.
+    confidence : float, default 0.95
+        Confidence of the interval measure, strictly between 0 and 1.
+    value_range : float, optional
+        Width of the attribute's domain, > 0 (default ``max(x) - min(x)``); the privacy level
+        is ``interval_width / value_range``.
+    k : int, default 3
+        Neighbours of the KSG estimator (``estimator="knn"`` only).
+    estimator : {"knn", "known-noise"}, default "knn"
+        How I(X;W) is estimated.
+
+    Returns
+    -------
+    PrivacyMeasures
+        Interval width and privacy level, Pi(X), Pi(R), Pi(X|W), I(X;W), the loss and the SNR.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range, ``x`` and ``w`` are not paired finite samples, or
+        ``x`` is constant and ``value_range`` is not given.
+    TypeError
+        If ``noise`` is not a noise model.
 
     Examples
     --------
@@ -656,6 +804,14 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
         One row per column: ``snr``, ``noise_scale`` (alpha or sigma), ``mi_bits`` (I(X;W) in
         bits), ``loss`` (1 - 2**-I, the definition) and ``loss_if_nats`` (1 - 2**-I with I in
         nats: what a units mix-up would print).
+
+    Raises
+    ------
+    TypeError
+        If ``kind`` is not a string.
+    ValueError
+        If ``frame`` is not a DataFrame with at least one finite numeric column, the number of
+        SNR values does not match the columns, or an SNR, ``kind`` or ``k`` is invalid.
 
     Examples
     --------

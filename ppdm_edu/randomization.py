@@ -505,6 +505,11 @@ class UniformNoise(Noise):
         -------
         float
             ``confidence * 2 * alpha``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).interval_width(0.95)   # Table 1: 95 % of 2 alpha
+        3.8
         """
         return _check_confidence(confidence) * 2.0 * self.alpha
 
@@ -515,6 +520,11 @@ class UniformNoise(Noise):
         -------
         float
             ``log2(2 alpha)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).entropy()
+        2.0
         """
         return math.log2(2.0 * self.alpha)
 
@@ -525,6 +535,11 @@ class UniformNoise(Noise):
         -------
         float
             ``2 alpha``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).privacy()
+        4.0
         """
         return 2.0 * self.alpha
 
@@ -540,6 +555,11 @@ class UniformNoise(Noise):
         -------
         tuple of float
             ``(-alpha, alpha)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).support()
+        (-2.0, 2.0)
         """
         check_probability(coverage, "coverage")  # ignored, but a wrong value is still refused
         return -self.alpha, self.alpha
@@ -559,6 +579,11 @@ class UniformNoise(Noise):
         -------
         UniformNoise
             alpha = width / (2 confidence).
+
+        Examples
+        --------
+        >>> UniformNoise.from_interval_width(1.9).alpha   # 95 % privacy of width 1.9
+        1.0
         """
         width = check_positive(width, "width")
         return cls(width / (2.0 * _check_confidence(confidence)))
@@ -576,6 +601,11 @@ class UniformNoise(Noise):
         -------
         UniformNoise
             alpha = sqrt(3 var).
+
+        Examples
+        --------
+        >>> UniformNoise.from_variance(3.0).alpha
+        3.0
         """
         return cls(math.sqrt(3.0 * check_positive(var, "variance")))
 
@@ -634,7 +664,28 @@ class GaussianNoise(Noise):
         return np.where(np.isposinf(t), np.inf, np.where(np.isneginf(t), 0.0, out))
 
     def ppf(self, q) -> np.ndarray:
-        """Quantile of N(0, sigma^2): sigma * Phi^-1(q)."""
+        """Quantile of N(0, sigma^2): sigma * Phi^-1(q).
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        float or numpy.ndarray
+            The quantiles (a float for a scalar ``q``); ``-inf``/``inf`` at 0/1.
+
+        Raises
+        ------
+        ValueError
+            If a probability is NaN or outside [0, 1].
+
+        Examples
+        --------
+        >>> round(GaussianNoise(2.0).ppf(0.975), 3)
+        3.92
+        """
         q = _check_quantile(q)
         out = self.sigma * special.ndtri(q)
         return out if out.ndim else float(out)
@@ -656,6 +707,11 @@ class GaussianNoise(Noise):
         -------
         float
             ``2 z sigma``.
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).interval_width(0.95), 2)   # Table 1: 3.92 sigma
+        3.92
         """
         c = _check_confidence(confidence)
         return 2.0 * float(special.ndtri(0.5 + 0.5 * c)) * self.sigma
@@ -667,6 +723,11 @@ class GaussianNoise(Noise):
         -------
         float
             ``0.5 log2(2 pi e sigma^2)``.
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).entropy(), 4)
+        2.0471
         """
         return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)
 
@@ -677,6 +738,11 @@ class GaussianNoise(Noise):
         -------
         float
             ``sqrt(2 pi e) sigma``.
+
+        Examples
+        --------
+        >>> round(GaussianNoise(1.0).privacy(), 4)
+        4.1327
         """
         return math.sqrt(2.0 * math.pi * math.e) * self.sigma
 
@@ -695,6 +761,11 @@ class GaussianNoise(Noise):
         -------
         GaussianNoise
             sigma = width / (2 z).
+
+        Examples
+        --------
+        >>> round(GaussianNoise.from_interval_width(3.92).sigma, 3)
+        1.0
         """
         width = check_positive(width, "width")
         c = _check_confidence(confidence)
@@ -713,6 +784,11 @@ class GaussianNoise(Noise):
         -------
         GaussianNoise
             sigma = sqrt(var).
+
+        Examples
+        --------
+        >>> GaussianNoise.from_variance(4.0).sigma
+        2.0
         """
         return cls(math.sqrt(check_positive(var, "variance")))
 
@@ -789,6 +865,11 @@ class LaplaceNoise(Noise):
         -------
         float
             ``-2 b ln(1 - c)``.
+
+        Examples
+        --------
+        >>> round(LaplaceNoise(0.5).interval_width(0.95), 4)   # -ln(0.05) = 2.9957
+        2.9957
         """
         c = _check_confidence(confidence)
         return -2.0 * self.b * math.log1p(-c)
@@ -800,6 +881,11 @@ class LaplaceNoise(Noise):
         -------
         float
             ``log2(2 e b)``.
+
+        Examples
+        --------
+        >>> round(LaplaceNoise(0.5).entropy(), 4)   # log2(e)
+        1.4427
         """
         return math.log2(2.0 * math.e * self.b)
 
@@ -815,6 +901,11 @@ class LaplaceNoise(Noise):
         -------
         float
             ``value_range / b``.
+
+        Examples
+        --------
+        >>> LaplaceNoise(0.5).ldp_epsilon(1.0)
+        2.0
         """
         return check_positive(value_range, "value_range") / self.b
 
@@ -833,6 +924,11 @@ class LaplaceNoise(Noise):
         -------
         LaplaceNoise
             b = width / (-2 ln(1 - c)).
+
+        Examples
+        --------
+        >>> round(LaplaceNoise.from_interval_width(2.9957).b, 3)
+        0.5
         """
         width = check_positive(width, "width")
         return cls(width / (-2.0 * math.log1p(-_check_confidence(confidence))))
@@ -850,6 +946,11 @@ class LaplaceNoise(Noise):
         -------
         LaplaceNoise
             b = sqrt(var / 2).
+
+        Examples
+        --------
+        >>> LaplaceNoise.from_variance(2.0).b
+        1.0
         """
         return cls(math.sqrt(0.5 * check_positive(var, "variance")))
 
@@ -886,6 +987,13 @@ def perturb(x, noise: Noise, rng=None) -> np.ndarray:
     -------
     numpy.ndarray
         ``x + r``, same shape as ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is not a Noise.
+    ValueError
+        If ``x`` is empty, not numeric or holds NaN or infinity.
 
     Examples
     --------
@@ -956,6 +1064,13 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
     Discretization
         Edges and the interval index of each value.
 
+    Raises
+    ------
+    ValueError
+        If ``x`` is not finite, both or neither of ``edges`` and ``width`` are given, ``origin``
+        lies above ``min(x)``, ``edges`` is not increasing or does not cover the values, or
+        ``width`` gives too many intervals.
+
     Examples
     --------
     >>> d = discretize([3.0, 14.0, 27.0], width=10.0, origin=0.0)
@@ -1012,6 +1127,14 @@ def noise_for_privacy(kind: str, level: float, value_range: float, confidence: f
     Noise
         The noise object.
 
+    Raises
+    ------
+    TypeError
+        If ``kind`` is not a string.
+    ValueError
+        If ``kind`` is unknown, ``level`` or ``value_range`` is not finite and > 0, or
+        ``confidence`` is not strictly between 0 and 1.
+
     Examples
     --------
     >>> round(noise_for_privacy("gaussian", 1.0, 3.92).sigma, 3)   # 3.92 = 2 x 1.96
@@ -1042,6 +1165,14 @@ def noise_for_snr(x, snr: float, kind: str = "gaussian") -> Noise:
     -------
     Noise
         The noise object with variance ``var(x) / snr``.
+
+    Raises
+    ------
+    TypeError
+        If ``kind`` is not a string.
+    ValueError
+        If ``x`` is not finite or is constant, ``snr`` is not finite and > 0, or ``kind`` is
+        unknown.
 
     Examples
     --------

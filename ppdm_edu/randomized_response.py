@@ -118,6 +118,11 @@ def warner_disguise(truth, theta: float, rng=None) -> np.ndarray:
         The disguised answers. ``theta = 1`` returns ``truth`` and ``theta = 0`` its negation,
         exactly.
 
+    Raises
+    ------
+    ValueError
+        If ``truth`` is not a 1-d array of 0/1 values, or ``theta`` is outside [0, 1].
+
     Examples
     --------
     >>> import numpy as np
@@ -142,6 +147,28 @@ def warner_std_error(pi, theta, n):
     proportion plus the price of the randomizing device (Warner 1965). Equal to
     ``sqrt(lambda (1 - lambda) / (n (2 theta - 1)^2))`` with ``lambda = theta pi + (1 - theta)(1 - pi)``.
     Returns ``inf`` at theta = 1/2.
+
+    Parameters
+    ----------
+    pi : float or array-like of float
+        The proportion P(A = yes), in [0, 1] (the true one, or an estimate of it).
+    theta : float or array-like of float
+        Probability of answering the true question, in [0, 1].
+    n : float or array-like of float
+        Number of respondents, > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The standard error (a float when all inputs are scalars, else the broadcast array);
+        ``inf`` where theta is within 1e-9 of 1/2.
+
+    Raises
+    ------
+    TypeError
+        If an input is not numeric (text is refused).
+    ValueError
+        If ``pi`` or ``theta`` is outside [0, 1] or ``n <= 0`` (or any is not finite).
 
     Examples
     --------
@@ -176,14 +203,20 @@ class WarnerEstimate:
         ``sqrt(theta (1 - theta) / (n (2 theta - 1)^2))``: the device's part alone, i.e. the
         spread of the estimate when the *same* n people are asked again and again (0 at
         theta = 0 or 1). Use it to compare with repeated disguises of one fixed data set.
-    ci_low, ci_high : float
-        Normal-approximation confidence interval ``estimate -/+ z * std_error``, intersected
-        with [0, 1].
+    ci_low : float
+        Lower end of the normal-approximation confidence interval,
+        ``estimate - z * std_error`` clipped to [0, 1] (``z`` the two-sided normal quantile
+        of ``confidence``).
+    ci_high : float
+        Upper end, ``estimate + z * std_error`` clipped to [0, 1].
     p_star : float
         Observed proportion of "yes" responses, P*(A = yes).
     n : int
+        Number of responses.
     theta : float
+        The theta used to disguise the answers.
     confidence : float
+        Level of the confidence interval.
     """
 
     estimate: float
@@ -216,6 +249,9 @@ def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> War
     Returns
     -------
     WarnerEstimate
+        The unbiased and clipped estimates, both standard errors and the confidence
+        interval. A ``RuntimeWarning`` is issued when the unbiased estimate falls outside
+        [0, 1].
 
     Raises
     ------
@@ -329,18 +365,28 @@ def mrr_disguise(X, theta: float, rng=None, keep=None):
     Parameters
     ----------
     X : pandas.DataFrame or array-like of 0/1, shape (n, N)
+        The true records: ``n`` records of ``N`` binary attributes.
     theta : float in [0, 1]
         Probability of sending the record unchanged. 0.5 is allowed here (nothing can be
         estimated from the result, see :func:`mrr_solve`).
     rng : None, int or numpy.random.Generator
+        Randomness of the per-record coin (one draw per record).
     keep : None, a column, or a list of columns
         Columns sent truthfully (e.g. the class column): names for a DataFrame, integer
         indices for an array.
 
     Returns
     -------
-    Same kind as ``X`` (DataFrame with the same index and columns, or ndarray), dtype uint8.
-    ``theta = 1`` returns the data and ``theta = 0`` their complement (except ``keep``), exactly.
+    pandas.DataFrame or numpy.ndarray of uint8, shape (n, N)
+        The disguised records, of the same kind as ``X`` (a DataFrame keeps its index and
+        columns). ``theta = 1`` returns the data and ``theta = 0`` their complement (except
+        ``keep``), exactly.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a non-empty 2-D 0/1 matrix, ``theta`` is outside [0, 1], or ``keep``
+        names an unknown column.
 
     Examples
     --------
@@ -378,6 +424,7 @@ def mrr_solve(p_star_e, p_star_ebar, theta: float):
         Observed proportions (or counts: the system is linear, so counts in give estimated
         counts out) of disguised records matching E and its complementary pattern E-bar.
     theta : float in [0, 1], not 0.5
+        Probability that a record was sent unchanged.
 
     Returns
     -------
@@ -436,13 +483,19 @@ class MRREstimate:
         the same records shows): only the M true records matching E or Ebar can land in E or
         Ebar (each in its own pattern with probability theta, in the other with 1 - theta), so
         ``Var = M theta (1 - theta) / (n (2 theta - 1))^2`` with ``M / n = a + b`` observed exactly.
-    p_star_e, p_star_ebar : float
-        Observed proportions of disguised records matching E and Ebar.
+    p_star_e : float
+        Observed proportion of disguised records matching E, P*(E).
+    p_star_ebar : float
+        Observed proportion of disguised records matching Ebar, P*(Ebar).
     n : int
+        Number of records.
     theta : float
+        The theta used to disguise the records.
     conditions : dict
-        E, as given; ``complement`` is Ebar (kept columns keep their value).
+        E, as given (``{column: 0 or 1}``).
     complement : dict
+        Ebar: the same columns with every value flipped, except kept columns, which keep
+        their value.
     """
 
     estimate: float
@@ -485,6 +538,7 @@ def mrr_estimate(disguised, theta: float, conditions, keep=None) -> MRREstimate:
     disguised : pandas.DataFrame or 2-D array-like of 0/1
         Output of :func:`mrr_disguise`.
     theta : float in [0, 1], not 0.5
+        Probability that a record was sent unchanged.
     conditions : dict {column: 0 or 1}
         The conjunction E, e.g. ``{"A1": 1, "A2": 1, "A3": 0}`` (column names for a DataFrame,
         integer indices for an array). An empty dict is the always-true E (estimate 1).
@@ -494,6 +548,14 @@ def mrr_estimate(disguised, theta: float, conditions, keep=None) -> MRREstimate:
     Returns
     -------
     MRREstimate
+        The estimates of P(E) and P(Ebar), the observed proportions and both standard
+        errors.
+
+    Raises
+    ------
+    ValueError
+        If ``disguised`` is not a non-empty 2-D 0/1 matrix, ``theta`` is 0.5 or outside
+        [0, 1], ``conditions`` is not a dict of 0/1 values, or a column is unknown.
 
     Examples
     --------
@@ -565,10 +627,17 @@ def epsilon(theta):
     Parameters
     ----------
     theta : float or array-like in [0, 1]
+        Probability of keeping the true answer (or record).
 
     Returns
     -------
     float or numpy.ndarray
+        epsilon >= 0 (a float for a scalar theta); ``inf`` at theta = 0 or 1.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``theta`` is not numeric or lies outside [0, 1].
 
     Examples
     --------
@@ -588,11 +657,6 @@ def epsilon(theta):
 def theta_for_epsilon(eps):
     """The theta >= 0.5 with ``epsilon(theta) = eps``: ``e^eps / (1 + e^eps)`` (1 - theta works too).
 
-    Examples
-    --------
-    >>> round(theta_for_epsilon(1.0), 4)
-    0.7311
-
     Parameters
     ----------
     eps : float or array-like of float
@@ -602,6 +666,18 @@ def theta_for_epsilon(eps):
     -------
     float or numpy.ndarray
         theta in [0.5, 1].
+
+    Raises
+    ------
+    TypeError
+        If ``eps`` is not numeric.
+    ValueError
+        If ``eps`` is empty, negative or NaN.
+
+    Examples
+    --------
+    >>> round(theta_for_epsilon(1.0), 4)
+    0.7311
     """
     if isinstance(eps, (str, bytes)) or np.asarray(eps).dtype.kind not in "iuf":
         raise TypeError(f"epsilon must be a number >= 0 (inf allowed), got {eps!r}")
@@ -615,6 +691,29 @@ def theta_for_epsilon(eps):
 def sample_size_factor(pi, theta):
     """How many times more respondents randomized response needs for the precision of a direct
     question: ``Var_RR / Var_direct = 1 + theta (1 - theta) / ((2 theta - 1)^2 pi (1 - pi))``.
+
+    The ratio of Warner's variance (:func:`warner_std_error` squared) to the variance
+    ``pi (1 - pi) / n`` of a direct question; it does not depend on ``n``.
+
+    Parameters
+    ----------
+    pi : float or array-like of float
+        The proportion P(A = yes), strictly between 0 and 1.
+    theta : float or array-like of float
+        Probability of answering the true question, in [0, 1].
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The factor, >= 1 (a float for scalar inputs); 1 at theta = 0 or 1 and ``inf`` at
+        theta = 1/2.
+
+    Raises
+    ------
+    TypeError
+        If an input is not numeric.
+    ValueError
+        If ``pi`` is not strictly between 0 and 1 or ``theta`` is outside [0, 1].
 
     Examples
     --------

@@ -143,6 +143,21 @@ class Reconstruction:
         With ``stop="cross-validation"``: the mean held-out log-likelihood per record after
         0, 1, 2, ... iterations (its argmax is ``n_iter``); the curve stops once it has not
         improved for ``n_iter + 100`` iterations, or at ``max_iter``.
+
+    Examples
+    --------
+    >>> from ppdm_edu import UniformNoise, perturb, plateau
+    >>> noise = UniformNoise(0.25)
+    >>> rec = reconstruct(perturb(plateau(2000, 0), noise, rng=1), noise, bounds=(0, 1),
+    ...                   n_intervals=10)
+    >>> rec.n_intervals, round(float(rec.cdf()[-1]), 6)
+    (10, 1.0)
+    >>> list(rec.to_frame().columns)
+    ['lower', 'upper', 'probability', 'count']
+    >>> rec.posterior([0.5]).shape         # one row per value, one column per interval
+    (1, 10)
+    >>> float(rec.posterior_mean([1.1])[0]) > 0.75   # w = 1.1 means x >= 0.85
+    True
     """
 
     edges: np.ndarray
@@ -177,26 +192,80 @@ class Reconstruction:
 
     @property
     def n_intervals(self) -> int:
+        """Number of intervals ``m`` (the length of :attr:`probabilities`)."""
         return int(self.probabilities.size)
 
     def cdf(self) -> np.ndarray:
-        """Estimated ``F_X`` at the right edge of each interval."""
+        """Estimated ``F_X`` at the right edge of each interval.
+
+        Returns
+        -------
+        ndarray, shape (m,)
+            ``F_X(edges[p + 1]) = sum_{q <= p} Pr(X in I_q)``; non-decreasing, last entry 1 (up
+            to rounding).
+        """
         return np.cumsum(self.probabilities)
 
     def posterior(self, w, method: str | None = None) -> np.ndarray:
         """``P(X in I_p | W = w_i)`` for each value, using this estimate as the prior.
 
-        See :func:`posterior`. Rows sum to 1.
+        Bayes' rule for one record (Agrawal & Srikant 2000, start of Sec. 3), discretized on this
+        result's intervals; see :func:`posterior`.
+
+        Parameters
+        ----------
+        w : array-like of float, shape (n,)
+            Perturbed values (finite).
+        method : {"bayes", "em"} or None, default None
+            Likelihood of ``w`` given an interval: mid-point density (``"bayes"``) or the exact
+            average over the interval (``"em"``). None uses the method of this reconstruction.
+
+        Returns
+        -------
+        ndarray, shape (n, m)
+            Row ``i`` is the posterior distribution of ``x_i`` over the intervals; rows sum
+            to 1.
+
+        Raises
+        ------
+        ValueError
+            If ``w`` is not finite and 1-d or ``method`` is unknown.
+        TypeError
+            If this result has no noise model (``noise=None``, e.g. from
+            :func:`reconstruct_counts` called without one).
         """
         return posterior(w, self.edges, self.probabilities, self.noise,
                          method=self.method if method is None else method)
 
     def posterior_mean(self, w, method: str | None = None) -> np.ndarray:
-        """The posterior mean of each individual value (mid-point approximation)."""
+        """The posterior mean of each individual value (mid-point approximation).
+
+        The attacker's best guess (in squared error) of ``x_i`` from ``w_i`` with this
+        reconstruction as the prior: ``sum_p P(X in I_p | w_i) m(I_p)``.
+
+        Parameters
+        ----------
+        w : array-like of float, shape (n,)
+            Perturbed values (finite).
+        method : {"bayes", "em"} or None, default None
+            As in :meth:`posterior` (None: the method of this reconstruction).
+
+        Returns
+        -------
+        ndarray, shape (n,)
+            Posterior mean of each original value, using the interval mid-points.
+        """
         return self.posterior(w, method) @ self.midpoints
 
     def to_frame(self):
-        """A DataFrame with one row per interval (lower, upper, probability, count)."""
+        """A DataFrame with one row per interval (lower, upper, probability, count).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``lower`` and ``upper`` (the interval's edges), ``probability``
+            (``Pr(X in I_p)``) and ``count`` (``n Pr(X in I_p)``); ``m`` rows.
+        """
         import pandas as pd
 
         return pd.DataFrame({
@@ -232,6 +301,23 @@ def _check_bounds(bounds, w: np.ndarray | None = None) -> tuple[float, float]:
 def default_n_intervals(n: int) -> int:
     """The paper's heuristic (Sec. 4.2): about 100 points per interval, bounded to 10..100.
 
+    Parameters
+    ----------
+    n : int
+        Number of records, >= 1.
+
+    Returns
+    -------
+    int
+        ``round(n / 100)`` clipped to the range 10..100.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 1``.
+
+    Examples
+    --------
     >>> default_n_intervals(500), default_n_intervals(4_321), default_n_intervals(10**6)
     (10, 43, 100)
     """
@@ -247,6 +333,32 @@ def make_edges(bounds, n_intervals=None, width=None, n: int | None = None) -> np
     Give ``n_intervals`` or ``width`` (not both); with neither, :func:`default_n_intervals` of
     ``n``. With ``width`` the last interval may end a little past ``bounds[1]``.
 
+    Parameters
+    ----------
+    bounds : (float, float)
+        ``(low, high)`` with ``low < high``, both finite: the domain to split.
+    n_intervals : int, optional
+        Number of intervals, 1 to 10,000.
+    width : float, optional
+        Width of each interval, > 0 (at most 10,000 intervals may result).
+    n : int, optional
+        Number of records, used only when neither ``n_intervals`` nor ``width`` is given
+        (:func:`default_n_intervals`).
+
+    Returns
+    -------
+    ndarray, shape (m + 1,)
+        Strictly increasing boundaries, starting at ``low``.
+
+    Raises
+    ------
+    ValueError
+        If ``bounds`` is not a finite increasing pair, both ``n_intervals`` and ``width`` are
+        given, none of ``n_intervals``, ``width`` and ``n`` is, or the grid would have more
+        than 10,000 intervals.
+
+    Examples
+    --------
     >>> make_edges((0, 1), width=0.25).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
@@ -332,6 +444,20 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
         Agrawal & Aggarwal (2001); columns sum to exactly the probability of landing inside
         ``w_edges``.
 
+    Returns
+    -------
+    ndarray, shape (m_w, m)
+        ``A[s, p]``, the probability (``"em"``) or its mid-point approximation (``"bayes"``)
+        that a value of interval ``p`` is observed in bin ``s`` after noise.
+
+    Raises
+    ------
+    ValueError
+        If the edges are not strictly increasing, ``method`` is unknown, or the matrix would
+        have more than 20 million entries.
+    TypeError
+        If ``noise`` is not a noise model.
+
     Examples
     --------
     >>> from ppdm_edu import UniformNoise
@@ -352,7 +478,35 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
 
 
 def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> float:
-    """The stopping threshold: ``tol`` x the ``level`` critical value of chi^2 with m-1 df."""
+    """The stopping threshold: ``tol`` x the ``level`` critical value of chi^2 with m-1 df.
+
+    The paper stops "when the difference between successive estimates becomes very small (1% of
+    the threshold of the chi^2 test)" (Agrawal & Srikant 2000, Sec. 3, Stopping Criterion).
+
+    Parameters
+    ----------
+    m : int
+        Number of intervals, >= 1 (the test has ``max(m - 1, 1)`` degrees of freedom).
+    tol : float, default 0.01
+        Fraction of the critical value, >= 0.
+    level : float, default 0.95
+        Level of the chi^2 test, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        ``tol * chi2.ppf(level, max(m - 1, 1))``.
+
+    Raises
+    ------
+    ValueError
+        If ``m < 1``, ``tol < 0`` or ``level`` is not strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> round(chi2_threshold(20), 4)
+    0.3014
+    """
     m = check_integer(m, "m (number of intervals)", minimum=1)
     level = check_probability(level, "level", open_interval=True)
     tol = _check_tol(tol)
@@ -511,6 +665,15 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     Returns
     -------
     Reconstruction
+        The estimated interval probabilities and counts, the grid, the number of iterations
+        and whether the stopping rule was met (with ``keep_history`` the estimate after every
+        iteration).
+
+    Raises
+    ------
+    ValueError
+        If ``w`` is empty or not finite, an argument is out of its range, no perturbed value
+        can come from ``bounds`` under ``noise``, or the problem is too large.
 
     Notes
     -----
@@ -693,6 +856,13 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     Reconstruction
         The estimated distribution over the intervals of ``edges``.
 
+    Raises
+    ------
+    ValueError
+        If the shapes do not match, the counts or the matrix are negative or not finite, the
+        matrix is all zero, the counts sum to 0, an argument is out of its range, or no observed
+        bin can come from any interval.
+
     Examples
     --------
     >>> import numpy as np
@@ -742,17 +912,39 @@ class Reconstructor:
     Parameters
     ----------
     noise : Noise
+        The public noise model used to perturb.
     edges : array-like
         Interval boundaries of the original values (e.g. from :func:`make_edges`).
-    method, max_iter, tol : see :func:`reconstruct`.
-    stop, folds : see :func:`reconstruct`
-        With ``stop="cross-validation"`` each call chooses its number of iterations by held-out
-        likelihood (subsets with fewer than ``2 * folds`` values use the paper's rule).
-    rng : None, int or numpy.random.Generator
-        Seed of the fold assignments (one stream for all calls, in call order).
+    method : {"bayes", "em"}, default "bayes"
+        As in :func:`reconstruct`.
+    max_iter : int, default 1000
+        Iteration limit per call, 1 to :data:`MAX_ITER`.
+    tol : float, default 0.01
+        Stopping tolerance (fraction of the chi^2 critical value), >= 0.
     w_edges : array-like, optional
         Bins for the perturbed values. Default: ``edges`` extended on both sides (with the end
         intervals' widths) by the noise's reach; values outside are counted in the end bins.
+    stop : {"paper", "cross-validation"}, default "paper"
+        As in :func:`reconstruct`. With ``stop="cross-validation"`` each call chooses its
+        number of iterations by held-out likelihood (subsets with fewer than ``2 * folds``
+        values use the paper's rule).
+    folds : int, default 5
+        Number of folds for ``stop="cross-validation"``, 2 to 20.
+    rng : None, int or numpy.random.Generator
+        Seed of the fold assignments (one stream for all calls, in call order).
+
+    Attributes
+    ----------
+    matrix : ndarray, shape (m_w, m)
+        The read-only response matrix (with ``"em"`` the end bins are open, so its columns
+        sum to 1).
+    w_edges : ndarray, shape (m_w + 1,)
+        The observed bins' boundaries.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range (as in :func:`reconstruct`).
 
     Examples
     --------
@@ -790,18 +982,62 @@ class Reconstructor:
         self.matrix.setflags(write=False)
 
     def bin_counts(self, w) -> np.ndarray:
-        """Counts of ``w`` in the observed bins (values outside go to the end bins)."""
+        """Counts of ``w`` in the observed bins (values outside go to the end bins).
+
+        Parameters
+        ----------
+        w : array-like of float, shape (n,)
+            Perturbed values (finite).
+
+        Returns
+        -------
+        ndarray of int, shape (m_w,)
+            Number of values in each bin of :attr:`w_edges`.
+        """
         values = check_finite_1d(w, "w")
         idx = np.searchsorted(self.w_edges, values, side="right") - 1
         idx = np.clip(idx, 0, self.w_edges.size - 2)
         return np.bincount(idx, minlength=self.w_edges.size - 1)
 
     def __call__(self, w, keep_history: bool = False) -> Reconstruction:
-        """Reconstruct from the perturbed values ``w`` of one subset."""
+        """Reconstruct from the perturbed values ``w`` of one subset.
+
+        Parameters
+        ----------
+        w : array-like of float, shape (n,)
+            Perturbed values of the subset (finite).
+        keep_history : bool, default False
+            Keep the estimate after every iteration.
+
+        Returns
+        -------
+        Reconstruction
+            The estimated distribution over the intervals of ``edges``.
+        """
         return self.from_counts(self.bin_counts(w), keep_history=keep_history)
 
     def from_counts(self, counts_w, keep_history: bool = False) -> Reconstruction:
-        """Reconstruct from counts per observed bin (e.g. ``bin_counts(w)`` summed over nodes)."""
+        """Reconstruct from counts per observed bin (e.g. ``bin_counts(w)`` summed over nodes).
+
+        Parameters
+        ----------
+        counts_w : array-like, shape (m_w,)
+            Number of perturbed values in each bin of :attr:`w_edges` (non-negative).
+        keep_history : bool, default False
+            Keep the estimate after every iteration.
+
+        Returns
+        -------
+        Reconstruction
+            The estimated distribution over the intervals of ``edges`` (its ``stop`` says which
+            rule chose the number of iterations).
+
+        Raises
+        ------
+        ValueError
+            If ``counts_w`` does not have one non-negative finite count per observed bin or
+            sums to 0.
+        """
         run = dict(edges=self.edges, noise=self.noise, method=self.method,
                    keep_history=keep_history)
         counts = np.asarray(counts_w)
@@ -833,6 +1069,27 @@ def interval_distribution(x, edges, clip: bool = False) -> np.ndarray:
     ``clip`` puts them into the end intervals. Used to score a reconstruction against the
     original values and to draw the "Randomized" line of Fig. 2.
 
+    Parameters
+    ----------
+    x : array-like of float, shape (n,)
+        The values (finite).
+    edges : array-like, shape (m + 1,)
+        Strictly increasing interval boundaries; the last interval includes its right edge.
+    clip : bool, default False
+        Count values outside the grid in the nearest end interval instead of dropping them.
+
+    Returns
+    -------
+    ndarray, shape (m,)
+        Fraction of the counted values in each interval; sums to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not finite, ``edges`` is not increasing, or no value lies in the grid.
+
+    Examples
+    --------
     >>> interval_distribution([0.1, 0.2, 0.7, 5.0], [0, 0.5, 1]).tolist()
     [0.6666666666666666, 0.3333333333333333]
     """
@@ -850,6 +1107,25 @@ def interval_distribution(x, edges, clip: bool = False) -> np.ndarray:
 def total_variation(p, q) -> float:
     """Total-variation distance ``0.5 sum |p - q|`` between two distributions on the same intervals.
 
+    Parameters
+    ----------
+    p : array-like of float, shape (m,)
+        A probability vector (non-negative, summing to 1).
+    q : array-like of float, shape (m,)
+        Another probability vector of the same shape.
+
+    Returns
+    -------
+    float
+        The distance, between 0 (equal) and 1 (disjoint supports).
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability vector or their shapes differ.
+
+    Examples
+    --------
     >>> total_variation([0.5, 0.5], [1.0, 0.0])
     0.5
     """
@@ -868,6 +1144,28 @@ def sample_total_variation(x, w, edges) -> float:
     This is how far the *randomized* values are from the original ones (Fig. 2's
     "Randomized" line against "Original").
 
+    Parameters
+    ----------
+    x : array-like of float, shape (n_x,)
+        The first sample (e.g. the original values), finite.
+    w : array-like of float, shape (n_w,)
+        The second sample (e.g. the perturbed values), finite.
+    edges : array-like, shape (m + 1,)
+        Strictly increasing boundaries of the grid.
+
+    Returns
+    -------
+    float
+        Total-variation distance between the two histograms, between 0 and 1.
+
+    Raises
+    ------
+    ValueError
+        If a sample is not finite, ``edges`` is not increasing, or the samples span so many
+        intervals of the grid that the histogram would be too large.
+
+    Examples
+    --------
     >>> sample_total_variation([0.1, 0.2], [0.1, 1.7], [0, 0.5, 1])
     0.5
     """
@@ -899,6 +1197,35 @@ def posterior(w, edges, probabilities, noise: Noise, method: str = "em") -> np.n
     This is what an attacker learns about one individual from a good reconstruction (the
     paper's warning: reconstruction gives distributions, not individual values).
 
+    Parameters
+    ----------
+    w : array-like of float, shape (n,)
+        Perturbed values (finite).
+    edges : array-like, shape (m + 1,)
+        Strictly increasing interval boundaries of the original values.
+    probabilities : array-like of float, shape (m,)
+        The prior ``Pr(X in I_p)``: non-negative, not all zero (normalized here).
+    noise : Noise
+        The public noise model.
+    method : {"em", "bayes"}, default "em"
+        Likelihood of ``w`` given ``X in I_p``: the exact average over the interval (``"em"``)
+        or the density at the mid-point (``"bayes"``).
+
+    Returns
+    -------
+    ndarray, shape (n, m)
+        Row ``i`` is the posterior distribution of ``x_i`` over the intervals; rows sum to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` or ``edges`` is invalid, ``probabilities`` has the wrong length or is
+        negative or all zero, or ``method`` is unknown.
+    TypeError
+        If ``noise`` is not a noise model.
+
+    Examples
+    --------
     >>> from ppdm_edu import UniformNoise
     >>> posterior([0.9], [0, 1, 2], [0.5, 0.5], UniformNoise(0.5)).round(2).tolist()
     [[0.6, 0.4]]

@@ -50,8 +50,36 @@ def check_random_state(rng, name: str = "rng") -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` from ``None``, an int seed or a Generator.
 
     ``None`` gives fresh entropy; an int gives the same stream every time; a Generator is used
-    as it is (its state advances). ``name`` is the argument's name in messages (estimators call
-    theirs ``random_state``).
+    as it is (its state advances).
+
+    Parameters
+    ----------
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (a non-negative int or a SeedSequence), a Generator, or None.
+    name : str, default "rng"
+        The argument's name in messages (estimators call theirs ``random_state``).
+
+    Returns
+    -------
+    numpy.random.Generator
+        A new Generator seeded from ``rng``, or ``rng`` itself if it is one.
+
+    Raises
+    ------
+    ValueError
+        If ``rng`` is a negative int.
+    TypeError
+        If ``rng`` is a bool or of any other type (e.g. a legacy
+        ``numpy.random.RandomState``).
+
+    Examples
+    --------
+    >>> a, b = check_random_state(0), check_random_state(0)
+    >>> bool(a.random() == b.random())
+    True
+    >>> gen = np.random.default_rng(1)
+    >>> check_random_state(gen) is gen
+    True
     """
     if isinstance(rng, bool):
         raise TypeError(f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
@@ -83,6 +111,11 @@ def renamed_seed_to_rng(func):
     -------
     callable
         The same function, also accepting ``seed=`` as a deprecated alias of ``rng=``.
+
+    Raises
+    ------
+    TypeError
+        The returned function raises it when called with both ``seed=`` and ``rng=``.
 
     Examples
     --------
@@ -128,6 +161,13 @@ def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
     list of numpy.random.Generator
         ``n`` independent generators (e.g. ``data_rng, noise_rng = spawn_rngs(seed)``).
 
+    Raises
+    ------
+    TypeError, ValueError
+        If ``rng`` is not a valid seed or Generator (as :func:`check_random_state`).
+    ValueError
+        If ``n`` is not an integer from 1 to 1,000,000.
+
     Examples
     --------
     >>> data_rng, noise_rng = spawn_rngs(0)
@@ -148,7 +188,38 @@ def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:
 
 
 def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
-    """A finite real number > 0 (or >= 0 with ``allow_zero``)."""
+    """A finite real number > 0 (or >= 0 with ``allow_zero``).
+
+    Parameters
+    ----------
+    value : float
+        The number to check (a bool is refused).
+    name : str
+        Argument name used in the error message.
+    allow_zero : bool, default False
+        Accept 0 as well.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (or is a bool).
+    ValueError
+        If ``value`` is not finite, negative, or 0 without ``allow_zero``.
+
+    Examples
+    --------
+    >>> check_positive(2, "width")
+    2.0
+    >>> check_positive(0.0, "width")
+    Traceback (most recent call last):
+    ...
+    ValueError: width must be > 0, got 0.0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     value = float(value)
@@ -161,7 +232,38 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
 
 
 def check_probability(value, name: str, *, open_interval: bool = False) -> float:
-    """A number in [0, 1] (or in (0, 1) with ``open_interval``)."""
+    """A number in [0, 1] (or in (0, 1) with ``open_interval``).
+
+    Parameters
+    ----------
+    value : float
+        The number to check (a bool is refused).
+    name : str
+        Argument name used in the error message.
+    open_interval : bool, default False
+        Require ``0 < value < 1`` instead of ``0 <= value <= 1``.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (or is a bool).
+    ValueError
+        If ``value`` is outside the interval (NaN included).
+
+    Examples
+    --------
+    >>> check_probability(1, "confidence")
+    1.0
+    >>> check_probability(1, "confidence", open_interval=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be strictly between 0 and 1, got 1.0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     value = float(value)
@@ -187,6 +289,13 @@ def check_real(value, name: str) -> float:
     -------
     float
         ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not one real number (a bool, text or an array is refused).
+    ValueError
+        If ``value`` is NaN or infinite.
 
     Examples
     --------
@@ -219,6 +328,11 @@ def check_bool(value, name: str) -> bool:
     -------
     bool
         ``value`` as a Python bool.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a Python or numpy bool.
 
     Examples
     --------
@@ -257,6 +371,13 @@ def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.n
     numpy.ndarray
         ``x`` as float64, same shape.
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is text.
+    ValueError
+        If ``x`` is not numeric, empty (unless ``allow_empty``) or holds NaN or infinity.
+
     Examples
     --------
     >>> check_finite_array([[1, 2], [3, 4]]).dtype
@@ -283,7 +404,37 @@ def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.n
 
 
 def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
-    """A 1-D float array with no NaN or infinity (a scalar becomes one value)."""
+    """A 1-D float array with no NaN or infinity (a scalar becomes one value).
+
+    Parameters
+    ----------
+    x : float or array-like of float
+        The values; a scalar becomes an array of length 1.
+    name : str, default "x"
+        Argument name used in the error message.
+    allow_empty : bool, default False
+        Accept an empty array.
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+        ``x`` as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is text.
+    ValueError
+        If ``x`` is not numeric, not 1-d, empty (unless ``allow_empty``) or holds NaN or
+        infinity.
+
+    Examples
+    --------
+    >>> check_finite_1d([1, 2]).tolist()
+    [1.0, 2.0]
+    >>> check_finite_1d(3.0).tolist()
+    [3.0]
+    """
     arr = check_finite_array(x, name, allow_empty=allow_empty)
     if arr.ndim == 0:
         arr = arr.reshape(1)
@@ -293,7 +444,33 @@ def check_finite_1d(x, name: str = "x", *, allow_empty: bool = False) -> np.ndar
 
 
 def check_finite_2d(X, name: str = "X") -> np.ndarray:
-    """A 2-D float array (n_samples, n_features) with no NaN or infinity."""
+    """A 2-D float array (n_samples, n_features) with no NaN or infinity.
+
+    Parameters
+    ----------
+    X : array-like of float, shape (n_samples, n_features)
+        The values.
+    name : str, default "X"
+        Argument name used in the error message.
+
+    Returns
+    -------
+    ndarray of float, shape (n_samples, n_features)
+        ``X`` as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is text.
+    ValueError
+        If ``X`` is not numeric, not 2-d (a 1-d array gets a hint to reshape), empty, or holds
+        NaN or infinity.
+
+    Examples
+    --------
+    >>> check_finite_2d([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
     _reject_text(X, name)
     try:
         arr = np.asarray(X, dtype=float)
@@ -319,7 +496,30 @@ def check_finite_2d(X, name: str = "X") -> np.ndarray:
 
 
 def check_binary(X, name: str = "X") -> np.ndarray:
-    """An array of 0/1 values (bool or integer), returned as uint8; NaN or other values raise."""
+    """An array of 0/1 values (bool or integer), returned as uint8; NaN or other values raise.
+
+    Parameters
+    ----------
+    X : array-like of 0/1 or bool
+        The values, any shape.
+    name : str, default "X"
+        Argument name used in the error message.
+
+    Returns
+    -------
+    ndarray of uint8
+        ``X`` as 0/1, same shape.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is empty, not numeric, or holds a value other than 0 and 1 (NaN included).
+
+    Examples
+    --------
+    >>> check_binary([True, False, True]).tolist()
+    [1, 0, 1]
+    """
     arr = np.asarray(X)
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one record is needed")
@@ -418,6 +618,13 @@ def check_bounds(bounds, name: str = "bounds") -> tuple[float, float]:
     tuple of float
         ``(low, high)``.
 
+    Raises
+    ------
+    TypeError
+        If ``bounds`` is text.
+    ValueError
+        If it is not two numbers, they are not finite, or ``low >= high``.
+
     Examples
     --------
     >>> check_bounds((0, 10))
@@ -493,6 +700,14 @@ def check_theta(theta, name: str = "theta", *, allow_half: bool = True, vectoriz
     float or numpy.ndarray
         theta as a float (or a float array with ``vectorized=True``).
 
+    Raises
+    ------
+    TypeError
+        If ``theta`` is text, a bool or not numeric.
+    ValueError
+        If ``theta`` is NaN or outside [0, 1], or (with ``allow_half=False``) within 1e-9 of
+        1/2.
+
     Examples
     --------
     >>> check_theta(0.7)
@@ -539,6 +754,14 @@ def check_probabilities(p, name: str = "p", *, atol: float = 1e-6) -> np.ndarray
     -------
     numpy.ndarray
         ``p`` as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is text.
+    ValueError
+        If ``p`` is not a finite 1-d array, has a negative entry, or does not sum to 1 within
+        ``atol``.
 
     Examples
     --------
@@ -615,6 +838,13 @@ def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = 
     dict
         ``{column position: Noise}``.
 
+    Raises
+    ------
+    TypeError
+        If ``noise`` is neither a Noise nor a dict, or a dict value is not a Noise.
+    ValueError
+        If a key names an unknown column or (with ``require_all``) a column has no entry.
+
     Examples
     --------
     >>> from ppdm_edu.randomization import GaussianNoise
@@ -683,6 +913,12 @@ def check_fit_data(estimator, X, y, *, input_name: str = "X", binary: bool = Fal
     codes : numpy.ndarray of int64
         Each record's label as an index into ``classes``.
 
+    Raises
+    ------
+    ValueError
+        If ``X`` is empty, not numeric or not finite, ``y`` does not have one finite label per
+        row or has missing labels, ``y`` is continuous, or (with ``binary``) ``X`` is not 0/1.
+
     Examples
     --------
     >>> from sklearn.base import BaseEstimator
@@ -740,6 +976,14 @@ def check_predict_data(estimator, X, *, input_name: str = "X", binary: bool = Fa
     -------
     numpy.ndarray
         float64, or uint8 when ``binary``.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``estimator`` has not been fitted.
+    ValueError
+        If ``X`` is invalid, has the wrong number of columns or other feature names than in
+        ``fit``, or (with ``binary``) is not 0/1.
 
     Examples
     --------

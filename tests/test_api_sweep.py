@@ -58,7 +58,7 @@ CATALOGUE = {
     "theta": [-0.1, 1.1, NAN, "0.7"],
     "positive": [0.0, -1.0, NAN, INF, "1"],
     "array1": [[], [NAN, 0.5], "abc", [INF, 0.5]],
-    "array2": [[], [[NAN, 0.5, 0.1]], "abc", [0.5, 0.2]],
+    "array2": [[], [[NAN, 0.5, 0.1]], "abc", [0.5, 0.2], np.c_[X2[:, :2], np.ones(120)]],
     "labels": [[NAN] * 120, "abc", list(range(7))],
     "noise": [1.0, "gaussian"],
     "bounds": [(1.0, 0.0), (0.0, INF), "ab", (0.0,)],

@@ -9,7 +9,7 @@ from ppdm_edu.experiments.du_zhan import reproduce, summarize_sweep
 
 @pytest.fixture(scope="module")
 def small_sweep():
-    return rr_theta_sweep(thetas=(0.2, 0.55, 1.0), runs=3, seed=4, progress=False)
+    return rr_theta_sweep(thetas=(0.2, 0.55, 1.0), runs=3, rng=4, progress=False)
 
 
 def test_sweep_shape_and_theta_one_is_the_original(small_sweep):
@@ -26,18 +26,18 @@ def test_sweep_shape_and_theta_one_is_the_original(small_sweep):
 
 
 def test_sweep_is_reproducible_with_a_seed(small_sweep):
-    again = rr_theta_sweep(thetas=(0.2, 0.55, 1.0), runs=3, seed=4, progress=False)
+    again = rr_theta_sweep(thetas=(0.2, 0.55, 1.0), runs=3, rng=4, progress=False)
     pd.testing.assert_frame_equal(small_sweep, again)
-    other = rr_theta_sweep(thetas=(0.2, 0.55), runs=3, seed=5, progress=False)
+    other = rr_theta_sweep(thetas=(0.2, 0.55), runs=3, rng=5, progress=False)
     assert not np.array_equal(other["accuracy"], small_sweep["accuracy"][:6])
     # a row depends on (seed, theta, run) only: a smaller sweep is a subset of a larger one
-    part = rr_theta_sweep(thetas=(0.55,), runs=2, seed=4, progress=False)
+    part = rr_theta_sweep(thetas=(0.55,), runs=2, rng=4, progress=False)
     full = small_sweep[small_sweep["theta"] == 0.55].head(2).reset_index(drop=True)
     pd.testing.assert_frame_equal(part, full, check_like=True)
 
 
 def test_sweep_with_true_labels_is_valid():
-    df = rr_theta_sweep(thetas=(0.3,), runs=2, seed=0, disguised_label=False, progress=False)
+    df = rr_theta_sweep(thetas=(0.3,), runs=2, rng=0, disguised_label=False, progress=False)
     assert df.attrs["disguised_label"] is False
     assert df["accuracy"].between(0.7, 0.85).all()
 

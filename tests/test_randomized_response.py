@@ -334,3 +334,12 @@ def test_disguise_only_standard_errors_match_repeated_disguises_of_fixed_data():
                      for _ in range(300)], ddof=1)
     res = warner_estimate(warner_disguise(truth, 0.7, rng), 0.7)
     assert abs(res.std_error_disguise / spread - 1) < 0.15
+
+
+def test_mrr_theta_sweep_keeps_dataframe_column_names():
+    # conditions by column name on a DataFrame (notebook 03) must survive the input check
+    from ppdm_edu.experiments.rr_simulation import mrr_theta_sweep
+
+    X = pd.DataFrame({"sex": [0, 1, 1, 0] * 25, "income": [1, 0, 1, 1] * 25})
+    sweep = mrr_theta_sweep(X, {"sex": 1, "income": 1}, thetas=[0.8], runs=2, rng=0)
+    assert sweep.shape[0] == 2 and (sweep["truth"] == 0.25).all()

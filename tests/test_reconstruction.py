@@ -288,8 +288,8 @@ def test_fig2_triangles_gaussian_with_a_stricter_stop():
 def test_fig2_case_is_seeded_and_consistent():
     from ppdm_edu.experiments.as2000_reconstruction import fig2_case
 
-    a = fig2_case("plateau", "uniform", n=2_000, seed=4)
-    b = fig2_case("plateau", "uniform", n=2_000, seed=4)
+    a = fig2_case("plateau", "uniform", n=2_000, rng=4)
+    b = fig2_case("plateau", "uniform", n=2_000, rng=4)
     np.testing.assert_array_equal(a.w, b.w)
     assert a.tv_bayes == b.tv_bayes
     assert a.tv_bayes == pytest.approx(total_variation(a.bayes.probabilities, a.truth))
@@ -394,7 +394,7 @@ def test_cross_validated_stop_reaches_045_of_the_randomized_distance_on_every_fi
 
     ratios = []
     for seed in range(20):
-        case = fig2_case(shape, kind, seed=seed)
+        case = fig2_case(shape, kind, rng=seed)
         rec = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=0.05,
                           stop="cross-validation", rng=seed, keep_history=False)
         assert rec.stop == "cross-validation" and rec.n_iter == int(np.argmax(rec.heldout_loglik))
@@ -407,7 +407,7 @@ def test_cross_validated_stop_reaches_045_of_the_randomized_distance_on_every_fi
 def test_cross_validated_stop_works_for_em_and_is_seeded():
     from ppdm_edu.experiments.as2000_reconstruction import FIG2_BOUNDS, fig2_case
 
-    case = fig2_case("triangles", "gaussian", seed=1)
+    case = fig2_case("triangles", "gaussian", rng=1)
     a = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=0.05, method="em",
                     stop="cross-validation", rng=3)
     b = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=0.05, method="em",

@@ -191,7 +191,7 @@ from ppdm_edu.experiments.as2000_trees import accuracy_table, summarize  # noqa:
 def test_as2000_accuracy_tidy_and_reproducible():
     kwargs = dict(functions=(1, 4), noises=("gaussian",), privacy=(0.5,),
                   algorithms=("original", "randomized", "byclass"), n_train=2000, n_test=500,
-                  runs=2, seed=3, progress=False)
+                  runs=2, rng=3, progress=False)
     df = as2000_accuracy(**kwargs)
     assert list(df.columns) == ["function", "noise", "privacy", "algorithm", "run", "accuracy",
                                 "seconds", "n_leaves"]

@@ -11,19 +11,33 @@ import pytest
 from ppdm_edu import experiments
 from ppdm_edu.experiments import reproduce_all as ra
 from ppdm_edu.experiments.report import Comparison, Reproduction
+from ppdm_edu.experiments.tasks import Task
+
+
+def _fake_task(name, mode, seed, fail, calls_id):
+    _CALLS[calls_id].append((name, mode, seed))
+    if fail:
+        raise RuntimeError(f"{name} exploded")
+    return {"seed": seed, "mode": mode}
+
+
+_CALLS: dict[int, list] = {}
 
 
 def _fake_module(name, comparisons, calls, fail=False):
-    def reproduce(mode="quick", out_dir=None, seed=0):
-        calls.append((name, mode, seed))
-        if fail:
-            raise RuntimeError(f"{name} exploded")
+    _CALLS[id(calls)] = calls
+
+    def plan(mode="quick", seed=0):
+        return [Task((name, "only"), _fake_task,
+                     dict(name=name, mode=mode, seed=seed, fail=fail, calls_id=id(calls)))]
+
+    def assemble(mode, out_dir, seed, tasks, results):
         csv = out_dir / f"{name}.csv"
-        pd.DataFrame({"seed": [seed], "mode": [mode]}).to_csv(csv, index=False)
+        pd.DataFrame([results[0]]).to_csv(csv, index=False)
         return Reproduction(name=name, title=f"Fake paper {name}", comparisons=list(comparisons),
                             files=[csv], remarks=[f"remark of {name}"])
 
-    return types.SimpleNamespace(reproduce=reproduce)
+    return types.SimpleNamespace(plan=plan, assemble=assemble)
 
 
 @pytest.fixture
@@ -108,15 +122,50 @@ def test_same_seed_same_report_cells(fake_registry, tmp_path):
 def test_cli_reproduce_all_writes_the_report(fake_registry, tmp_path, capsys):
     from ppdm_edu.__main__ import main
 
-    assert main(["reproduce", "all", "--quick", "--out", str(tmp_path), "--seed", "2"]) == 0
+    assert main(["reproduce", "all", "--quick", "--out", str(tmp_path), "--seed", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "[1/2] alpha (quick)" in out and "REPORT.md" in out
+    assert "[1/2] alpha:" in out and "REPORT.md" in out
     assert (tmp_path / "REPORT.md").exists()
 
 
 def test_every_registered_reproduction_has_the_common_signature():
-    # the real registry: importable, with reproduce(mode, out_dir, seed) (nothing is run)
+    # the real registry: importable, with plan / assemble / reproduce (only planning is run)
     for name in experiments.REPRODUCTIONS:
         module = experiments.load(name)
         params = inspect.signature(module.reproduce).parameters
-        assert {"mode", "out_dir", "seed"} <= set(params), name
+        assert {"mode", "out_dir", "seed", "n_jobs", "checkpoint", "fresh", "progress"} <= set(params), name
+        assert {"mode", "out_dir", "seed", "tasks", "results"} <= set(inspect.signature(module.assemble).parameters)
+        for mode in ("quick", "full"):
+            tasks = module.plan(mode=mode, seed=0)
+            assert tasks and all(isinstance(t, Task) for t in tasks), name
+            # task identities are unique within a reproduction, except for declared duplicates
+            # (as2000: Fig. 6's Original trees are Fig. 5's, same key and arguments)
+            by_key = {}
+            for t in tasks:
+                assert by_key.setdefault(tuple(t.key), t.fingerprint()) == t.fingerprint(), (name, t.key)
+
+
+def test_default_full_is_the_papers_protocol():
+    from ppdm_edu.experiments import as2000_trees
+
+    runs = {t.kwargs["run"] for t in as2000_trees.plan("full", seed=0)}
+    assert runs == set(range(10))   # the paper's 10 runs
+    assert {t.kwargs["n_train"] for t in as2000_trees.plan("full", seed=0)} == {100_000}
+
+
+def test_a_failing_task_fails_only_its_reproduction(fake_registry, tmp_path):
+    modules, calls = fake_registry
+    modules["beta"] = _fake_module("beta", [], calls, fail=True)
+    outcomes = ra.reproduce_all("quick", tmp_path, seed=1, echo=False, raise_on_error=False)
+    assert [o.ok for o in outcomes] == [True, False]
+    assert "beta exploded" in outcomes[1].error
+
+
+def test_reproduction_is_frozen():
+    import dataclasses
+
+    rep = Reproduction(name="x", title="X")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rep.seconds = 3.0
+    timed = dataclasses.replace(rep, seconds=3.0, mode="full", tasks_computed=4, tasks_resumed=2)
+    assert rep.seconds is None and "Mode `full`, 3 s, 6 tasks (2 resumed from checkpoints)." in timed.to_markdown()

@@ -43,9 +43,12 @@ class BinaryAdult:
 
     Attributes
     ----------
-    train, test : pandas.DataFrame
-        0/1 (uint8) frames with the 14 attribute columns followed by ``target``; the index is
-        the row number in adult.data (train 0..n_train-1, test n_train..n-1).
+    train : pandas.DataFrame
+        The first ``n_train`` records: 0/1 (uint8) frame with the 14 attribute columns followed
+        by the class column ``income``; the index is the row number in adult.data
+        (0..n_train-1).
+    test : pandas.DataFrame
+        The remaining records, same columns; index n_train..n-1.
     feature_names : tuple of str
         The 14 attribute columns, in the order of adult.names.
     target : str
@@ -72,18 +75,22 @@ class BinaryAdult:
 
     @property
     def X_train(self) -> pd.DataFrame:
+        """The training attributes: ``train`` without the class column, shape (n_train, 14)."""
         return self.train[list(self.feature_names)]
 
     @property
     def y_train(self) -> pd.Series:
+        """The training class labels (``income``, 0/1), length n_train."""
         return self.train[self.target]
 
     @property
     def X_test(self) -> pd.DataFrame:
+        """The test attributes: ``test`` without the class column, shape (n - n_train, 14)."""
         return self.test[list(self.feature_names)]
 
     @property
     def y_test(self) -> pd.Series:
+        """The test class labels (``income``, 0/1), length n - n_train."""
         return self.test[self.target]
 
 
@@ -108,6 +115,13 @@ def adult_binary(n: int = 10_000, threshold: str = "range_midpoint", n_train: in
     Returns
     -------
     BinaryAdult
+        The 0/1 train and test frames, the feature names, the class column and the rule
+        used for each attribute.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``n_train`` is not an integer in its range or ``threshold`` is unknown.
 
     Examples
     --------

@@ -51,6 +51,14 @@ def correlated_data(n: int = 5000, n_attributes: int = 10, n_factors: int = 2,
     numpy.ndarray
         The records, shape ``(n, n_attributes)``.
 
+    Raises
+    ------
+    TypeError
+        If ``n``, ``n_attributes`` or ``n_factors`` is not an integer.
+    ValueError
+        If ``n < 2``, ``n_attributes < 1``, ``n_factors`` is not in 1..n_attributes,
+        ``correlation`` is not in [0, 1], or the data would not fit in memory.
+
     Examples
     --------
     >>> correlated_data(100, rng=0).shape

@@ -101,8 +101,16 @@ def agrawal(n: int, function: int, rng=None, balanced: bool = False):
     Returns
     -------
     X : pandas.DataFrame, shape (n, 9)
+        The attributes, columns in the order of :data:`AGRAWAL_ATTRIBUTES` (floats for the
+        "distributed" attributes, integers for elevel, car and zipcode).
     y : ndarray of int, shape (n,)
         1 = Group A (the function's condition holds), 0 = Group B.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer (or too large for memory) or ``function`` is not
+        1..5.
 
     Examples
     --------
@@ -146,7 +154,31 @@ def agrawal(n: int, function: int, rng=None, balanced: bool = False):
 # ---------------------------------------------------------------------------------------------
 
 def plateau_pdf(x) -> np.ndarray:
-    """Density of :func:`plateau` (a trapezoid on [0, 1] with a flat top on [0.25, 0.75])."""
+    """Density of :func:`plateau` (a trapezoid on [0, 1] with a flat top on [0.25, 0.75]).
+
+    Parameters
+    ----------
+    x : float or array-like of float
+        Points at which to evaluate the density (finite).
+
+    Returns
+    -------
+    ndarray of float
+        The density, same shape as ``x``: rising linearly on [0, 0.25], 4/3 on [0.25, 0.75],
+        falling on [0.75, 1], and 0 outside [0, 1].
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is None.
+    ValueError
+        If ``x`` is not numeric or not finite.
+
+    Examples
+    --------
+    >>> plateau_pdf([-1.0, 0.125, 0.5, 1.0]).round(4).tolist()
+    [0.0, 0.6667, 1.3333, 0.0]
+    """
     x = _check_pdf_points(x)
     top = 4.0 / 3.0
     y = np.where(x < 0.25, top * x / 0.25, np.where(x > 0.75, top * (1 - x) / 0.25, top))
@@ -154,7 +186,31 @@ def plateau_pdf(x) -> np.ndarray:
 
 
 def triangles_pdf(x) -> np.ndarray:
-    """Density of :func:`triangles` (two triangles, peaks at 0.25 and 0.75, zero at 0, 0.5, 1)."""
+    """Density of :func:`triangles` (two triangles, peaks at 0.25 and 0.75, zero at 0, 0.5, 1).
+
+    Parameters
+    ----------
+    x : float or array-like of float
+        Points at which to evaluate the density (finite).
+
+    Returns
+    -------
+    ndarray of float
+        The density, same shape as ``x``: peaks of height 2 at 0.25 and 0.75, 0 at 0, 0.5
+        and 1 and outside [0, 1].
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is None.
+    ValueError
+        If ``x`` is not numeric or not finite.
+
+    Examples
+    --------
+    >>> triangles_pdf([0.25, 0.5, 0.625, 2.0]).tolist()
+    [2.0, 0.0, 1.0, 0.0]
+    """
     x = _check_pdf_points(x)
     y = 2.0 * (1.0 - np.abs((x % 0.5) - 0.25) / 0.25)
     return np.where((x < 0) | (x > 1), 0.0, y)
@@ -187,6 +243,23 @@ def plateau(n: int, rng=None) -> np.ndarray:
     Drawn as the sum ``U[0, 0.25] + U[0, 0.75]``, whose density is exactly the trapezoid of
     :func:`plateau_pdf`.
 
+    Parameters
+    ----------
+    n : int
+        Number of samples, > 0.
+    rng : None, int or numpy.random.Generator
+        Same seed, same samples. (``seed=`` is still accepted, with a FutureWarning.)
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+        The samples, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer (or too large for memory).
+
     Examples
     --------
     >>> x = plateau(1000, rng=0)
@@ -203,6 +276,23 @@ def triangles(n: int, rng=None) -> np.ndarray:
     """Samples from the "triangles" distribution of Fig. 2 (two triangles, peaks 0.25 and 0.75).
 
     Each triangle on [0, 0.5] is the sum of two U[0, 0.25]; a fair coin picks the half.
+
+    Parameters
+    ----------
+    n : int
+        Number of samples, > 0.
+    rng : None, int or numpy.random.Generator
+        Same seed, same samples. (``seed=`` is still accepted, with a FutureWarning.)
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+        The samples, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer (or too large for memory).
 
     Examples
     --------

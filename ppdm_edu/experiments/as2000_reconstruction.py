@@ -34,8 +34,9 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import spawn_rngs
-from .report import Comparison, Reproduction, prepare_output
+from ..validation import renamed_seed_to_rng, spawn_rngs
+from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, with_task_counts
+from .tasks import Task, root_seed, run_tasks
 
 __all__ = [
     "FIG2_NOISES",
@@ -44,6 +45,8 @@ __all__ = [
     "fig2_case",
     "fig2_distances",
     "error_grid",
+    "plan",
+    "assemble",
     "reproduce",
 ]
 
@@ -93,22 +96,24 @@ class Fig2Case:
         return self.bayes.edges
 
 
+@renamed_seed_to_rng
 def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
-              width: float = FIG2_WIDTH, seed=0, tol: float = DEFAULT_TOL,
+              width: float = FIG2_WIDTH, rng=0, tol: float = DEFAULT_TOL,
               keep_history: bool = False) -> Fig2Case:
     """Generate, randomize and reconstruct one Fig. 2 panel.
 
-    ``seed`` is split into two independent streams (:func:`~ppdm_edu.validation.spawn_rngs`):
-    one for the data, one for the noise; the same seed gives the same numbers.
+    ``rng`` (int, None, SeedSequence or Generator; ``seed=`` still works with a FutureWarning)
+    is split into two independent streams (:func:`~ppdm_edu.validation.spawn_rngs`): one for
+    the data, one for the noise; the same seed gives the same numbers.
 
     Examples
     --------
-    >>> case = fig2_case("triangles", "uniform", n=2_000, seed=0)
+    >>> case = fig2_case("triangles", "uniform", n=2_000, rng=0)
     >>> bool(case.tv_bayes < case.tv_randomized)
     True
     """
     noise = _noise(noise)
-    data_rng, noise_rng = spawn_rngs(seed)
+    data_rng, noise_rng = spawn_rngs(rng)
     x = _shape(shape)(n, rng=data_rng)
     w = perturb(x, noise, rng=noise_rng)
     kwargs = dict(bounds=FIG2_BOUNDS, width=width, tol=tol, keep_history=keep_history)
@@ -124,40 +129,68 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     )
 
 
-def fig2_distances(n_seeds: int = 5, seed: int = 0, n: int = FIG2_N, width: float = FIG2_WIDTH,
-                   tol: float = DEFAULT_TOL, cross_validation: bool = False) -> pd.DataFrame:
+def fig2_row(shape: str, noise: str, run_seed: int, n: int = FIG2_N, width: float = FIG2_WIDTH,
+             tol: float = DEFAULT_TOL, cross_validation: bool = False) -> dict:
+    """One run of one Fig. 2 panel (a task): TV distances and iterations, as a row."""
+    case = fig2_case(shape, noise, n=n, width=width, rng=run_seed, tol=tol)
+    row = {
+        "shape": shape, "noise": noise, "seed": run_seed,
+        "tv_randomized": case.tv_randomized, "tv_bayes": case.tv_bayes,
+        "tv_em": case.tv_em, "tv_bayes_em": case.tv_bayes_em,
+        "iter_bayes": case.bayes.n_iter, "iter_em": case.em.n_iter,
+    }
+    if cross_validation:
+        cv = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=width,
+                         stop="cross-validation", rng=run_seed, keep_history=False)
+        row["tv_cv"] = total_variation(cv.probabilities, case.truth)
+        row["iter_cv"] = cv.n_iter
+    return row
+
+
+def _fig2_tasks(n_seeds: int = 5, seed: int = 0, n: int = FIG2_N, width: float = FIG2_WIDTH,
+               tol: float = DEFAULT_TOL, cross_validation: bool = False) -> list[Task]:
+    """One task per (shape, noise, run); run r uses the seed ``seed + r`` for data and noise.
+
+    (The Fig. 2 runs are keyed by that integer, as in notebook 02's loops over
+    ``fig2_case(..., rng=s)``: the same panel and seed is the same run everywhere.)
+    """
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int) or n_seeds < 1:
+        raise ValueError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+    return [Task(("fig2", shape, noise_name, s, float(tol)), fig2_row,
+                 dict(shape=shape, noise=noise_name, run_seed=s, n=int(n), width=float(width),
+                      tol=float(tol), cross_validation=bool(cross_validation)), cost=0.2)
+            for shape in FIG2_SHAPES for noise_name in FIG2_NOISES
+            for s in range(seed, seed + n_seeds)]
+
+
+@renamed_seed_to_rng
+def fig2_distances(n_seeds: int = 5, rng=0, n: int = FIG2_N, width: float = FIG2_WIDTH,
+                   tol: float = DEFAULT_TOL, cross_validation: bool = False, n_jobs=None,
+                   progress: bool = False) -> pd.DataFrame:
     """TV distances for the four Fig. 2 panels over ``n_seeds`` seeds (one row per run).
 
-    With ``cross_validation=True`` two more columns, ``tv_cv`` and ``iter_cv``: the Bayes
-    reconstruction with ``stop="cross-validation"`` (held-out likelihood, 5 folds; beyond the
-    paper) beside the paper's rule.
+    ``rng`` (int, None or Generator; ``seed=`` still works with a FutureWarning) gives the
+    first run's seed ``s``; the runs use ``s, s + 1, ...``. With ``cross_validation=True`` two more
+    columns, ``tv_cv`` and ``iter_cv``: the Bayes reconstruction with
+    ``stop="cross-validation"`` (held-out likelihood, 5 folds; beyond the paper) beside the
+    paper's rule. ``n_jobs``: parallel workers (see
+    :func:`~ppdm_edu.experiments.tasks.run_tasks`).
     """
-    rows = []
-    for shape in FIG2_SHAPES:
-        for noise_name in FIG2_NOISES:
-            for s in range(seed, seed + n_seeds):
-                case = fig2_case(shape, noise_name, n=n, width=width, seed=s, tol=tol)
-                rows.append({
-                    "shape": shape, "noise": noise_name, "seed": s,
-                    "tv_randomized": case.tv_randomized, "tv_bayes": case.tv_bayes,
-                    "tv_em": case.tv_em, "tv_bayes_em": case.tv_bayes_em,
-                    "iter_bayes": case.bayes.n_iter, "iter_em": case.em.n_iter,
-                })
-                if cross_validation:
-                    cv = reconstruct(case.w, case.noise, bounds=FIG2_BOUNDS, width=width,
-                                     stop="cross-validation", rng=s, keep_history=False)
-                    rows[-1]["tv_cv"] = total_variation(cv.probabilities, case.truth)
-                    rows[-1]["iter_cv"] = cv.n_iter
-    return pd.DataFrame(rows)
+    tasks = _fig2_tasks(n_seeds, root_seed(rng), n, width, tol, cross_validation)
+    done = run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="Fig. 2")
+    return pd.DataFrame(done.results)
 
 
+@renamed_seed_to_rng
 def error_grid(ns=(1_000, 3_000, 10_000, 30_000), sigmas=(0.1, 0.25, 0.5, 1.0),
-               shape: str = "plateau", n_seeds: int = 2, seed: int = 0,
+               shape: str = "plateau", n_seeds: int = 2, rng=0,
                width: float = FIG2_WIDTH, method: str = "bayes") -> pd.DataFrame:
     """Mean TV of the reconstruction (Gaussian noise) over a grid of n and sigma.
 
-    Each (n, sigma) cell averages ``n_seeds`` runs; a row per cell with the randomized TV too.
+    Each (n, sigma) cell averages ``n_seeds`` runs (seeds ``s, s + 1, ...`` from ``rng``); a
+    row per cell with the randomized TV too.
     """
+    seed = root_seed(rng)
     rows = []
     for sigma in sigmas:
         noise = GaussianNoise(float(sigma))
@@ -182,11 +215,88 @@ def _summary(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.groupby(["shape", "noise"], sort=False)[cols].agg(["mean", "std"])
 
 
-def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0) -> Reproduction:
+def _n_seeds(mode: str) -> int:
+    return 5 if mode == "quick" else 20
+
+
+def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
+    """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
+    tasks = _fig2_tasks(_n_seeds(mode), seed, cross_validation=True)
+    if mode == "full":
+        tasks += _fig2_tasks(_n_seeds(mode), seed, tol=1e-4)
+    return tasks
+
+
+def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
+              checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Reproduce Fig. 2: PNG of the four panels, CSV of TV distances, comparisons.
 
     ``quick``: 5 seeds per panel; ``full``: 20 seeds per panel plus a stricter stop
     (``tol = 1e-4``) for comparison. Both at the paper's n = 10,000 and width 0.05.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
+    tasks = plan(mode, seed)
+    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
+                     fresh=fresh, progress=progress, desc="as2000-reconstruction")
+    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+
+
+def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
+    """Files (``as2000_reconstruction_tv.csv``, ``as2000_fig2.png``, in ``full`` also
+    ``as2000_reconstruction_tv_tol1e-4.csv``) and comparisons from :func:`plan`'s results.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
     import matplotlib
 
@@ -196,23 +306,21 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
     from ..plots.reconstruction import plot_fig2
 
     out_dir = prepare_output(mode, out_dir)
-    n_seeds = 5 if mode == "quick" else 20
-    result = Reproduction(name="as2000-reconstruction",
-                          title="Agrawal & Srikant 2000, Fig. 2: reconstructing the distribution",
-                          mode=mode)
-
-    frame = fig2_distances(n_seeds=n_seeds, seed=seed, cross_validation=True)
+    n_seeds = _n_seeds(mode)
+    files, comparisons, remarks = [], [], []
+    n_main = len(FIG2_SHAPES) * len(FIG2_NOISES) * n_seeds
+    frame = pd.DataFrame(results[:n_main])
     csv = out_dir / "as2000_reconstruction_tv.csv"
     frame.to_csv(csv, index=False)
-    result.files.append(csv)
+    files.append(csv)
 
-    cases = [fig2_case(s, k, seed=seed) for s in FIG2_SHAPES for k in FIG2_NOISES]
+    cases = [fig2_case(s, k, rng=seed) for s in FIG2_SHAPES for k in FIG2_NOISES]
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), layout="constrained")
     plot_fig2(cases, axes=axes.T.ravel())
     png = out_dir / "as2000_fig2.png"
     fig.savefig(png, dpi=110)
     plt.close(fig)
-    result.files.append(png)
+    files.append(png)
 
     means = frame.groupby(["shape", "noise"], sort=False).mean(numeric_only=True)
     sds = frame.groupby(["shape", "noise"], sort=False).std(numeric_only=True)
@@ -223,14 +331,14 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
                           ("tv_bayes", "TV reconstructed (Bayes) vs original"),
                           ("tv_em", "TV reconstructed (EM) vs original"),
                           ("tv_bayes_em", "TV Bayes vs EM")]:
-            result.comparisons.append(Comparison(
+            comparisons.append(Comparison(
                 experiment=f"Fig. 2 {label}", item=what, paper=None, ours=float(row[col]),
                 ours_sd=float(sd[col]), verdict="no number in the paper",
                 note=f"mean over {n_seeds} seeds",
             ))
         ratio = row["tv_bayes"] / row["tv_randomized"]
         ok = ratio <= 0.5
-        result.comparisons.append(Comparison(
+        comparisons.append(Comparison(
             experiment=f"Fig. 2 {label}",
             item="claim: reconstructed much closer to the original than randomized",
             paper="shape picked out", ours=f"TV ratio {ratio:.2f}",
@@ -239,7 +347,7 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
                   f"{row['iter_bayes']:.0f} iterations on average"),
         ))
         cv_ratio = row["tv_cv"] / row["tv_randomized"]
-        result.comparisons.append(Comparison(
+        comparisons.append(Comparison(
             experiment=f"Fig. 2 {label}",
             item="TV reconstructed (Bayes) vs original, held-out-likelihood stop (beyond the paper)",
             paper=None, ours=float(row["tv_cv"]), ours_sd=float(sd["tv_cv"]),
@@ -248,27 +356,29 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
                   f"0.45 target); {row['iter_cv']:.0f} iterations on average, mean over "
                   f"{n_seeds} seeds"),
         ))
-    result.remarks.append(
+    remarks.append(
         "The paper gives curves only; the TV numbers are ours. Randomized TV counts the mass the "
         "noise pushes outside [0, 1]. Stopping rule: chi^2 between successive count estimates "
         "<= 1 % of the 95 % chi^2 critical value (m - 1 df)."
     )
-    result.remarks.append(
+    remarks.append(
         "Triangles with Gaussian noise stop after about 10 iterations under that rule and stay a "
         "single hump (not the two peaks of the paper's Fig. 2b); a 100x stricter rule "
         "(tol = 1e-4, see the full mode) recovers the peaks but over-fits the uniform-noise panels."
     )
     if mode == "full":
-        strict = fig2_distances(n_seeds=n_seeds, seed=seed, tol=1e-4)
+        strict = pd.DataFrame(results[n_main:])
         strict_csv = out_dir / "as2000_reconstruction_tv_tol1e-4.csv"
         strict.to_csv(strict_csv, index=False)
-        result.files.append(strict_csv)
+        files.append(strict_csv)
         sm = strict.groupby(["shape", "noise"], sort=False).mean(numeric_only=True)
         for (shape, noise), row in sm.iterrows():
-            result.comparisons.append(Comparison(
+            comparisons.append(Comparison(
                 experiment=f"Fig. 2 {shape}, {noise} noise (tol = 1e-4)",
                 item="TV reconstructed (Bayes) vs original", paper=None,
                 ours=float(row["tv_bayes"]), verdict="no number in the paper",
                 note=f"100x stricter stop, {row['iter_bayes']:.0f} iterations on average",
             ))
-    return result
+    return Reproduction(name="as2000-reconstruction",
+                        title="Agrawal & Srikant 2000, Fig. 2: reconstructing the distribution",
+                        comparisons=comparisons, files=files, remarks=remarks, mode=mode)

@@ -13,7 +13,7 @@ Steps of Section 5.1, as implemented by :func:`rr_theta_sweep`:
 Examples
 --------
 >>> from ppdm_edu.experiments import rr_theta_sweep
->>> df = rr_theta_sweep(thetas=(0.8,), runs=2, seed=0, progress=False)
+>>> df = rr_theta_sweep(thetas=(0.8,), runs=2, rng=0, progress=False)
 >>> list(df.columns)
 ['theta', 'run', 'accuracy', 'estimated_accuracy', 'n_nodes']
 >>> 0.75 < df.attrs["original_accuracy"] < 0.85
@@ -21,6 +21,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import numbers
 from pathlib import Path
 
@@ -30,9 +31,12 @@ import pandas as pd
 from ..datasets import adult_binary
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from .report import Comparison, Reproduction, prepare_output, verdict
+from ..validation import renamed_seed_to_rng
+from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
+from .tasks import Task, root_seed, run_tasks
 
-__all__ = ["rr_theta_sweep", "summarize_sweep", "reproduce", "PAPER_THETAS", "REFERENCE_DROP"]
+__all__ = ["rr_theta_sweep", "summarize_sweep", "plan", "assemble", "reproduce", "PAPER_THETAS",
+           "REFERENCE_DROP"]
 
 #: the thetas of Section 5.1, step 3
 PAPER_THETAS = (0.1, 0.2, 0.3, 0.4, 0.45, 0.51, 0.55, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -54,8 +58,69 @@ def _run_rng(seed: int, theta: float, run: int) -> np.random.Generator:
     return np.random.default_rng([int(seed), int(round(theta * 1_000_000)), int(run)])
 
 
-def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, data=None,
-                   disguised_label: bool = True, progress: bool = True) -> pd.DataFrame:
+@functools.lru_cache(maxsize=1)
+def _default_data():
+    """adult_binary(), loaded once per worker process."""
+    return adult_binary()
+
+
+def _arrays(data, disguised_label):
+    data = _default_data() if data is None else data
+    train = data.train.to_numpy()  # attributes then the class column (last)
+    test = data.test.to_numpy()
+    if list(data.train.columns[:-1]) != list(data.feature_names) or data.train.columns[-1] != data.target:
+        raise ValueError("data must have the attribute columns followed by the class column")
+    keep = None if disguised_label else [train.shape[1] - 1]
+    return train, test, keep
+
+
+def original_task(data=None):
+    """Step 2: plain ID3 on the original training records, tested on the test records."""
+    train, test, _ = _arrays(data, True)
+    return float(ID3().fit(train[:, :-1], train[:, -1]).score(test[:, :-1], test[:, -1]))
+
+
+def sweep_task(seed, theta, run, disguised_label=True, data=None):
+    """Step 3 for one (theta, run): disguise, build RR-ID3, test; and the Section 4.3 estimate."""
+    train, test, keep = _arrays(data, disguised_label)
+    rng = _run_rng(seed, theta, run)
+    G = mrr_disguise(train, theta, rng, keep=keep)  # step 3(a)
+    tree = RRID3(theta, disguised_label=disguised_label).fit(G[:, :-1], G[:, -1])  # 3(b)
+    accuracy = tree.score(test[:, :-1], test[:, -1])  # step 3(c)
+    T = mrr_disguise(test, theta, rng, keep=keep)  # Section 4.3: disguised test set
+    est = estimate_accuracy(tree, (T[:, :-1], T[:, -1]), theta, disguised_label)
+    return {"theta": theta, "run": run, "accuracy": float(accuracy),
+            "estimated_accuracy": float(est.accuracy), "n_nodes": int(tree.tree_.n_nodes)}
+
+
+def _sweep_tasks(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, disguised_label: bool = True,
+                data=None) -> list[Task]:
+    """The benchmark task, then one task per (theta, run) (checked)."""
+    thetas = [check_rr_theta(t) for t in thetas]
+    if not thetas:
+        raise ValueError("thetas is empty: give at least one theta in [0, 1] other than 0.5")
+    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 1:
+        raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    extra = {} if data is None else {"data": data}
+    tasks = [Task(("du-zhan", "original"), original_task, dict(extra))]
+    label = bool(disguised_label)
+    tasks += [Task(("du-zhan", "sweep", float(t), r, label), sweep_task,
+                   dict(seed=int(seed), theta=float(t), run=r, disguised_label=label, **extra), cost=0.05)
+              for t in thetas for r in range(int(runs))]
+    return tasks
+
+
+def _sweep_frame(results, seed, disguised_label) -> pd.DataFrame:
+    df = pd.DataFrame(results[1:])
+    df.attrs.update(original_accuracy=results[0], seed=int(seed), disguised_label=bool(disguised_label))
+    return df
+
+
+@renamed_seed_to_rng
+def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
+                   disguised_label: bool = True, progress: bool = True, n_jobs=None) -> pd.DataFrame:
     """Fig. 2 of Du & Zhan: RR-ID3 accuracy on the Adult test set for each theta, ``runs`` times.
 
     Parameters
@@ -64,15 +129,18 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, data=None
         Default: the paper's 0.1, 0.2, 0.3, 0.4, 0.45, 0.51, 0.55, 0.6, 0.7, 0.8, 0.9, 1.0.
     runs : int >= 1
         Disguise-build-test repetitions per theta (the paper: 50).
-    seed : int
-        Row (theta, run) uses a generator seeded with (seed, theta, run), so the same seed gives
-        the same numbers, and a smaller sweep gives a subset of the rows of a larger one.
+    rng : int, None or numpy.random.Generator
+        Root seed (``seed=`` still works, with a FutureWarning). Row (theta, run) uses a
+        generator seeded with (seed, theta, run), so the same seed gives the same numbers
+        whatever ``n_jobs``, and a smaller sweep gives a subset of the rows of a larger one.
     data : BinaryAdult, optional
         Default ``adult_binary()`` (train = first 8,000, test = last 2,000 records).
     disguised_label : bool, default True
         True: the class label is disguised with the record; False: it is sent truthfully.
     progress : bool
         Show a tqdm progress bar.
+    n_jobs : int or None
+        Parallel workers (see :func:`~ppdm_edu.experiments.tasks.run_tasks`).
 
     Returns
     -------
@@ -82,43 +150,10 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, data=None
         theta; unbiased, not clipped) and ``n_nodes`` (tree size). ``df.attrs`` holds
         ``original_accuracy`` (plain ID3 on the original data), ``seed``, ``disguised_label``.
     """
-    thetas = [check_rr_theta(t) for t in thetas]
-    if not thetas:
-        raise ValueError("thetas is empty: give at least one theta in [0, 1] other than 0.5")
-    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 1:
-        raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    data = adult_binary() if data is None else data
-    target = data.target
-    train = data.train.to_numpy()  # attributes then the class column (last)
-    test = data.test.to_numpy()
-    keep = None if disguised_label else [train.shape[1] - 1]
-    X_train, y_train = train[:, :-1], train[:, -1]
-    X_test, y_test = test[:, :-1], test[:, -1]
-    if list(data.train.columns[:-1]) != list(data.feature_names) or data.train.columns[-1] != target:
-        raise ValueError("data must have the attribute columns followed by the class column")
-
-    original = ID3().fit(X_train, y_train).score(X_test, y_test)  # step 2: benchmark
-
-    from tqdm.auto import tqdm
-
-    rows = []
-    with tqdm(total=len(thetas) * int(runs), desc="θ sweep (RR-ID3)", disable=not progress) as bar:
-        for theta in thetas:  # loops over settings and runs; records are handled by numpy
-            for run in range(int(runs)):
-                rng = _run_rng(seed, theta, run)
-                G = mrr_disguise(train, theta, rng, keep=keep)  # step 3(a)
-                tree = RRID3(theta, disguised_label=disguised_label).fit(G[:, :-1], G[:, -1])  # 3(b)
-                accuracy = tree.score(X_test, y_test)  # step 3(c)
-                T = mrr_disguise(test, theta, rng, keep=keep)  # Section 4.3: disguised test set
-                est = estimate_accuracy(tree, (T[:, :-1], T[:, -1]), theta, disguised_label)
-                rows.append({"theta": theta, "run": run, "accuracy": accuracy,
-                             "estimated_accuracy": est.accuracy, "n_nodes": tree.tree_.n_nodes})
-                bar.update()
-    df = pd.DataFrame(rows)
-    df.attrs.update(original_accuracy=original, seed=int(seed), disguised_label=bool(disguised_label))
-    return df
+    seed = root_seed(rng)
+    tasks = _sweep_tasks(thetas, runs, seed, disguised_label, data)
+    done = run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="θ sweep (RR-ID3)")
+    return _sweep_frame(done.results, seed, disguised_label)
 
 
 def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
@@ -203,10 +238,84 @@ def _comparisons(summary: pd.DataFrame) -> list[Comparison]:
     return out
 
 
-def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0) -> Reproduction:
-    """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50) and write
-    ``du-zhan.csv`` (one row per run), ``du-zhan_summary.csv`` and the two plots of Fig. 2
-    (``du-zhan_fig2a.png`` mean accuracy vs theta, ``du-zhan_fig2b.png`` variance vs theta)."""
+def _runs(mode: str) -> int:
+    return 50 if mode == "full" else 10
+
+
+def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
+    """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50).
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
+    return _sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
+
+
+def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
+              checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
+    """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50); files in :func:`assemble`.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
+    tasks = plan(mode, seed)
+    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
+                     fresh=fresh, progress=progress, desc="du-zhan")
+    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+
+
+def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
+    """Write ``du-zhan.csv`` (one row per run), ``du-zhan_summary.csv`` and the two plots of
+    Fig. 2 (``du-zhan_fig2a.png`` mean accuracy vs theta, ``du-zhan_fig2b.png`` variance vs
+    theta); compare with the paper.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -215,8 +324,8 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
     from ..plots.rr_trees import plot_accuracy_variance, plot_mean_accuracy
 
     out_dir = prepare_output(mode, out_dir)
-    runs = 50 if mode == "full" else 10
-    df = rr_theta_sweep(PAPER_THETAS, runs=runs, seed=seed)
+    runs = _runs(mode)
+    df = _sweep_frame(results, seed, True)
     summary = summarize_sweep(df)
     files = []
     path = out_dir / "du-zhan.csv"

@@ -29,7 +29,6 @@ SNR Fig. 2 used, we take data1's 1.7).
 from __future__ import annotations
 
 import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -40,11 +39,12 @@ from ..naive_bayes import PerturbedGaussianNB
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_random_state
-from .report import Comparison, Reproduction, prepare_output, verdict
+from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
+from .tasks import Task, run_tasks
 
 __all__ = [
     "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
-    "privacy_loss_table", "run_repeat", "reconstruct_by_class", "reproduce",
+    "privacy_loss_table", "run_repeat", "reconstruct_by_class", "plan", "assemble", "reproduce",
     "summarize", "threshold_curve", "paper_vs_ours",
 ]
 
@@ -362,51 +362,156 @@ def _plot_figures(curves, thresholds, path):
     fig.savefig(path, dpi=110)
 
 
-def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0) -> Reproduction:
+def _scale(mode: str) -> dict:
+    full = mode == "full"
+    n_rep, n_train = (10, 10_000) if full else (2, 5_000)
+    return dict(n_rep=n_rep, n_train=n_train, n_curve=3 if full else 1,
+                fig1_train=10_000 if full else 5_000, fig2_train=None if full else 5_000)
+
+
+THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.1, 0.91, 0.1), 2))
+
+
+def _child(seed: int, index: int) -> np.random.Generator:
+    """Child ``index`` of ``SeedSequence(seed).spawn(...)`` (the same stream in any worker)."""
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(index),)))
+
+
+def table1_task(seed, child, n_train):
+    """Table 1 on a draw of ``n_train`` records; the draw and the noise from independent streams."""
+    data_seq, noise_seq = np.random.SeedSequence(int(seed), spawn_key=(int(child),)).spawn(2)
+    X1, *_ = adult_xy(n_train, np.random.default_rng(data_seq))
+    return privacy_loss_table(X1, np.random.default_rng(noise_seq))
+
+
+def repeat_task(seed, child, n_train):
+    """One repeat of Tables 4, 5 and 7 (:func:`run_repeat`) on its own stream."""
+    return run_repeat(_child(seed, child), n_train=n_train)
+
+
+def curve_task(seed, child, kind, snr, n_train):
+    """One repeat of Fig. 1 or 2 (:func:`threshold_curve`) on its own stream."""
+    accs, plain = threshold_curve(THRESHOLDS, kind, snr, n_train, _child(seed, child))
+    return [float(a) for a in accs], float(plain)
+
+
+def _figures(mode):
+    sc = _scale(mode)
+    return [("Fig. 1: uniform noise (data5), {n} training", "uniform", DATASETS["data5"][1], sc["fig1_train"]),
+            ("Fig. 2: Gaussian noise SNR 1.7, {n} training", "gaussian", 1.7, sc["fig2_train"])]
+
+
+def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
+    """Repeats of Tables 4, 5, 7; repeats of the Fig. 1-2 curves; Table 1. Stream children of
+    ``SeedSequence(seed)``: repeat r is child r, curve c of figure f child n_rep + 2c + f - 1,
+    Table 1 the last.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    seed : int
+        Root seed of every task's random streams.
+
+    Returns
+    -------
+    list of Task
+        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+    """
+    sc = _scale(mode)
+    n_rep, n_curve = sc["n_rep"], sc["n_curve"]
+    seed = int(seed)
+    tasks = [Task(("liu", "repeat", r), repeat_task, dict(seed=seed, child=r, n_train=sc["n_train"]),
+                  cost=10.0) for r in range(n_rep)]
+    for fig_no, (_, kind, snr, n) in enumerate(_figures(mode), start=1):
+        snr = tuple(snr) if isinstance(snr, tuple) else float(snr)
+        for c in range(n_curve):
+            tasks.append(Task(("liu", "curve", fig_no, c), curve_task,
+                              dict(seed=seed, child=n_rep + 2 * c + fig_no - 1, kind=kind, snr=snr, n_train=n),
+                              cost=10.0))
+    tasks.append(Task(("liu", "table1"), table1_task,
+                      dict(seed=seed, child=n_rep + 2 * n_curve, n_train=sc["n_train"]), cost=5.0))
+    return tasks
+
+
+def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
+              checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Rebuild Tables 1, 4, 5, 7 and Figures 1-2 of Liu et al. on Adult.
 
     ``mode="full"``: 10 repeats of 10,000 training records, Figures 1-2 with 3 repeats (Fig. 2 on
     all 32,561 training records). ``mode="quick"``: 2 repeats of 5,000, one curve each on 5,000.
-    Writes ``liu_summary.csv``, ``liu_repeats.csv``, ``liu_table1.csv``, ``liu_figures.csv``
-    and ``liu_figures.png`` into ``out_dir``.
+    Files: see :func:`assemble`.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``quick`` for a lecture, ``full`` the paper's scale.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        Root seed; the same seed gives the same files whatever ``n_jobs``.
+    n_jobs : int or None
+        Parallel workers (-1: every core; None: 1 unless inside
+        :func:`~ppdm_edu.experiments.tasks.execution`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
     """
-    from tqdm.auto import tqdm
+    tasks = plan(mode, seed)
+    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
+                     fresh=fresh, progress=progress, desc="liu")
+    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
 
+
+def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
+    """Write ``liu_summary.csv``, ``liu_repeats.csv``, ``liu_table1.csv``, ``liu_figures.csv``
+    and ``liu_figures.png`` into ``out_dir`` from :func:`plan`'s results; compare.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        As given to :func:`plan`.
+    out_dir : path
+        Folder for the files (created if missing).
+    seed : int
+        As given to :func:`plan`.
+    tasks : list of Task
+        :func:`plan`'s tasks.
+    results : list
+        Their results, in the same order.
+
+    Returns
+    -------
+    Reproduction
+        Comparisons with the paper, files written, remarks.
+    """
     out_dir = prepare_output(mode, out_dir)
-    full = mode == "full"
-    n_rep, n_train = (10, 10_000) if full else (2, 5_000)
-    n_curve = 3 if full else 1
-    fig2_train = None if full else 5_000
-    fig1_train = 10_000 if full else 5_000
-    thresholds = np.round(np.arange(0.1, 0.91, 0.1), 2)
-    seeds = np.random.SeedSequence(seed).spawn(n_rep + 2 * n_curve + 1)
-    start = time.perf_counter()
-
-    X1, *_ = adult_xy(n_train, np.random.default_rng(seeds[-1]))
-    table1 = privacy_loss_table(X1, np.random.default_rng(seeds[-1]))
-
-    records = []
-    steps = tqdm(total=n_rep + 2 * n_curve, desc="liu", unit="step")
-    for r in range(n_rep):
-        for rec in run_repeat(np.random.default_rng(seeds[r]), n_train=n_train):
-            records.append({"repeat": r, **rec})
-        steps.update()
+    sc = _scale(mode)
+    n_rep, n_train = sc["n_rep"], sc["n_train"]
+    thresholds = np.asarray(THRESHOLDS)
+    by_key = {tuple(t.key): r for t, r in zip(tasks, results)}
+    records = [{"repeat": r, **rec} for r in range(n_rep) for rec in by_key[("liu", "repeat", r)]]
+    table1 = by_key[("liu", "table1")]
     curves = {}
     fig_rows = []
-    for fig_no, (title, kind, snr, n) in enumerate([
-            ("Fig. 1: uniform noise (data5), {n} training", "uniform", DATASETS["data5"][1], fig1_train),
-            ("Fig. 2: Gaussian noise SNR 1.7, {n} training", "gaussian", 1.7, fig2_train)], start=1):
+    for fig_no, (title, _, _, n) in enumerate(_figures(mode), start=1):
         title = title.format(n="32,561" if n is None else f"{n:,}")
         accs, plain = [], []
-        for c in range(n_curve):
-            a, p = threshold_curve(thresholds, kind, snr, n, np.random.default_rng(seeds[n_rep + 2 * c + fig_no - 1]))
+        for c in range(sc["n_curve"]):
+            a, p = by_key[("liu", "curve", fig_no, c)]
             accs.append(a)
             plain.append(p)
             fig_rows += [{"figure": fig_no, "repeat": c, "threshold": t, "accuracy": v, "c45_on_w": p}
                          for t, v in zip(thresholds, a)]
-            steps.update()
         curves[title] = (np.asarray(accs), np.asarray(plain))
-    steps.close()
 
     summary = summarize(records)
     files = [out_dir / "liu_summary.csv", out_dir / "liu_repeats.csv", out_dir / "liu_table1.csv",
@@ -416,12 +521,9 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0)
     table1.round(4).to_csv(files[2])
     pd.DataFrame(fig_rows).round(3).to_csv(files[3], index=False)
     _plot_figures(curves, thresholds, files[4])
-
-    result = Reproduction(name="liu", title="Liu, Kantarcioglu & Thuraisingham: mining perturbed data directly",
-                          comparisons=_comparisons(summary, table1), files=files, mode=mode)
-    result.remarks += _remarks(summary, table1, curves, thresholds, n_rep, n_train)
-    result.seconds = time.perf_counter() - start
-    return result
+    return Reproduction(name="liu", title="Liu, Kantarcioglu & Thuraisingham: mining perturbed data directly",
+                        comparisons=_comparisons(summary, table1), files=files, mode=mode,
+                        remarks=_remarks(summary, table1, curves, thresholds, n_rep, n_train))
 
 
 def _cell(summary, table, row, data):

@@ -1,20 +1,33 @@
 """A common shape for paper reproductions: our number beside the paper's, with a verdict.
 
-Every ``experiments.<paper>`` module exposes ``reproduce(mode="quick"|"full", out_dir=Path,
-seed=0) -> Reproduction``; ``python -m ppdm_edu reproduce NAME`` calls it and writes
-``out_dir/NAME.md`` from :meth:`Reproduction.to_markdown`; ``reproduce all`` joins them into
-``REPORT.md``.
+Every ``experiments.<paper>`` module exposes
+
+* ``plan(mode, seed) -> list[Task]``: its independent tasks (:mod:`~ppdm_edu.experiments.tasks`);
+* ``assemble(mode, out_dir, seed, tasks, results) -> Reproduction``: files and comparisons from
+  the tasks' results;
+* ``reproduce(mode="quick"|"full", out_dir=Path, seed=0, *, n_jobs, checkpoint, fresh,
+  progress) -> Reproduction``: both, with the tasks run by
+  :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+
+``python -m ppdm_edu reproduce NAME`` calls it and writes ``out_dir/NAME.md`` from
+:meth:`Reproduction.to_markdown`; ``reproduce all`` runs the tasks of every paper in one pool and
+joins the reports into ``REPORT.md``.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "MODES"]
+__all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
+           "with_task_counts", "MODES", "CHECKPOINTS"]
 
 MODES = ("quick", "full")
+
+#: where per-task results are kept under an output folder (a re-run resumes from them)
+CHECKPOINTS = ".checkpoints"
 
 VERDICTS = ("reproduced", "not reproduced", "no number in the paper")
 
@@ -50,6 +63,40 @@ def prepare_output(mode: str, out_dir) -> Path:
     return out_dir
 
 
+def checkpoint_folder(out_dir) -> Path:
+    """``out_dir/.checkpoints``: one file per finished task, named by its key, arguments and seed.
+
+    Parameters
+    ----------
+    out_dir : path
+        A reproduction's output folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The checkpoint folder (not created here).
+    """
+    return Path(out_dir) / CHECKPOINTS
+
+
+def with_task_counts(result: "Reproduction", done) -> "Reproduction":
+    """``result`` with the number of tasks computed and resumed from checkpoints.
+
+    Parameters
+    ----------
+    result : Reproduction
+        What ``assemble`` returned.
+    done : TaskRun
+        What :func:`~ppdm_edu.experiments.tasks.run_tasks` returned.
+
+    Returns
+    -------
+    Reproduction
+        A copy with ``tasks_computed`` and ``tasks_resumed`` set.
+    """
+    return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed))
+
+
 def verdict(paper, ours, tolerance) -> str:
     """reproduced if |ours - paper| <= tolerance; 'no number in the paper' if paper is None."""
     if paper is None:
@@ -68,9 +115,14 @@ def _fmt(value, sd=None) -> str:
     return text
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reproduction:
-    """The outcome of one ``reproduce``: comparisons, files written and free-text remarks."""
+    """The outcome of one ``reproduce``: comparisons, files written and free-text remarks.
+
+    Frozen: change a field with :func:`dataclasses.replace` (e.g. the wall time, set by the
+    command line). ``tasks_computed`` / ``tasks_resumed``: how many tasks ran and how many came
+    from checkpoints of an earlier, interrupted run.
+    """
 
     name: str
     title: str
@@ -79,6 +131,8 @@ class Reproduction:
     remarks: list[str] = field(default_factory=list)
     seconds: float | None = None
     mode: str = "quick"
+    tasks_computed: int | None = None
+    tasks_resumed: int = 0
 
     def table(self) -> pd.DataFrame:
         return pd.DataFrame([c.__dict__ for c in self.comparisons])
@@ -93,7 +147,12 @@ class Reproduction:
     def to_markdown(self) -> str:
         lines = [f"## {self.title}", ""]
         if self.seconds is not None:
-            lines.append(f"Mode `{self.mode}`, {self.seconds:.0f} s.")
+            tasks = ""
+            if self.tasks_computed is not None:
+                tasks = f", {self.tasks_computed + self.tasks_resumed} tasks"
+                if self.tasks_resumed:
+                    tasks += f" ({self.tasks_resumed} resumed from checkpoints)"
+            lines.append(f"Mode `{self.mode}`, {self.seconds:.0f} s{tasks}.")
             lines.append("")
         if self.comparisons:
             lines.append("| experiment | item | paper | ours | verdict | note |")

@@ -1,12 +1,16 @@
 """Every paper reproduction in one command: ``python -m ppdm_edu reproduce all [--quick|--full]``.
 
 Runs each module listed in :data:`ppdm_edu.experiments.REPRODUCTIONS` (AS2000 Fig. 2, 5, 6; Du &
-Zhan Fig. 2; Liu et al. Tables 1, 4, 5, 7 and Fig. 1-2), writes each one's ``NAME.md`` beside its
-CSVs and figures, then ``REPORT.md``: a summary table (how many cells reproduce, per paper, with
+Zhan Fig. 2; Liu et al. Tables 1, 4, 5, 7 and Fig. 1-2): the tasks of all of them
+(``module.plan``) in one pool of workers with one progress bar
+(:func:`~ppdm_edu.experiments.tasks.run_tasks`), then each one's files and comparisons
+(``module.assemble``). It writes each one's ``NAME.md`` beside its CSVs and figures, then
+``REPORT.md``: a summary table (how many cells reproduce, per paper, with
 a one-line verdict) followed by every cell, our number beside the paper's with its verdict
 (reproduced / not reproduced / no number in the paper), and ``comparisons.csv`` with all cells.
 
-A reproduction that raises does not stop the others: its traceback goes into the report and
+A reproduction that raises (in planning, in one of its tasks or in assembling) does not stop the
+others: its traceback goes into the report and
 :func:`reproduce_all` raises :class:`ReproductionFailed` at the end (after writing the report), so
 the command exits non-zero.
 
@@ -30,7 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import REPRODUCTIONS, load
-from .report import MODES, VERDICTS, Comparison, Reproduction, verdict
+from .report import MODES, VERDICTS, Comparison, Reproduction, checkpoint_folder, verdict, with_task_counts
+from .tasks import TaskFailed, TaskRun, run_tasks
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
 
@@ -143,6 +148,7 @@ def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: f
         f"# Reproducing the papers ({mode})",
         "",
         f"`python -m ppdm_edu reproduce all --{mode} --seed {seed}`, {when}, {seconds:.0f} s in total "
+        f"(wall time; the table's times are each reproduction's compute time summed over workers) "
         f"on {os.cpu_count()} CPUs (Python {platform.python_version()}; {_versions()}).",
         "",
         "Every cell: the paper's number, ours (mean ± sd over repeats where there are repeats) and "
@@ -183,7 +189,8 @@ def _comparisons_frame(outcomes: list[RunOutcome]) -> pd.DataFrame:
 
 
 def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *,
-                  names=None, raise_on_error: bool = True, echo: bool = True) -> list[RunOutcome]:
+                  names=None, raise_on_error: bool = True, echo: bool = True, n_jobs=None,
+                  checkpoint: bool = True, fresh: bool = False, progress: bool | None = None) -> list[RunOutcome]:
     """Run every reproduction, write ``NAME.md`` for each, ``REPORT.md`` and ``comparisons.csv``.
 
     Parameters
@@ -193,18 +200,27 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     out_dir : path
         Folder for the CSVs, figures and reports (created if missing).
     seed : int
-        Passed to every reproduction; same seed, same numbers.
+        Passed to every reproduction; same seed, same numbers (whatever ``n_jobs``).
     names : sequence of str, optional
         A subset of :data:`~ppdm_edu.experiments.REPRODUCTIONS` (default: all, in its order).
     raise_on_error : bool
         Raise :class:`ReproductionFailed` after writing the report if any reproduction raised.
     echo : bool
         Print progress and the summary to stdout.
+    n_jobs : int or None
+        Workers for the tasks of all reproductions together (see
+        :func:`~ppdm_edu.experiments.tasks.run_tasks`; None: the active joblib configuration).
+    checkpoint, fresh : bool
+        Keep per-task results in ``out_dir/.checkpoints`` and resume from them; ``fresh``
+        ignores them.
+    progress : bool, optional
+        The tqdm bar (default: ``echo``).
 
     Returns
     -------
     list of RunOutcome
-        In the order run.
+        In the order of ``names``; ``seconds`` is each reproduction's compute time (its tasks,
+        summed over workers, plus writing its files).
 
     Examples
     --------
@@ -222,31 +238,63 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
         raise ValueError(f"unknown reproduction(s) {unknown}; choose from: {', '.join(REPRODUCTIONS)}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    progress = echo if progress is None else progress
 
     def say(text: str) -> None:
         if echo:
             print(text, flush=True)
 
-    outcomes: list[RunOutcome] = []
     start_all = time.perf_counter()
-    for i, name in enumerate(names, 1):
-        say(f"[{i}/{len(names)}] {name} ({mode}) ...")
-        start = time.perf_counter()
+    # 1. every reproduction's tasks, in one list (a reproduction whose planning fails is reported)
+    planned, errors, spans, all_tasks = {}, {}, {}, []
+    for name in names:
         try:
-            rep = load(name).reproduce(mode=mode, out_dir=out_dir, seed=seed)
-            if not isinstance(rep, Reproduction):
-                raise TypeError(f"{name}.reproduce returned {type(rep).__name__}, expected Reproduction")
-            seconds = time.perf_counter() - start
-            rep.seconds = seconds
-            rep.mode = mode
-            (out_dir / f"{name}.md").write_text(rep.to_markdown())
-            outcome = RunOutcome(name, rep, seconds)
+            tasks = list(load(name).plan(mode=mode, seed=seed))
         except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
-            seconds = time.perf_counter() - start
-            outcome = RunOutcome(name, None, seconds, error=traceback.format_exc())
-            print(f"[{name}] FAILED after {seconds:.0f} s:\n{outcome.error}", file=sys.stderr, flush=True)
+            errors[name] = traceback.format_exc()
+            continue
+        spans[name] = (len(all_tasks), len(all_tasks) + len(tasks))
+        planned[name] = tasks
+        all_tasks += tasks
+    say(f"{len(all_tasks)} tasks of {len(planned)} reproduction(s) ({mode}); "
+        f"checkpoints in {checkpoint_folder(out_dir) if checkpoint else '(none)'}")
+    # 2. one pool, one progress bar; a failing task marks its reproduction failed
+    done = run_tasks(all_tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
+                     fresh=fresh, progress=progress, desc=f"reproduce all --{mode}", errors="keep")
+    # 3. assemble each reproduction from its results
+    outcomes: list[RunOutcome] = []
+    for i, name in enumerate(names, 1):
+        if name in errors:
+            outcome = RunOutcome(name, None, 0.0, error=errors[name])
+        else:
+            lo, hi = spans[name]
+            results = done.results[lo:hi]
+            compute = float(sum(done.seconds[lo:hi]))
+            failed = [r for r in results if isinstance(r, TaskFailed)]
+            start = time.perf_counter()
+            try:
+                if failed:
+                    raise RuntimeError(f"{len(failed)} task(s) of {name} failed; the first "
+                                       f"({'/'.join(map(str, failed[0].key))}):\n{failed[0].error}")
+                rep = load(name).assemble(mode=mode, out_dir=out_dir, seed=seed, tasks=planned[name],
+                                          results=results)
+                if not isinstance(rep, Reproduction):
+                    raise TypeError(f"{name}.assemble returned {type(rep).__name__}, expected Reproduction")
+                seconds = compute + time.perf_counter() - start
+                mine = {tuple(t.key) for t in planned[name]}
+                rep = with_task_counts(rep, TaskRun(results=results,
+                                                    computed=tuple(k for k in done.computed if k in mine),
+                                                    resumed=tuple(k for k in done.resumed if k in mine)))
+                rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
+                (out_dir / f"{name}.md").write_text(rep.to_markdown())
+                outcome = RunOutcome(name, rep, seconds)
+            except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
+                seconds = compute + time.perf_counter() - start
+                outcome = RunOutcome(name, None, seconds, error=traceback.format_exc())
+        if not outcome.ok:
+            print(f"[{name}] FAILED:\n{outcome.error}", file=sys.stderr, flush=True)
         outcomes.append(outcome)
-        say(f"[{i}/{len(names)}] {name}: {outcome.seconds:.0f} s; {_one_line(outcome)}")
+        say(f"[{i}/{len(names)}] {name}: {outcome.seconds:.0f} s of compute; {_one_line(outcome)}")
     total = time.perf_counter() - start_all
 
     report = out_dir / "REPORT.md"

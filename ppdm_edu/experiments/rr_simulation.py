@@ -176,7 +176,7 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
     """
     if isinstance(thetas, (str, bytes)):
         raise TypeError(f"thetas must be an iterable of numbers, got {thetas!r}")
-    X = check_binary(X, "X")
+    check_binary(X, "X")  # named here; the DataFrame (column names in conditions) is kept
     thetas = [thetas] if isinstance(thetas, numbers.Real) else list(thetas)
     thetas = [check_theta(t, "thetas", allow_half=False) for t in thetas]
     if not thetas:

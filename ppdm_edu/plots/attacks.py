@@ -11,6 +11,7 @@ import numpy as np
 from ..attacks import RecordReconstruction, tracy_widom_bound
 from ..lecture import OKABE_ITO
 from ..posterior import BayesEstimate
+from .layout import legend_fraction
 
 __all__ = [
     "plot_spectrum",
@@ -51,7 +52,11 @@ def plot_spectrum(result: RecordReconstruction, ax=None, n: int | None = None, t
     if (~kept).any():
         ax.plot(idx[~kept], ev[~kept], "o", color=GREY, ms=8, label="dropped (noise)")
     ax.set_yscale("log")
-    ax.set_ylim(min(lo, ev.min()) / 1.3, max(hi, ev.max()) * 1.6)
+    # head room (in log units) for the legend rows above the largest eigenvalue: in the
+    # projector style the legend is as wide as the axes and would cover the kept points
+    bottom, top = min(lo, ev.min()) / 1.3, max(hi, ev.max()) * 1.3
+    rows = 3 + (n is not None)
+    ax.set_ylim(bottom, bottom * (top / bottom) ** (1.0 / (1.0 - legend_fraction(ax, rows))))
     # few labelled ticks: log axes label minor ticks by default, which is slow to lay out
     ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0), numticks=8))
     ax.yaxis.set_minor_locator(mticker.NullLocator())

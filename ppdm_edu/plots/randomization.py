@@ -10,6 +10,7 @@ import numpy as np
 
 from ..privacy import PAPER_TABLE1, gaussian_privacy_loss, grid_step, interval_privacy
 from ..randomization import Noise
+from .layout import legend_fraction
 
 __all__ = [
     "noise_label",
@@ -69,16 +70,20 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
     # step outlines as a filled polygon and a line: unlike Axes.stairs (a patch whose data
     # limits matplotlib updates segment by segment in Python) these cost little to add,
     # which matters for the panel's 100 ms budget
+    # short legend labels: three side by side must fit a quarter of a projector figure (the
+    # axis label already names the attribute)
     ax.fill_between(edges, np.r_[hx, hx[-1]], step="post", alpha=0.45, linewidth=0, color="C0",
-                    label=f"original {label}")
+                    label="original")
     ax.plot(edges, np.r_[hw, hw[-1]], drawstyle="steps-post", linewidth=1.8, color="C1",
-            label=f"perturbed {label} + r")
+            label="perturbed")
     unit = unit.replace("$", r"\$")  # a lone $ would start matplotlib's mathtext
     ax.set_xlabel(f"{label} ({unit})" if unit else label)
     ax.set_ylabel("density")
     if legend:
-        ax.set_ylim(0, 1.45 * max(hx.max(), hw.max()))  # head room for the legend
-        ax.legend(loc="upper right", frameon=False, ncols=3, fontsize="small")
+        peak = max(hx.max(), hw.max())
+        ax.set_ylim(0, peak / (1.0 - legend_fraction(ax, 1)))  # head room for one legend row
+        ax.legend(loc="upper center", frameon=False, ncols=3, fontsize="small",
+                  handlelength=1.0, handletextpad=0.4, columnspacing=0.8, borderaxespad=0.2)
     else:
         ax.set_ylim(0, 1.08 * max(hx.max(), hw.max()))
     return ax
@@ -104,8 +109,10 @@ def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None)
     ax.set_xlabel("noise r")
     ax.set_ylabel("density")
     top = max(float(n.pdf(grid).max()) for n in noises)
-    ax.set_ylim(0, 1.45 * top)  # head room: the legend sits above the densities
-    ax.legend(loc="upper center", frameon=False, fontsize="small")
+    # head room measured in legend rows: the legend sits above the densities, never on the
+    # Gaussian peak, whatever the font size (projector style) and the axes' height
+    ax.set_ylim(0, top / (1.0 - legend_fraction(ax, len(noises))))
+    ax.legend(loc="upper center", frameon=False, fontsize="small", borderaxespad=0.2)
     return ax
 
 
@@ -141,7 +148,7 @@ def plot_loss_vs_snr(snr_values=None, ours=None, paper=None, ax=None, labels=("o
     ax = _axes(ax)
     grid = np.linspace(0.0, 3.0, 200)
     ax.plot(grid, [gaussian_privacy_loss(s) for s in grid], color="0.4",
-            label=r"Gaussian X, Gaussian noise: $1 - (1+\mathrm{SNR})^{-1/2}$")
+            label=r"Gaussian x and r: $1 - (1+\mathrm{SNR})^{-1/2}$")
     if snr_values is not None and ours is not None:
         ax.plot(snr_values, ours, "o", color="C0", label=labels[0])
     if snr_values is not None and paper is not None:
@@ -151,5 +158,6 @@ def plot_loss_vs_snr(snr_values=None, ours=None, paper=None, ax=None, labels=("o
     ax.set_xlabel("SNR = var(x) / var(r)")
     ax.set_ylabel(r"privacy loss $1 - 2^{-I(X;W)}$")
     ax.set_ylim(0, None)
-    ax.legend(loc="upper left", frameon=False, fontsize="small")
+    # the loss rises from the lower left to the upper right: the lower right stays empty
+    ax.legend(loc="lower right", frameon=False, fontsize="small")
     return ax

@@ -96,12 +96,15 @@ def plot_fig6(df: pd.DataFrame, fig=None, functions=(1, 2, 3, 5)):
         if k % ncols == 0:
             ax.set_ylabel("accuracy (%)")
         if k + ncols >= len(functions):  # bottom panel of its column
-            ax.set_xlabel("privacy level (% of the range, 95 % confidence)")
+            # short: "privacy level (% of the range, 95 % confidence)" twice side by side
+            # overlaps with projector fonts; the notebook's prose defines the level
+            ax.set_xlabel("privacy level (% of range)")
             ax.tick_params(labelbottom=True)
     for ax in axes[len(functions):]:
         ax.set_visible(False)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels))
+    # at most three per row: five entries in one row are wider than a projector figure
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(3, len(labels)))
     fig.suptitle("Fig. 6: change in accuracy with privacy")
     return fig
 

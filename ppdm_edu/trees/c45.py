@@ -59,6 +59,7 @@ import numbers
 import numpy as np
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
 
 from ..randomization import Noise
 from ..validation import (
@@ -87,6 +88,24 @@ def _xlog2x(c):
 def entropy(counts) -> float:
     """Info(S) of Eq. 3: the class entropy in bits of (possibly weighted) class counts.
 
+    Parameters
+    ----------
+    counts : array-like of float, shape (k,)
+        Class counts or weights: finite, >= 0, with a positive sum.
+
+    Returns
+    -------
+    float
+        ``-sum_j p_j log2 p_j`` with ``p_j = counts[j] / sum(counts)``, in [0, log2 k].
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not a non-empty 1-d array of finite non-negative numbers with a
+        positive sum.
+
+    Examples
+    --------
     >>> round(entropy([9, 5]), 4)
     0.9403
     """
@@ -101,6 +120,28 @@ def entropy(counts) -> float:
 def gain_ratio(left_counts, right_counts) -> tuple[float, float]:
     """(gain, gain ratio) of a binary split, Eq. 4-7 (no MDL penalty), from class counts.
 
+    Parameters
+    ----------
+    left_counts : array-like of float, shape (k,)
+        Class counts (or weights) of the records that go left.
+    right_counts : array-like of float, shape (k,)
+        Class counts (or weights) of the records that go right.
+
+    Returns
+    -------
+    gain : float
+        Information gain ``Info(S) - Info_test(S)`` (Eq. 5), in bits.
+    gain_ratio : float
+        ``gain / SplitInfo`` (Eq. 6-7); 0 when one side is empty (SplitInfo = 0).
+
+    Raises
+    ------
+    ValueError
+        If the two arrays have different shapes, or a count is negative or not finite, or
+        there are no records at all.
+
+    Examples
+    --------
     >>> g, r = gain_ratio([2, 0], [1, 3])
     >>> round(g, 4), round(r, 4)
     (0.4591, 0.5)
@@ -125,6 +166,27 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
     The upper confidence limit of the binomial error rate minus the observed one (C4.5's
     pessimistic estimate; a transcription of WEKA's ``Stats.addErrs``).
 
+    Parameters
+    ----------
+    n : float
+        Number (or total weight) of records in the leaf; finite. ``n <= 0`` gives 0.
+    e : float
+        Training errors (or their weight) in the leaf; finite, normally ``0 <= e <= n``.
+    confidence : float, default 0.25
+        J48's confidence factor, in (0, 0.5] (smaller is more pessimistic).
+
+    Returns
+    -------
+    float
+        The extra errors to add to ``e`` for the pessimistic error estimate (>= 0).
+
+    Raises
+    ------
+    ValueError
+        If ``confidence`` is not in (0, 0.5] or ``n``/``e`` is not finite.
+
+    Examples
+    --------
     >>> round(add_errors(6, 0), 4)
     1.2378
     """
@@ -349,17 +411,51 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
             node[active] = np.where(left, t.left[nd], t.right[nd])
 
     def apply(self, X):
-        """Leaf index of each record, by Algorithm 2 (``x <= t`` goes left)."""
+        """Leaf index of each record, by Algorithm 2 (``x <= t`` goes left).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Original (unperturbed) records, same columns as in ``fit``.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            Node index (in ``tree_``) of each record's leaf.
+        """
         X = self._check_X(X)
         return self._leaves(X, lambda rows, f, thr: X[rows, f] <= thr)
 
     def predict(self, X):
-        """Class of each (original) record: Algorithm 2."""
+        """Class of each (original) record: Algorithm 2.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Original (unperturbed) records, same columns as in ``fit``.
+
+        Returns
+        -------
+        ndarray, shape (n_samples,)
+            The label of each record's leaf (an element of ``classes_``).
+        """
         leaf = self.apply(X)
         return self.classes_[self.tree_.label[leaf]]
 
     def predict_proba(self, X):
-        """Class frequencies of the training records in the leaf each record reaches."""
+        """Class frequencies of the training records in the leaf each record reaches.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Original (unperturbed) records, same columns as in ``fit``.
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes)
+            Class shares (weighted for PPDTC4.5) of the leaf, columns in the order of
+            ``classes_``; a leaf without training records gets probability 1 for its label.
+        """
         leaf = self.apply(X)
         counts = self.tree_.counts[leaf]
         total = counts.sum(1, keepdims=True)
@@ -368,10 +464,14 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
 
     @property
     def n_leaves_(self) -> int:
+        """Number of leaves of the fitted (pruned) tree."""
+        check_is_fitted(self)
         return int((self.tree_.feature < 0).sum())
 
     @property
     def depth_(self) -> int:
+        """Depth of the fitted (pruned) tree (0 for a single leaf)."""
+        check_is_fitted(self)
         t = self.tree_
         depth = np.zeros(t.feature.size, dtype=int)
         for node in range(t.feature.size):  # breadth-first ids: parents first
@@ -382,8 +482,25 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
     def export_text(self, max_depth: int = 10, feature_names=None) -> str:
         """The tree in J48's text form (``attribute <= t: class (n/errors)``).
 
-        ``feature_names`` overrides the column names (default: the DataFrame's, else x0, x1, ...).
+        Parameters
+        ----------
+        max_depth : int, default 10
+            Tests deeper than this are replaced by ``...``.
+        feature_names : sequence of str, optional
+            Names of the columns, one per feature (default: the DataFrame's, else x0, x1, ...).
+
+        Returns
+        -------
+        str
+            One line per test, indented by depth; a test whose child is a leaf ends with
+            ``: label (records/errors)``. A tree that is a single leaf gives one line.
+
+        Raises
+        ------
+        ValueError
+            If ``feature_names`` does not have one name per column.
         """
+        check_is_fitted(self)
         t = self.tree_
         names = list(feature_names) if feature_names is not None else (
             fitted_feature_names(self) or [f"x{j}" for j in range(self.n_features_in_)])
@@ -431,8 +548,19 @@ class C45(_BaseC45):
 
     Attributes
     ----------
-    classes_, n_features_in_, feature_names_in_, tree_ (arrays ``feature``, ``threshold``,
-    ``left``, ``right``, ``counts``, ``label``), n_leaves_, depth_
+    classes_ : ndarray, shape (n_classes,)
+        The class labels, sorted.
+    n_features_in_ : int
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names, when fitted on a DataFrame with string column names.
+    tree_ : object
+        The fitted tree as flat arrays ``feature`` (-1 at leaves), ``threshold``, ``left``,
+        ``right``, ``counts`` (class counts per node) and ``label`` (class index per node).
+    n_leaves_ : int
+        Number of leaves.
+    depth_ : int
+        Depth of the tree.
 
     Examples
     --------
@@ -450,7 +578,25 @@ class C45(_BaseC45):
         self.max_depth = max_depth
 
     def fit(self, X, y):
-        """Grow and prune the tree on original (or any) numeric data."""
+        """Grow and prune the tree on original (or any) numeric data.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records, numeric and finite.
+        y : array-like, shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        C45
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range or ``X``/``y`` are invalid.
+        """
         self._check_common()
         X, y = self._prepare(X, y)
         return self._finish(self._grow(X, y, None))
@@ -480,12 +626,35 @@ class PPDTC45(_BaseC45):
         probability ``p_S1`` (Eq. 23, Algorithm 3).
     threshold : float in (0, 1), default 0.5
         The threshold of Eq. 10 and 12 (the paper: 0.3 for Gaussian, 0.5 for uniform noise).
-    min_instances, pruning, confidence, max_depth
+    min_instances : int, default 2
         As in :class:`C45` (weights are used where the counts are weighted).
+    pruning : bool, default True
+        As in :class:`C45`.
+    confidence : float, default 0.25
+        As in :class:`C45`, in (0, 0.5].
+    max_depth : int or None, default None
+        As in :class:`C45`.
     max_candidates : int, default 64
         Split points tried per attribute and node by the ``"weight"`` criterion.
     random_state : None, int or Generator
         Randomness of the random-path partition.
+
+    Attributes
+    ----------
+    classes_ : ndarray, shape (n_classes,)
+        The class labels, sorted.
+    n_features_in_ : int
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names, when fitted on a DataFrame with string column names.
+    noises_ : list of Noise
+        The noise of each column, in column order.
+    shift_ : ndarray, shape (n_features,)
+        ``c = F_R^-1(1 - threshold)`` per column: the threshold partition ``p_S1 > threshold``
+        is ``w < t + c``.
+    tree_ : object
+        The fitted tree as flat arrays (see :class:`C45`); thresholds are on the original
+        scale.
 
     Examples
     --------
@@ -523,7 +692,26 @@ class PPDTC45(_BaseC45):
         return [by_column[j] for j in range(d)]
 
     def fit(self, W, y):
-        """Grow and prune the tree from perturbed training values ``W`` and their labels."""
+        """Grow and prune the tree from perturbed training values ``W`` and their labels.
+
+        Parameters
+        ----------
+        W : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Perturbed training records ``x + r``, numeric and finite.
+        y : array-like, shape (n_samples,)
+            Class labels (not perturbed).
+
+        Returns
+        -------
+        PPDTC45
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range, ``noise`` does not give one Noise per column, or
+            ``W``/``y`` are invalid.
+        """
         self._check_common()
         if self.split not in self.SPLITS:
             raise ValueError(f"split must be one of {self.SPLITS}, got {self.split!r}")
@@ -599,7 +787,20 @@ class PPDTC45(_BaseC45):
         return rng.random(w.size) <= p  # Eq. 23
 
     def predict_perturbed(self, W, rng=None):
-        """Classify perturbed records by random path (Algorithm 4): left with prob. p_S1(w|t)."""
+        """Classify perturbed records by random path (Algorithm 4): left with prob. p_S1(w|t).
+
+        Parameters
+        ----------
+        W : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Perturbed records, same columns as in ``fit``.
+        rng : None, int or numpy.random.Generator
+            Randomness of the paths (same seed, same predictions).
+
+        Returns
+        -------
+        ndarray, shape (n_samples,)
+            The label of the leaf each record's random path ends in.
+        """
         W = self._check_X(W, "W")
         rng = check_random_state(rng)
         noises = self.noises_
@@ -614,5 +815,24 @@ class PPDTC45(_BaseC45):
         return self.classes_[self.tree_.label[self._leaves(W, go_left)]]
 
     def score_perturbed(self, W, y, rng=None):
-        """Accuracy of :meth:`predict_perturbed` on perturbed test records."""
-        return float(np.mean(self.predict_perturbed(W, rng) == np.asarray(y)))
+        """Accuracy of :meth:`predict_perturbed` on perturbed test records.
+
+        Parameters
+        ----------
+        W : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Perturbed test records.
+        y : array-like, shape (n_samples,)
+            Their true labels.
+        rng : None, int or numpy.random.Generator
+            Randomness of the paths.
+
+        Returns
+        -------
+        float
+            Share of the records whose random-path prediction equals ``y``.
+        """
+        pred = self.predict_perturbed(W, rng)
+        y = np.asarray(y)
+        if y.shape != pred.shape:
+            raise ValueError(f"y must have one label per row of W ({pred.size}), got shape {y.shape}")
+        return float(np.mean(pred == y))

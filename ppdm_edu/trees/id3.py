@@ -115,6 +115,7 @@ class TreeArrays(FlatTree):
     gain : ndarray of float, shape (n_nodes,)
         Information gain of the chosen split (Eq. 2); 0 for a leaf.
     depth : ndarray of int, shape (n_nodes,)
+        Depth of each node (the root has depth 0).
     reason : ndarray of int, shape (n_nodes,)
         0 split, 1 pure, 2 no attributes left, 3 empty branch (see ``describe_reason``).
     """
@@ -129,6 +130,28 @@ class TreeArrays(FlatTree):
 
     @staticmethod
     def describe_reason(code: int) -> str:
+        """Why a node is what it is, in words, from its ``reason`` code.
+
+        Parameters
+        ----------
+        code : int
+            A value of ``reason``: 0, 1, 2 or 3.
+
+        Returns
+        -------
+        str
+            ``"split"``, ``"pure"``, ``"no attributes left"`` or ``"empty branch"``.
+
+        Raises
+        ------
+        KeyError
+            If ``code`` is not one of the four codes.
+
+        Examples
+        --------
+        >>> TreeArrays.describe_reason(3)
+        'empty branch'
+        """
         return _REASONS[int(code)]
 
 
@@ -318,7 +341,18 @@ class _BinaryTree(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
 
     def predict(self, X) -> np.ndarray:
-        """Class (0/1) of each record, following its attribute values from the root."""
+        """Class (0/1) of each record, following its attribute values from the root.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
+            Records to classify (same columns as in ``fit``).
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            The label (0 or 1) of each record's leaf.
+        """
         return self._predict_binary(check_predict_data(self, X, binary=True))
 
     def _predict_binary(self, Xa: np.ndarray) -> np.ndarray:
@@ -346,6 +380,17 @@ class _BinaryTree(ClassifierMixin, BaseEstimator):
             Append the class counts of each leaf (estimated ones for RR-ID3, marked ``~``).
         decimals : int
             Decimals of the printed counts.
+
+        Returns
+        -------
+        str
+            One line per branch (``name = 0`` / ``name = 1``) or leaf (``class: label``),
+            indented by depth; empty branches are marked ``(empty branch)``.
+
+        Raises
+        ------
+        ValueError
+            If ``feature_names`` does not have one name per attribute.
         """
         self._check_fitted()
         names = (list(feature_names) if feature_names is not None else None) or fitted_feature_names(self) or [
@@ -406,6 +451,7 @@ class ID3(_BinaryTree):
     tree_ : TreeArrays
         The fitted tree (flat arrays; node 0 is the root).
     n_features_in_ : int
+        Number of attributes seen in ``fit``.
     feature_names_in_ : ndarray of str
         Column names seen in ``fit`` (only when ``X`` was a DataFrame with string column names).
     classes_ : ndarray
@@ -423,7 +469,25 @@ class ID3(_BinaryTree):
         pass
 
     def fit(self, X, y):
-        """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``."""
+        """Build the tree from 0/1 attributes ``X`` (array or DataFrame) and 0/1 labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
+            Training records with binary attributes.
+        y : array-like of 0/1, shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        ID3
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` or ``y`` holds values other than 0 and 1, or they are otherwise invalid.
+        """
         Xa, ya = _check_fit_binary(self, X, y)
         self.tree_ = _grow(Xa, ya, lambda A, B: A)
         self.classes_ = np.array([0, 1])
@@ -463,7 +527,12 @@ class RRID3(_BinaryTree):
     ----------
     tree_ : TreeArrays
         ``tree_.class_counts`` holds the estimated (unclipped) class counts of each node.
-    n_features_in_, feature_names_in_, classes_ : as in :class:`ID3`.
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names seen in ``fit`` (only when ``X`` was a DataFrame with string column names).
+    classes_ : ndarray
+        ``array([0, 1])``.
 
     Examples
     --------
@@ -484,7 +553,28 @@ class RRID3(_BinaryTree):
         self.disguised_label = disguised_label
 
     def fit(self, X, y):
-        """Build the tree from disguised 0/1 records ``X`` and (disguised or true) labels ``y``."""
+        """Build the tree from disguised 0/1 records ``X`` and (disguised or true) labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
+            Records disguised by MRR with ``theta``.
+        y : array-like of 0/1, shape (n_samples,)
+            Labels, disguised with their records (``disguised_label=True``) or true.
+
+        Returns
+        -------
+        RRID3
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        TypeError
+            If ``theta`` is not a real number.
+        ValueError
+            If ``theta`` is 0.5 or outside [0, 1], ``disguised_label`` is not a bool, or
+            ``X``/``y`` hold values other than 0 and 1.
+        """
         theta = check_rr_theta(self.theta)
         if not isinstance(self.disguised_label, (bool, np.bool_)):
             raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
@@ -512,6 +602,7 @@ class AccuracyEstimate:
     p_star_bar : float
         Pbar*(correct): fraction of correct predictions on its complement Sbar.
     theta : float
+        The theta the test set was disguised with.
     n : int
         Number of test records.
     """
@@ -537,7 +628,8 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
 
     Parameters
     ----------
-    tree : fitted ID3 or RRID3
+    tree : ID3 or RRID3
+        A fitted tree.
     disguised_test : tuple (X, y)
         Disguised 0/1 test records and their labels (disguised with the record or true).
     theta : float in [0, 1], not 0.5
@@ -545,6 +637,19 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
     disguised_label : bool, optional
         Whether the labels were flipped with the records; default: the tree's own
         ``disguised_label`` (True for :class:`ID3`).
+
+    Returns
+    -------
+    AccuracyEstimate
+        The unbiased accuracy estimate and the two observed accuracies it is solved from.
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not an ID3 or RRID3 tree (or ``theta`` is not a number).
+    ValueError
+        If ``theta`` is 0.5 or outside [0, 1], ``disguised_test`` is not a pair, or the test
+        records or labels are not 0/1 with one label per record.
 
     Examples
     --------

@@ -59,7 +59,13 @@ import pandas as pd
 
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import check_fit_data, check_noise_mapping, check_random_state, feature_names
+from ..validation import (
+    check_bool,
+    check_fit_data,
+    check_noise_mapping,
+    check_random_state,
+    feature_names,
+)
 from .gini import (
     Builder,
     TreeClassifierMixin,
@@ -93,6 +99,12 @@ def assign_intervals(w, counts) -> np.ndarray:
     -------
     ndarray of int, shape (n,)
         The interval (0..m-1) associated with each value.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` is not 1-d and finite, or ``counts`` is not a non-empty 1-d array of finite
+        non-negative numbers with a positive sum.
 
     Examples
     --------
@@ -129,10 +141,23 @@ def perturb_columns(X, noise, rng=None):
     ----------
     X : pandas.DataFrame or 2-D array
         Original records.
-    noise : dict
-        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array).
+    noise : Noise or dict
+        ``{column: Noise}`` (column names for a DataFrame, integer positions for an array), or
+        one Noise for every column.
     rng : None, int or numpy.random.Generator
         Same seed, same perturbed values.
+
+    Returns
+    -------
+    pandas.DataFrame or ndarray of float
+        The records with ``x + r`` in the perturbed columns, of the same kind as ``X`` (a
+        DataFrame keeps its columns and index).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite numeric 2-D table, or ``noise`` names an unknown column or
+        holds something other than a Noise.
 
     Examples
     --------
@@ -190,8 +215,13 @@ class ReconstructionTree(TreeClassifierMixin):
         Local only: reconstruct again at nodes with at least this many records.
     method : {"bayes", "em"}, default "bayes"
         Reconstruction algorithm (:func:`~ppdm_edu.reconstruct`).
-    min_samples, pruning, max_depth
-        As in :class:`~ppdm_edu.trees.DecisionTree` (MDL pruning needs no modification, Sec. 4.2).
+    min_samples : int, default 2
+        A node with fewer records is a leaf (as in :class:`~ppdm_edu.trees.DecisionTree`).
+    pruning : {"mdl", None}, default "mdl"
+        MDL pruning as in :class:`~ppdm_edu.trees.DecisionTree` (it needs no modification for
+        perturbed data, Sec. 4.2), or none.
+    max_depth : int or None, default None
+        Depth limit (the root has depth 0).
     max_unperturbed_values : int, default 256
         Unperturbed attributes with more distinct values are cut at this many quantiles.
     local_path_attributes : bool, default False
@@ -221,8 +251,13 @@ class ReconstructionTree(TreeClassifierMixin):
         the path, attribute reconstructed, class, number of records).
     n_local_reconstructions_ : int
         ``len(local_log_)``.
-    classes_, n_features_in_, feature_names_in_
-        As in DecisionTree.
+    classes_ : ndarray
+        The class labels, sorted.
+    n_features_in_ : int
+        Number of columns seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names, when fitted on a DataFrame with string column names (as in
+        DecisionTree).
 
     Examples
     --------
@@ -264,6 +299,7 @@ class ReconstructionTree(TreeClassifierMixin):
             raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
         if self.method not in ("bayes", "em"):
             raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
+        check_bool(self.local_path_attributes, "local_path_attributes")
         return dict(
             min_samples=check_int(self.min_samples, "min_samples", 2),
             max_depth=check_int(self.max_depth, "max_depth", 0, allow_none=True),
@@ -293,7 +329,27 @@ class ReconstructionTree(TreeClassifierMixin):
 
     # ------------------------------------------------------------------------------------
     def fit(self, X, y) -> "ReconstructionTree":
-        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL)."""
+        """Grow the tree on perturbed records ``X`` (labels ``y`` are true), then prune (MDL).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records, perturbed in the columns that ``noise`` covers (the others as
+            they are), numeric and finite.
+        y : array-like, shape (n_samples,)
+            True class labels.
+
+        Returns
+        -------
+        ReconstructionTree
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range, ``noise`` or ``bounds`` names an unknown column,
+            or ``X``/``y`` are invalid.
+        """
         params = self._check_params()
         W, classes, yc = check_fit_data(self, X, y)
         names = feature_names(self)
@@ -349,24 +405,41 @@ class ReconstructionTree(TreeClassifierMixin):
         n, d = codes.shape
         n_int = np.array([t.size + 1 for t in thresholds])
         M = int(n_int.max())
-        offsets = np.arange(d) * M * k
-        flat_codes = codes * k + offsets[None, :]   # bin of (attribute, interval) per record
+        dM = d * M
+        # bin of (attribute, interval) per record; the class adds c * d * M (class-major
+        # histograms: the per-class slices hist[c] are contiguous, see _split_scores)
+        flat_codes = codes + (np.arange(d) * M)[None, :]
         builder = Builder(k)
         local = self.mode == "local"
         min_samples, max_depth = params["min_samples"], params["max_depth"]
+        local_min = params["local_min"]
         valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
+        sorted_rows = {}   # Local: each attribute's records in order of perturbed value
+
+        def searchable(counts, m, depth):
+            """Fig. 4 step (1) and the MDL shortcut: False when the node stays a leaf."""
+            if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
+                return False
+            return not (self.pruning == "mdl" and leaf_is_final(counts.tolist(), d))
+
+        def relocalizes(m, depth):
+            return local and depth > 0 and m >= local_min
+
+        def histogram(idx):
+            """Class counts per (attribute, interval) of the records idx: shape (k, d, M)."""
+            flat = flat_codes[idx] + (y[idx] * dM)[:, None]
+            return np.bincount(flat.ravel(), minlength=k * dM).reshape(k, d, M)
+
         root = builder.add(np.bincount(y, minlength=k), 0)
-        stack = [(root, np.arange(n), 0, frozenset())]
+        stack = [(root, np.arange(n), 0, frozenset(), None, None)]
         while stack:
-            node, idx, depth, path = stack.pop()
+            node, idx, depth, path, hist, search = stack.pop()
             counts = builder.counts[node]
             m = idx.size
-            if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
+            if not (searchable(counts, m, depth) if search is None else search):
                 continue
-            if self.pruning == "mdl" and leaf_is_final(counts.tolist(), d):
-                continue
-            yi = y[idx]
-            if local and depth > 0 and m >= params["local_min"]:
+            if relocalizes(m, depth):
+                yi = y[idx]
                 # Local: re-reconstruct per class the attributes not split on along the path
                 for j, rc in reconstructors.items():
                     if j in path and not self.local_path_attributes:
@@ -376,41 +449,93 @@ class ReconstructionTree(TreeClassifierMixin):
                         if rows.size < 2:
                             continue
                         rec = rc.from_counts(np.bincount(wbins[j][rows], minlength=rc.w_edges.size - 1))
-                        codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
-                        flat_codes[rows, j] = codes[rows, j] * k + offsets[j]
+                        if j not in sorted_rows:
+                            sorted_rows[j] = np.argsort(W[:, j], kind="stable")
+                        codes[rows, j] = _assign_subset(W[:, j], rows, sorted_rows[j], rec.counts)
+                        flat_codes[rows, j] = codes[rows, j] + j * M
                         self.local_log_.append((path, j, self.classes_[c], int(rows.size)))
-            # class counts per interval, all attributes at once: hist[j, p, c]
-            flat = flat_codes[idx] + yi[:, None]
-            hist = np.bincount(flat.ravel(), minlength=d * M * k).reshape(d, M, k).astype(float)
-            left = np.cumsum(hist, axis=1)[:, :-1, :]             # (d, M-1, k) records <= boundary
-            n_left = left.sum(axis=2)
-            n_right = m - n_left
-            ok = valid_pos & (n_left > 0) & (n_right > 0)
-            if not ok.any():
+                hist = None  # the association changed: count again
+            if hist is None:
+                hist = histogram(idx)
+            found = _best_boundary(hist, counts, m, valid_pos)
+            if found is None:
                 continue
-            right = counts[None, None, :] - left
-            with np.errstate(divide="ignore", invalid="ignore"):
-                # min gini_split <=> max sum_c L_c^2 / n_L + sum_c R_c^2 / n_R (Sec. 4.1)
-                score = (left ** 2).sum(2) / n_left + (right ** 2).sum(2) / n_right
-            score = np.where(ok, score, -np.inf)
-            best = int(np.argmax(score))
-            a, p = divmod(best, M - 1)
-            if score[a, p] <= (counts ** 2).sum() / m * (1 + 1e-12):
-                continue
-            left_counts, right_counts = left[a, p], right[a, p]
-            n_candidates = int(ok[a].sum())
+            a, p, left_counts, right_counts, n_candidates = found
             if self.pruning == "mdl" and surely_pruned(counts.tolist(), left_counts.tolist(),
                                                         right_counts.tolist(), n_candidates, d):
                 continue
             builder.set_split(node, a, thresholds[a][p], n_candidates, d)
             go_left = codes[idx, a] <= p
+            lidx, ridx = idx[go_left], idx[~go_left]
             lnode = builder.add(left_counts, depth + 1)
             rnode = builder.add(right_counts, depth + 1)
             builder.link(node, lnode, rnode)
+            # Histogram subtraction: the children's counts sum to the parent's, so count the
+            # smaller child and subtract (integer counts: exact). Not for a child that will
+            # re-reconstruct (Local), whose association changes before its search.
+            search = [searchable(left_counts, lidx.size, depth + 1),
+                      searchable(right_counts, ridx.size, depth + 1)]
+            need = [search[0] and not relocalizes(lidx.size, depth + 1),
+                    search[1] and not relocalizes(ridx.size, depth + 1)]
+            child_hist = [None, None]
+            if any(need):
+                small = 0 if lidx.size <= ridx.size else 1
+                h_small = histogram((lidx, ridx)[small])
+                child_hist[small] = h_small
+                if need[1 - small]:
+                    child_hist[1 - small] = hist - h_small
             child_path = path | {a}
-            stack.append((rnode, idx[~go_left], depth + 1, child_path))
-            stack.append((lnode, idx[go_left], depth + 1, child_path))
+            stack.append((rnode, ridx, depth + 1, child_path, child_hist[1], search[1]))
+            stack.append((lnode, lidx, depth + 1, child_path, child_hist[0], search[0]))
         return builder.finish(self.pruning)
+
+
+def _best_boundary(hist, counts, m, valid_pos):
+    """The best split boundary from class counts per interval (Sec. 4.1/4.2), or None.
+
+    ``hist[c, j, p]``: records of class c associated with interval p of attribute j. Returns
+    (attribute, boundary index p, left class counts, right class counts, number of candidates).
+    Called once per node on small (k, d, M) arrays: few numpy calls, no reduction over the
+    short class axis (the classes are summed in order, as such a reduction would).
+    """
+    k, d, M = hist.shape
+    left = np.cumsum(hist, axis=2, dtype=float)[:, :, :-1]    # (k, d, M-1) records <= boundary
+    right = counts[:, None, None] - left
+    sq = left * left
+    sq_right = right * right
+    n_left = left[0] + left[1] if k > 1 else left[0].copy()
+    sq_left = sq[0] + sq[1] if k > 1 else sq[0].copy()
+    sq_r = sq_right[0] + sq_right[1] if k > 1 else sq_right[0].copy()
+    for c in range(2, k):
+        n_left += left[c]
+        sq_left += sq[c]
+        sq_r += sq_right[c]
+    n_right = m - n_left
+    ok = valid_pos & (n_left > 0) & (n_right > 0)
+    # min gini_split <=> max sum_c L_c^2 / n_L + sum_c R_c^2 / n_R (Sec. 4.1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = sq_left / n_left + sq_r / n_right
+    score[~ok] = -np.inf
+    best = int(np.argmax(score))
+    a, p = divmod(best, M - 1)
+    if not score[a, p] > (counts ** 2).sum() / m * (1 + 1e-12):  # also: no valid boundary
+        return None
+    left_counts = left[:, a, p]
+    return a, p, left_counts, counts - left_counts, int(ok[a].sum())
+
+
+def _assign_subset(w_all: np.ndarray, rows: np.ndarray, order: np.ndarray, est) -> np.ndarray:
+    """:func:`_assign_rows` of ``w_all[rows]`` (``rows`` ascending, ``order`` the stable argsort
+    of ``w_all``): for large subsets, filtering the presorted order (O(n)) beats sorting."""
+    m = rows.size
+    if m * max(math.log2(m), 1.0) < 0.5 * order.size:
+        return _assign_rows(w_all[rows], est)
+    member = np.zeros(order.size, dtype=bool)
+    member[rows] = True
+    ranked = order[member[order]]          # the rows in stable order of w (ties: by position)
+    out_all = np.empty(order.size, dtype=np.int64)
+    out_all[ranked] = _codes_by_rank(np.asarray(est, dtype=float), m)
+    return out_all[rows]
 
 
 def _assign_rows(w_rows: np.ndarray, est: np.ndarray) -> np.ndarray:

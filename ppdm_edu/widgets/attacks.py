@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import numpy as np
 
 from ..attacks import (
@@ -18,17 +17,16 @@ from ..plots.attacks import plot_posterior_width, plot_record_recovery, plot_spe
 from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
-from .panel import Panel
+from .panel import Panel, figure_margins
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
 
 
 
-def _margins(**extra) -> dict:
+def _margins(figure, **extra) -> dict:
     """Fixed margins for a Panel figure (it has no layout engine), growing with the font size
     so that tick and axis labels are not clipped in lecture mode."""
-    scale = plt.rcParams["font.size"] / 11.0
-    return dict(left=0.1 * scale, right=0.98, bottom=0.15 * scale, top=1.0 - 0.1 * scale, **extra)
+    return dict(figure_margins(figure, left=4.0, bottom=3.0, top=1.8), **extra)
 
 @dataclass(frozen=True)
 class _AttackResult:
@@ -61,11 +59,11 @@ class SpectralAttackPanel(Panel):
         style = {"description_width": "initial"}
         return {
             "correlation": widgets.FloatSlider(
-                value=0.99, min=0.0, max=1.0, step=0.01, description="correlation (factor share)",
+                value=0.99, min=0.0, max=1.0, step=0.01, description="correlation", tooltip="share of each attribute explained by the common factor",
                 readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
                 style=style),
             "sigma": widgets.FloatSlider(
-                value=1.0, min=0.1, max=3.0, step=0.05, description="noise sigma / attribute sd",
+                value=1.0, min=0.1, max=3.0, step=0.05, description="noise σ / sd", tooltip="noise standard deviation over the attribute standard deviation",
                 readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
                 style=style),
         }
@@ -87,14 +85,16 @@ class SpectralAttackPanel(Panel):
         )
 
     def draw(self, figure, result):
-        left, right = figure.subplots(1, 2, gridspec_kw=_margins(wspace=0.3))
+        left, right = figure.subplots(1, 2, gridspec_kw=_margins(figure, wspace=0.3))
         plot_spectrum(result.spectral, ax=left, n=self.n)
         plot_record_recovery(result.X, result.W, result.spectral.estimate, ax=right, max_points=300)
-        right.get_legend().remove()  # the colours are explained in the title (faster redraw)
-        right.set_title("Attribute 1 (grey: published, blue: recovered)", fontsize="medium")
+        right.get_legend().remove()  # the colours are explained in the read-out (faster redraw)
+        right.set_title("Attribute 1", fontsize="medium")
 
     def summary(self, result):
         return (
+            "Right, attribute 1: <span style='color:#999999'>&#9679; published (perturbed)</span> "
+            "<span style='color:#0072B2'>&#9679; recovered by the spectral filter</span><br>"
             f"RMSE in units of sigma: perturbed values <b>{result.raw_rmse:.2f}</b>, "
             f"spectral filter (<b>{result.spectral.n_components}</b> components kept) "
             f"<b>{result.spectral_rmse:.2f}</b>, Gaussian Bayes (BE-DR) "
@@ -123,7 +123,7 @@ class PosteriorIntervalPanel(Panel):
         return {
             "privacy": widgets.FloatSlider(
                 value=1.0, min=0.1, max=3.0, step=0.05,
-                description="privacy level (Table 1 width / range)", readout_format=".2f",
+                description="privacy level", tooltip="Table 1 interval width / range", readout_format=".2f",
                 continuous_update=False, layout=self.slider_layout(),
                 style={"description_width": "initial"}),
         }
@@ -143,7 +143,7 @@ class PosteriorIntervalPanel(Panel):
                                 coverage=float(inside.mean()))
 
     def draw(self, figure, result):
-        ax = figure.subplots(gridspec_kw=_margins())
+        ax = figure.subplots(gridspec_kw=_margins(figure))
         plot_posterior_width(result.w, result.estimate, result.apriori_width, ax=ax,
                              bounds=(0.0, 1.0))
         ax.set_title("Plateau data, Gaussian noise")

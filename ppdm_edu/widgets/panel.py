@@ -12,6 +12,21 @@ message *instead of* the figure and its read-out (a figure left from the previou
 with it, would show a result for a setting that is not on the controls); the next valid value
 brings the figure back.
 
+Layout (issue 15 §2): the controls sit in one wrapping row (toggle buttons side by side, sliders
+as wide as :func:`~ppdm_edu.lecture.widget_width` but never wider than the cell), every control's
+label gets the same width so the controls line up, and the figure is rendered at exactly the
+pixel width it is shown at (:func:`~ppdm_edu.lecture.figure_width_px`) and no taller than
+:func:`~ppdm_edu.lecture.figure_max_height_px`, so that the whole panel fits one screen (1366x768
+normally, 1024x768 in lecture mode) and the PNG is never stretched.
+
+When the kernel is gone (restarted, shut down, or the notebook opened without running it), the
+widget cannot be drawn: JupyterLab shows "Error displaying widget: model not found", or nothing.
+So a panel displays *two* outputs (:meth:`_ipython_display_`): first a static HTML copy of its
+last figure with a sentence saying the controls need the kernel, then the live widget. A style
+rule in the static output hides it while the live widget (class ``ppdm-panel``) follows it; once
+the widget is gone the static copy shows. It is refreshed on every update (``display_id``), so it
+is the *last* picture.
+
 Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (and optionally
 :meth:`summary`). Algorithms never import this module.
 """
@@ -26,12 +41,83 @@ import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ..lecture import widget_width
+from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel"]
+__all__ = ["Panel", "figure_margins", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0
+
+#: CSS class of the live panel (the outer VBox) and of its static stand-in
+LIVE_CLASS = "ppdm-panel"
+STATIC_CLASS = "ppdm-panel-static"
+#: what the static stand-in says (shown only when the live widget is not)
+KERNEL_GONE_TEXT = ("This panel's kernel is gone (restarted or shut down, or the notebook was "
+                    "opened without running it): the controls are not live. Run this cell again "
+                    "to bring them back. The last picture it drew:")
+# Shown only while no live panel follows the static output. :has() is in Chromium >= 105,
+# Firefox >= 121, Safari >= 15.4; an older browser shows both (nothing is lost). The second rule
+# hides the widget manager's "Error displaying widget: model not found" under the static copy.
+# (JupyterLab's sanitizer drops <style> from untrusted outputs: a notebook opened from someone else
+# shows both the message and the manager's error; trusted ones, e.g. after a restart, only ours.)
+# After a restart ipywidgets keeps the dead views, marked "jupyter-widgets-disconnected"; after a
+# shutdown the views stay unmarked, but the notebook's execution indicator says data-status
+# "unknown" (no kernel) or "dead". Either way the live view counts as gone and is hidden.
+_LIVE = f".{LIVE_CLASS}:not(.jupyter-widgets-disconnected)"
+_NO_KERNEL = (".jp-NotebookPanel:has(.jp-Notebook-ExecutionIndicator[data-status='unknown'],"
+              ".jp-Notebook-ExecutionIndicator[data-status='dead'])")
+_STATIC_STYLE = (
+    "<style>"
+    f".jp-NotebookPanel:not({_NO_KERNEL}) .jp-OutputArea-child:has(.{STATIC_CLASS})"
+    f":has(+ .jp-OutputArea-child {_LIVE}),"
+    f".output_area:has(.{STATIC_CLASS}):has(+ .output_area {_LIVE}) {{display: none;}}"
+    f".{LIVE_CLASS}.jupyter-widgets-disconnected, {_NO_KERNEL} .{LIVE_CLASS} {{display: none;}}"
+    f".jp-OutputArea-child:has(.{STATIC_CLASS}) + .jp-OutputArea-child"
+    " > .jp-OutputArea-output:not(:has(.jupyter-widgets, .widget-vbox)) {display: none;}"
+    # the widgets' HTML line height is the control height (28 px, 36 px in lecture mode): a
+    # read-out of several lines would take a third of the screen
+    f".{LIVE_CLASS} .widget-html-content {{line-height: 1.35;}}"
+    "</style>"
+)
+# widest lecture-mode figure in inches (figure_width_px / 76 dpi)
+_LECTURE_MAX_INCHES = 10.5
+# mean glyph width / font size of the widgets' sans-serif font, to size the shared label width
+_GLYPH = 0.56
+
+
+def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 0.8,
+                   right: float = 0.8) -> dict:
+    """Fixed subplot margins given in font heights (``left`` etc.), as figure fractions.
+
+    Panels draw without a layout engine (it doubles the redraw time); margins fixed as fractions
+    clip the axis labels of a short, wide figure with projector fonts. In font heights they
+    hold in both styles and at every figure size.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The panel's figure (its size and dpi).
+    left, bottom, top, right : float
+        Margins in multiples of the style's font size (``font.size``) in pixels.
+
+    Returns
+    -------
+    dict
+        ``left``, ``right``, ``bottom``, ``top`` for ``subplots_adjust`` / ``gridspec_kw``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> m = figure_margins(Figure(figsize=(8, 3), dpi=100))
+    >>> bool(0 < m["left"] < m["right"] < 1 and 0 < m["bottom"] < m["top"] < 1)
+    True
+    """
+    from matplotlib import rcParams
+
+    font = rcParams["font.size"] * figure.dpi / 72.0
+    w, h = figure.get_size_inches() * figure.dpi
+    return dict(left=left * font / w, right=1.0 - right * font / w,
+                bottom=bottom * font / h, top=1.0 - top * font / h)
 
 
 class Panel:
@@ -50,18 +136,27 @@ class Panel:
             self.controls[name].value = value
         # No layout engine: constrained layout re-measures every text and makes savefig draw
         # twice, which doubles the update time; panels place their axes with fixed margins.
-        self.figure = Figure(figsize=self.figure_size(), layout=None)
+        self.lecture = is_lecture_mode()
+        size, dpi = self.figure_geometry()
+        self.figure = Figure(figsize=size, dpi=dpi, layout=None)
         FigureCanvasAgg(self.figure)
-        self.image = widgets.Image(format="png")
+        width_px = round(size[0] * dpi)
+        # shown at exactly the rendered width (never stretched); narrower only on a narrow window
+        self.image = widgets.Image(format="png", layout=widgets.Layout(
+            width=f"{width_px}px", max_width="100%", height="auto"))
         self.message = widgets.HTML()
-        self.readout = widgets.HTML()
+        self.readout = widgets.HTML(layout=widgets.Layout(max_width=f"{max(width_px, 400)}px"))
         self.result = None
         self.error: Exception | None = None
         self.last_update_seconds: float | None = None
+        self._static_handle = None
+        self._align_labels()
         header = [widgets.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []
-        self.widget = widgets.VBox(
-            header + [widgets.VBox(list(self.controls.values())), self.message, self.image, self.readout]
-        )
+        controls = widgets.HBox(list(self.controls.values()), layout=widgets.Layout(
+            flex_flow="row wrap", align_items="center", width="100%"))
+        self.widget = widgets.VBox(header + [controls, self.message, self.image, self.readout],
+                                   layout=widgets.Layout(width="100%"))
+        self.widget.add_class(LIVE_CLASS)
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         self.update()
@@ -84,6 +179,64 @@ class Panel:
         return ""
 
     # -- machinery ------------------------------------------------------------------------
+    def figure_geometry(self) -> tuple[tuple[float, float], float]:
+        """Figure size (inches) and dpi: as wide in pixels as the image is shown, not too tall.
+
+        The width in inches comes from :meth:`figure_size` (so font sizes keep their proportion
+        to the axes); the dpi makes it :func:`~ppdm_edu.lecture.figure_width_px` pixels wide;
+        the height keeps the aspect ratio but never exceeds
+        :func:`~ppdm_edu.lecture.figure_max_height_px`, so that controls, figure and read-out
+        fit one screen.
+
+        Returns
+        -------
+        size : tuple of float
+            Width and height in inches.
+        dpi : float
+            Dots per inch (so that width x dpi is the shown width in pixels).
+        """
+        from matplotlib import rcParams
+
+        size = self.figure_size() or tuple(rcParams["figure.figsize"])
+        if self.lecture and size[0] > _LECTURE_MAX_INCHES:
+            # at least ~76 dpi: a 17 pt projector font stays >= 18 px on screen
+            size = (_LECTURE_MAX_INCHES, size[1] * _LECTURE_MAX_INCHES / size[0])
+        width_px = figure_width_px()
+        dpi = width_px / size[0]
+        height = min(size[1], figure_max_height_px(self.control_rows()) / dpi)
+        return (size[0], height), dpi
+
+    def control_rows(self) -> int:
+        """Rows the controls take: one per slider, three per list box, two others per row.
+
+        Returns
+        -------
+        int
+            Estimated rows (sizes the figure so that the panel fits one screen).
+        """
+        sliders = sum(isinstance(c, (widgets.IntSlider, widgets.FloatSlider)) for c in self.controls.values())
+        lists = sum(isinstance(c, widgets.SelectMultiple) for c in self.controls.values())
+        return sliders + 3 * lists + -(-(len(self.controls) - sliders - lists) // 2)
+
+    def _align_labels(self) -> None:
+        """One label width for every control of the panel, so that they line up (issue 15 §2)."""
+        font_px = 18 if self.lecture else 13
+        # a check box's description is beside the box, not a label in the column
+        labelled = [c for c in self.controls.values()
+                    if getattr(c, "description", "") and not isinstance(c, widgets.Checkbox)]
+        longest = max((len(c.description) for c in labelled), default=0)
+        if not longest:
+            return
+        width = f"{round(longest * font_px * _GLYPH) + 8}px"
+        for control in self.controls.values():
+            if control in labelled and hasattr(control.style, "description_width"):
+                control.style.description_width = width
+            if isinstance(control, widgets.ToggleButtons):
+                # ipywidgets 8 gives ToggleButtons no inline-hbox class: without it the label
+                # sits above the buttons, left-aligned, instead of beside them like the others'
+                control.add_class("widget-inline-hbox")
+                control.style.button_width = "auto"
+
     def figure_size(self) -> tuple[float, float] | None:
         """``figsize``, enlarged in lecture mode by as much as the style enlarges figures.
 
@@ -99,7 +252,8 @@ class Panel:
 
     @staticmethod
     def slider_layout():
-        return widgets.Layout(width=widget_width())
+        # max_width: a slider wider than the cell pushes its read-out out of sight ("1" for 100)
+        return widgets.Layout(width=widget_width(), max_width="100%")
 
     def values(self) -> dict:
         return {name: control.value for name, control in self.controls.items()}
@@ -134,13 +288,58 @@ class Panel:
         self.image.layout.display = None
         self.readout.layout.display = None
         self.last_update_seconds = time.perf_counter() - start
+        self._refresh_static()
+        self.after_update(result)
+
+    def after_update(self, result) -> None:
+        """Called after the figure is on its way (e.g. to compute the next slider positions
+        ahead, :class:`~ppdm_edu.widgets.precompute.AheadCache`); nothing by default.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned for the values now on the controls.
+        """
+
+    # -- the static stand-in ----------------------------------------------------------------
+    def static_html(self) -> str:
+        """The static stand-in: a sentence saying the controls need the kernel, the last PNG.
+
+        Returns
+        -------
+        str
+            HTML (with the style rule that hides it while the live panel is shown).
+        """
+        picture = ""
+        if self.image.value:
+            data = base64.b64encode(self.image.value).decode("ascii")
+            picture = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.title)}" '
+                       f'style="max-width:100%;height:auto">')
+        return (f'{_STATIC_STYLE}<div class="{STATIC_CLASS}">'
+                f'<p style="color:#B00020;font-weight:bold">&#9888; {html.escape(KERNEL_GONE_TEXT)}</p>'
+                f'{picture}</div>')
+
+    def _static_bundle(self) -> dict:
+        return {"text/html": self.static_html(),
+                "text/plain": f"<{type(self).__name__}: static copy, run the cell to use the controls>"}
+
+    def _refresh_static(self) -> None:
+        if self._static_handle is not None:
+            self._static_handle.update(self._static_bundle(), raw=True)
+
+    def _ipython_display_(self):
+        """Display the static stand-in (with a display id, refreshed by every update), then the
+        live widget; see the module docstring."""
+        from IPython.display import display
+
+        self._static_handle = display(self._static_bundle(), raw=True, display_id=True)
+        display(self.widget)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """The live widget, plus the current figure as a static PNG.
 
-        JupyterLab renders the widget; a viewer without a kernel or widget state (GitHub, a
-        notebook read without running it) falls back to the PNG, so the committed notebooks
-        still show every panel's figure.
+        Used where :meth:`_ipython_display_` is not (a plain ``IPython.display`` of the bundle):
+        a viewer without widget state falls back to the PNG.
         """
         bundle = dict(self.widget._repr_mimebundle_(include=include, exclude=exclude) or {})
         if self.image.value:

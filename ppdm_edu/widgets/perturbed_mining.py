@@ -4,20 +4,23 @@ The threshold slider moves the threshold of Eq. 10-12; the SNR slider changes th
 (Gaussian or uniform, the same SNR on the six attributes). Each update perturbs the sample
 (one fixed noise draw, rescaled, so that only the noise *level* changes), fits C4.5 on the
 perturbed values and PPDTC4.5 with the threshold, and tests both on 16,281 original and
-perturbed test records.
+perturbed test records. Results are kept per (threshold, SNR, noise) and the neighbouring slider
+steps are computed ahead while the kernel waits (:class:`~ppdm_edu.widgets.precompute.AheadCache`).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
-from ..randomization import GaussianNoise, UniformNoise
+from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability, spawn_rngs
-from .panel import Panel
+from .panel import Panel, figure_margins
+from .precompute import AheadCache
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
 
@@ -63,9 +66,10 @@ class PerturbedTreePanel(Panel):
         # one standardized noise draw per record and attribute, rescaled at every update
         self._z = {"gaussian": (rng.standard_normal(self._X.shape), rng.standard_normal(self._Xt.shape)),
                    "uniform": (rng.uniform(-1, 1, self._X.shape), rng.uniform(-1, 1, self._Xt.shape))}
-        self._sd_x = self._X.std(0)
         self._original = 100 * C45().fit(self._X, self._y).score(self._Xt, self._yt)
-        self._cache = {}
+        # one noise level's perturbed data is ~1 MB: keep a few; results are small
+        self._levels = AheadCache(maxsize=6)
+        self._results = AheadCache(maxsize=512)
         super().__init__(**initial)
 
     def build_controls(self):
@@ -81,33 +85,35 @@ class PerturbedTreePanel(Panel):
         }
 
     def _perturbed(self, snr, kind):
-        key = (round(snr, 6), kind)
-        if key not in self._cache:
-            sd_r = self._sd_x / np.sqrt(snr)  # SNR = var(x) / var(r)
-            if kind == "gaussian":
-                noises = [GaussianNoise(float(s)) for s in sd_r]
-            else:
-                noises = [UniformNoise(float(s) * np.sqrt(3.0)) for s in sd_r]
-            scale = sd_r if kind == "gaussian" else sd_r * np.sqrt(3.0)
-            z, zt = self._z[kind]
-            W, Wt = self._X + z * scale, self._Xt + zt * scale
-            plain = C45().fit(W, self._y)
-            self._cache = {key: (noises, W, Wt, plain)}  # keep only the current noise level
-        return self._cache[key]
+        """Noises, perturbed train/test values and C4.5 on them, for one noise level (kept)."""
+        return self._levels.get((round(snr, 6), kind), functools.partial(self._perturb, snr, kind))
+
+    def _perturb(self, snr, kind):
+        # SNR = var(x) / var(r) per attribute (Liu et al. Section 7): the library's rule
+        noises = [noise_for_snr(self._X[:, j], snr, kind) for j in range(self._X.shape[1])]
+        # the unit draws are N(0, 1) / U(-1, 1): scaled by sigma / alpha they are the noise
+        scale = np.array([nz.scale for nz in noises])
+        z, zt = self._z[kind]
+        W, Wt = self._X + z * scale, self._Xt + zt * scale
+        plain = C45().fit(W, self._y)
+        return noises, W, Wt, (100 * plain.score(self._Xt, self._yt), 100 * plain.score(Wt, self._yt))
 
     def compute(self, threshold, snr, kind):
         theta = check_probability(threshold, "threshold", open_interval=True)
         snr = check_positive(snr, "SNR")
         if kind not in ("gaussian", "uniform"):
             raise ValueError(f"noise must be 'gaussian' or 'uniform', got {kind!r}")
-        noises, W, Wt, plain = self._perturbed(snr, kind)
+        return self._results.get((round(theta, 6), round(snr, 6), kind),
+                                 functools.partial(self._fit, theta, snr, kind))
+
+    def _fit(self, theta, snr, kind) -> PerturbedTreeResult:
+        noises, W, Wt, (plain_original, plain_perturbed) = self._perturbed(snr, kind)
         tree = PPDTC45(dict(enumerate(noises)), threshold=theta).fit(W, self._y)
         t = tree.tree_
         root_a = int(t.feature[0]) if t.feature[0] >= 0 else 0
         return PerturbedTreeResult(
             threshold=theta, snr=snr, kind=kind, original_c45=self._original,
-            c45_on_w_original=100 * plain.score(self._Xt, self._yt),
-            c45_on_w_perturbed=100 * plain.score(Wt, self._yt),
+            c45_on_w_original=plain_original, c45_on_w_perturbed=plain_perturbed,
             threshold_original=100 * tree.score(self._Xt, self._yt),
             threshold_perturbed=100 * tree.score(Wt, self._yt),
             n_leaves=tree.n_leaves_, root_attribute=ADULT_CONTINUOUS[root_a],
@@ -115,15 +121,37 @@ class PerturbedTreePanel(Panel):
             root_noise=noises[root_a], shift=noises[root_a].ppf(1.0 - theta),
         )
 
+    def after_update(self, result) -> None:
+        """While the room looks: the next threshold and SNR steps (right first, then left).
+
+        Parameters
+        ----------
+        result : object
+            The result now shown.
+        """
+        ahead = []
+        for name, here in (("threshold", result.threshold), ("snr", result.snr)):
+            slider = self.controls[name]
+            for d in (slider.step, -slider.step):
+                v = round(here + d, 6)
+                if slider.min <= v <= slider.max:
+                    ahead.append({"threshold": result.threshold, "snr": result.snr, name: v})
+        self._results.prefetch([
+            ((round(a["threshold"], 6), round(a["snr"], 6), result.kind),
+             functools.partial(self._fit, a["threshold"], a["snr"], result.kind))
+            for a in ahead])
+
     def draw(self, figure, result):
         from ..plots.perturbed_mining import plot_accuracy_bars, plot_p_s1
 
         # fixed margins (the Panel figure has no layout engine: it would double the render time)
         ax1, ax2 = figure.subplots(1, 2, gridspec_kw=dict(
-            width_ratios=[1, 1.2], left=0.07, right=0.97, bottom=0.15, top=0.9, wspace=0.75))
+            width_ratios=[1, 1.2], wspace=0.75, **figure_margins(figure, left=4.6, bottom=3.4, top=1.8, right=2.0)))
         if np.isfinite(result.root_split):
             plot_p_s1(result.root_noise, result.root_split, result.threshold, ax=ax1)
             ax1.set_title(f"root split: {result.root_attribute} <= {result.root_split:,.6g}", fontsize="medium")
+            # draw less (issue 17 §6): the same label in plain text (mathtext costs ~60 ms a redraw)
+            ax1.set_ylabel("p_S1 = P(R ≥ w − t)")
         else:
             ax1.text(0.5, 0.5, "the tree is a single leaf", ha="center", transform=ax1.transAxes)
         plot_accuracy_bars({
@@ -133,6 +161,9 @@ class PerturbedTreePanel(Panel):
             "threshold, test original": result.threshold_original,
             "threshold, test perturbed": result.threshold_perturbed,
         }, ax=ax2, baseline=100 * (1 - self._yt.mean()), title="accuracy on 16,281 test records")
+        for ax in (ax1, ax2):  # fewer ticks: tick layout is most of the remaining redraw
+            ax.locator_params(axis="x", nbins=4)
+        ax1.locator_params(axis="y", nbins=4)
 
     def summary(self, result):
         return (f"threshold {result.threshold:.2f}, {result.kind} noise at SNR {result.snr:.1f}: "

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import numpy as np
 
 from ..experiments.rr_simulation import simulate_warner_surveys
 from ..lecture import OKABE_ITO
 from ..plots.randomized_response import SAMPLING_XLIM, plot_sampling_distribution
 from ..randomized_response import epsilon, sample_size_factor
-from .panel import Panel
+from .panel import Panel, figure_margins
 
 __all__ = ["WarnerSurveyPanel"]
 
@@ -62,9 +61,8 @@ class WarnerSurveyPanel(Panel):
     def draw(self, figure, result) -> None:
         # fixed margins (the Panel figure has no layout engine: it would double the render time)
         # margins grow with the font (lecture mode uses larger fonts)
-        scale = plt.rcParams["font.size"] / 11.0
-        left, bottom, top = 0.08 * scale, 0.13 * scale, 0.09 * scale
-        rect = (left, bottom, 0.985 - left, 1.0 - top - bottom)
+        m = figure_margins(figure, left=4.0, bottom=3.0, top=1.8)
+        rect = (m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"])
         plot_sampling_distribution(result, ax=figure.add_axes(rect), legend=False)
 
     def summary(self, result) -> str:

@@ -7,6 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import plateau, triangles
+from ..plots.reconstruction import plot_reconstruction
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..reconstruction import (
     Reconstruction,
@@ -16,7 +17,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import spawn_rngs
-from .panel import Panel
+from .panel import Panel, figure_margins
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
 
@@ -40,7 +41,8 @@ def _axes(figure):
     # "none", which leaves a placeholder engine) also spares savefig its extra layout draw;
     # the axes rectangle is given directly.
     figure.set_layout_engine(None)
-    return figure.add_axes((0.08, 0.15, 0.9, 0.75))
+    m = figure_margins(figure, left=4.0, bottom=3.0, top=0.6)
+    return figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
 
 
 _LEGEND = (
@@ -51,25 +53,12 @@ _LEGEND = (
 
 
 def _draw_run(ax, run: _Run, probabilities):
-    """Original, randomized and reconstructed densities with plain numpy + ax.plot (fast).
+    """Original, randomized and reconstructed densities: the library's Fig. 2 drawing.
 
     No title or legend in the figure (the HTML summary carries them): text layout is the most
     expensive part of a PNG redraw.
     """
-    edges = run.rec.edges
-    width = edges[1] - edges[0]
-    mid = run.rec.midpoints
-    ax.plot(mid, run.truth / width, color="#000000", lw=1.8, label="Original")
-    # randomized: the same grid extended to cover the perturbed values
-    k_lo = int(np.ceil(max(edges[0] - run.w.min(), 0) / width))
-    k_hi = int(np.ceil(max(run.w.max() - edges[-1], 0) / width))
-    grid = edges[0] + width * np.arange(-k_lo, edges.size + k_hi)
-    counts = np.histogram(run.w, grid)[0]
-    ax.plot(0.5 * (grid[:-1] + grid[1:]), counts / (run.w.size * width), color="#D55E00",
-            lw=1.4, ls="-.", label="Randomized")
-    ax.plot(mid, np.asarray(probabilities) / width, color="#0072B2", lw=2, label="Reconstructed")
-    ax.set_xlabel("attribute value")
-    ax.set_ylabel("density")
+    plot_reconstruction(run.rec, run.x, run.w, ax=ax, legend=False, probabilities=probabilities)
     ax.locator_params(nbins=6)
 
 
@@ -133,7 +122,7 @@ class ReconstructionPanel(Panel):
             "noise": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
                                            description="noise", style=style),
             "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (% of range, 95 % conf.)",
+                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
                                          continuous_update=False, style=style,
                                          layout=self.slider_layout()),
             "n": widgets.IntSlider(value=10_000, min=500, max=50_000, step=500,

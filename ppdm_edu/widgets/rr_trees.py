@@ -73,7 +73,7 @@ class RRTreePanel(Panel):
         style = {"description_width": "initial"}
         return {
             "theta": widgets.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.01,
-                                         description="θ (record sent unchanged)",
+                                         description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
                                          readout_format=".2f", continuous_update=False,
                                          style=style, layout=self.slider_layout()),
             "disguised_label": widgets.Checkbox(value=True, description="class label disguised too",
@@ -112,7 +112,8 @@ class RRTreePanel(Panel):
             f"<b>θ = {result.theta:.2f}</b>, ε = {eps_text}; "
             f"accuracy {100 * result.accuracy:.1f} % (original ID3 {100 * result.original_accuracy:.1f} %), "
             f"estimated from the disguised test set {100 * result.estimated_accuracy:.1f} %; "
-            f"tree: {result.n_nodes} nodes (original: {result.original_nodes}).<br>"
-            f"First {self.text_depth} levels of the RR-ID3 tree:"
-            f"<pre style='font-size:85%;line-height:1.15'>{html.escape(result.tree_text)}</pre>"
+            f"tree: {result.n_nodes} nodes (original: {result.original_nodes})."
+            # folded: open, the tree text would push the panel past one screen (issue 15 §2)
+            f"<details><summary>First {self.text_depth} levels of the RR-ID3 tree</summary>"
+            f"<pre style='font-size:85%;line-height:1.15'>{html.escape(result.tree_text)}</pre></details>"
         )

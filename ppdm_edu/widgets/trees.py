@@ -12,7 +12,8 @@ import numpy as np
 from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
-from .panel import Panel
+from .panel import Panel, figure_margins
+from .precompute import AheadCache
 
 __all__ = ["TreesPanel", "TreesResult"]
 
@@ -84,17 +85,18 @@ class TreesPanel(Panel):
         self.n_train = n_train
         self.n_test = n_test
         self.seed = seed
+        self._trained = AheadCache(maxsize=512)
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
             "function": widgets.Dropdown(options=[(f"Function {f}", f) for f in (1, 2, 3, 4, 5)],
-                                         value=1, description="function (Table 3)", style=style),
+                                         value=1, description="function", tooltip="classification function of Table 3", style=style),
             "noise": widgets.ToggleButtons(options=[("Gaussian", "gaussian"), ("Uniform", "uniform")],
                                            value="gaussian", description="noise", style=style),
             "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (% of range, 95 % conf.)",
+                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
                                          continuous_update=False, style=style,
                                          layout=self.slider_layout()),
             "algorithms": widgets.SelectMultiple(
@@ -111,40 +113,73 @@ class TreesPanel(Panel):
             raise ValueError("privacy 0 % means no noise at all: choose at least 5 % "
                              "(Original shows the accuracy without perturbation)")
         level = privacy / 100.0
-        X, y, Xt, yt = _data(function, self.n_train, self.n_test, self.seed)
-        noises = agrawal_noise(noise, level)
-        unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
-        W = X.copy()
-        for i, (a, nz) in enumerate(noises.items()):
-            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
         accuracies, seconds, leaves = {}, {}, {}
         for alg in algorithms:
             if alg == "original":
                 accuracies[alg], seconds[alg], leaves[alg] = _original(
                     function, self.n_train, self.n_test, self.seed)
                 continue
-            clf = make_classifier(alg, noises)
-            start = time.perf_counter()
-            clf.fit(W, y)
-            seconds[alg] = time.perf_counter() - start
-            accuracies[alg] = clf.score(Xt, yt)
-            leaves[alg] = clf.n_leaves_
+            # kept per (function, noise, privacy, algorithm): changing the selection trains only
+            # the newly selected algorithms, a visited privacy level costs nothing
+            accuracies[alg], seconds[alg], leaves[alg] = self._trained.get(
+                self._key(function, noise, privacy, alg),
+                functools.partial(self._train, function, noise, privacy, alg))
         return TreesResult(function=function, noise=noise, privacy=level, accuracies=accuracies,
                            seconds=seconds, n_leaves=leaves, n_train=self.n_train, n_test=self.n_test)
 
+    def _key(self, function, noise, privacy, alg):
+        return (function, noise, int(privacy), alg, self.n_train, self.n_test, self.seed)
+
+    def _train(self, function, noise, privacy, alg):
+        """Perturb the training records at ``privacy`` %, train ``alg``, test it (Sec. 5.1)."""
+        X, y, Xt, yt = _data(function, self.n_train, self.n_test, self.seed)
+        noises = agrawal_noise(noise, privacy / 100.0)
+        unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
+        W = X.copy()
+        for i, (a, nz) in enumerate(noises.items()):
+            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
+        clf = make_classifier(alg, noises)
+        start = time.perf_counter()
+        clf.fit(W, y)
+        return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
+
+    def after_update(self, result: TreesResult) -> None:
+        """Train the selected algorithms at the neighbouring privacy levels while the room looks
+        at the figure (one step right first, then one step left).
+
+        Parameters
+        ----------
+        result : object
+            The result now shown.
+        """
+        slider = self.controls["privacy"]
+        here = round(result.privacy * 100)
+        ahead = [here + d for d in (slider.step, -slider.step) if slider.min < here + d <= slider.max]
+        self._trained.prefetch([
+            (self._key(result.function, result.noise, p, alg),
+             functools.partial(self._train, result.function, result.noise, p, alg))
+            for p in ahead for alg in result.accuracies if alg != "original"])
+
     def draw(self, figure, result: TreesResult) -> None:
-        ax = figure.add_subplot()
+        ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=2.4))
         plot_accuracy_bars(result.accuracies, ax=ax,
                            title=f"Function {result.function}, {result.noise} noise, "
                                  f"{result.privacy:.0%} privacy ({result.n_train:,} training records)")
 
     def summary(self, result: TreesResult) -> str:
-        rows = "".join(
-            f"<tr><td>{html.escape(ALGORITHM_STYLE[a][0])}</td><td>{100 * result.accuracies[a]:.1f} %</td>"
-            f"<td>{result.n_leaves[a]}</td><td>{result.seconds[a]:.2f} s</td></tr>"
-            for a in ALGORITHMS if a in result.accuracies)
-        return ("<table><tr><th>algorithm</th><th>test accuracy</th><th>leaves</th>"
-                f"<th>training time</th></tr>{rows}</table>")
+        # one column per algorithm: four rows whatever the selection (the panel fits one screen)
+        shown = [a for a in ALGORITHMS if a in result.accuracies]
+
+        def row(head, cells):
+            return (f"<tr><th style='text-align:left;padding-right:1em'>{head}</th>"
+                    + "".join(f"<td style='padding-right:1.2em'>{c}</td>" for c in cells) + "</tr>")
+
+        return ("<table>"
+                + row("algorithm", [html.escape(ALGORITHM_STYLE[a][0]) for a in shown])
+                + row("test accuracy", [f"{100 * result.accuracies[a]:.1f} %" for a in shown])
+                + row("leaves", [result.n_leaves[a] for a in shown])
+                + row("training time", [f"{result.seconds[a]:.2f} s" for a in shown])
+                + "</table>")
 
 
 # keep the bounds helper importable from here for the notebook's "what does the server know" cell

@@ -11,6 +11,11 @@
 * ``browser``: Playwright (from PyPI; ``playwright install`` is never used: its browser download
   needs the internet) driving that Chromium headless with the flags of issue 9.
 
+Lecture mode: for every notebook with a widget panel, the server's folder also gets
+``lecture/NN_lecture.ipynb``: the notebook's lecture-mode switch set to ``True``, its first
+markdown cell (prose, to check the projector font size) and its panel cells (each runs on its own,
+issue 15 §5), so the 1024x768 check does not re-run the whole notebook.
+
 Development: ``PPDM_BROWSER_NOTEBOOKS=/tmp/01_try.ipynb`` (``os.pathsep``-separated) copies extra
 notebooks into the server's folder; the test opens the last file name matching ``01_*`` / ``02_*``.
 ``PPDM_CHROMIUM`` overrides the browser path.
@@ -146,6 +151,26 @@ def _stop(proc: subprocess.Popen, base_url: str, token: str) -> None:
         pass
 
 
+def _write_lecture_notebooks(src: Path, dest: Path) -> None:
+    import nbformat
+
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in sorted(src.glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        panels = [c for c in nb.cells if c.cell_type == "code" and "Panel(" in c.source
+                  and "from ppdm_edu.widgets" in c.source]
+        if not panels:
+            continue
+        prose = next((c for c in nb.cells if c.cell_type == "markdown"), None)
+        cells = [nbformat.v4.new_code_cell(
+            "LECTURE_MODE = True  # projector\nfrom ppdm_edu import lecture_mode\nlecture_mode(LECTURE_MODE)")]
+        if prose is not None:
+            cells.append(nbformat.v4.new_markdown_cell(prose.source))
+        cells += [nbformat.v4.new_code_cell(c.source) for c in panels]
+        out = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": nb.metadata.get("kernelspec", {})})
+        nbformat.write(out, dest / f"{path.name[:2]}_lecture.ipynb")
+
+
 @pytest.fixture(scope="session")
 def jupyter_server(chromium_path, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("jupyter")
@@ -153,6 +178,7 @@ def jupyter_server(chromium_path, tmp_path_factory):
     (root / "notebooks").mkdir(parents=True)
     for nb in (REPO / "notebooks").glob("*.ipynb"):
         shutil.copy2(nb, root / "notebooks" / nb.name)
+    _write_lecture_notebooks(REPO / "notebooks", root / "lecture")
     for extra in os.environ.get("PPDM_BROWSER_NOTEBOOKS", "").split(os.pathsep):
         if extra.strip():
             shutil.copy2(extra.strip(), root / "notebooks" / Path(extra.strip()).name)
@@ -219,9 +245,8 @@ def browser(chromium_path):
             b.close()
 
 
-@pytest.fixture
-def page(browser, jupyter_server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+def _new_page(browser, jupyter_server, width: int, height: int):
+    context = browser.new_context(viewport={"width": width, "height": height})
     # offline on purpose: only the local server; anything else (e.g. the font-awesome CSS that
     # matplotlib's to_jshtml links from a CDN) is refused at once instead of timing out
     local = jupyter_server.base_url
@@ -237,6 +262,23 @@ def page(browser, jupyter_server):
     pg.set_default_timeout(60_000)
     pg.page_errors = []  # uncaught JavaScript errors, reported on failure
     pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    return context, pg
+
+
+@pytest.fixture
+def page(browser, jupyter_server):
+    """A laptop screen: 1366x768 (issue 15)."""
+    context, pg = _new_page(browser, jupyter_server, 1366, 768)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def projector_page(browser, jupyter_server):
+    """A projector: 1024x768 (issue 15 §2)."""
+    context, pg = _new_page(browser, jupyter_server, 1024, 768)
     try:
         yield pg
     finally:

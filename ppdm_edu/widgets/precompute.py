@@ -1,0 +1,157 @@
+"""Results of slow panel updates, kept and computed ahead of the slider (issue 17 §6).
+
+A lecturer moves a slider one step, talks, moves it again. :class:`AheadCache` keeps every result
+a panel computed (keyed by the control values it depends on) and, while the kernel waits for the
+next move, computes the results of the neighbouring slider positions in one background thread.
+A move to a position already computed (or being computed) costs only the drawing; a move to
+anywhere else costs what it always did, since the caller computes it in its own thread at once
+(and the background thread waits while it does).
+
+The results are the same whichever thread computes them: every computation must be a pure
+function of its key (the panels seed their data and noise from fixed seeds).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+
+__all__ = ["AheadCache"]
+
+
+class AheadCache:
+    """A bounded result cache with a one-thread background queue.
+
+    Parameters
+    ----------
+    maxsize : int, default 256
+        Results kept (least recently used dropped first).
+
+    Examples
+    --------
+    >>> cache = AheadCache()
+    >>> cache.get(("f", 1), lambda: 1 + 1)
+    2
+    >>> cache.prefetch([(("f", 2), lambda: 2 + 2)])
+    >>> cache.wait_idle(timeout=10)
+    True
+    >>> cache.get(("f", 2), lambda: -1)   # computed ahead: the function is not called
+    4
+    """
+
+    def __init__(self, maxsize: int = 256):
+        if int(maxsize) < 1:
+            raise ValueError(f"maxsize must be a positive integer, got {maxsize!r}")
+        self.maxsize = int(maxsize)
+        self._lock = threading.Condition()
+        self._done: OrderedDict = OrderedDict()
+        self._running: dict[Hashable, threading.Event] = {}
+        self._queue: list[tuple[Hashable, Callable]] = []
+        self._foreground = 0
+        self._thread: threading.Thread | None = None
+
+    def __contains__(self, key) -> bool:
+        with self._lock:
+            return key in self._done
+
+    def _store(self, key, value) -> None:
+        self._done[key] = value
+        self._done.move_to_end(key)
+        while len(self._done) > self.maxsize:
+            self._done.popitem(last=False)
+
+    def get(self, key: Hashable, compute: Callable[[], object]):
+        """The result for ``key``: kept, awaited from the background thread, or computed now.
+
+        Parameters
+        ----------
+        key : hashable
+            What the result depends on.
+        compute : callable
+            Computes it (no arguments); called only when no result is kept or under way.
+
+        Returns
+        -------
+        object
+            The result (an exception of ``compute`` propagates and nothing is kept).
+        """
+        while True:
+            with self._lock:
+                if key in self._done:
+                    self._done.move_to_end(key)
+                    return self._done[key]
+                event = self._running.get(key)
+                if event is None:
+                    self._queue = [(k, f) for k, f in self._queue if k != key]
+                    event = self._running[key] = threading.Event()
+                    self._foreground += 1
+                    break
+            event.wait()  # the background thread is on it; if it failed, compute it here
+        try:
+            value = compute()
+        except BaseException:
+            with self._lock:
+                self._running.pop(key).set()
+                self._foreground -= 1
+                self._lock.notify_all()
+            raise
+        with self._lock:
+            self._store(key, value)
+            self._running.pop(key).set()
+            self._foreground -= 1
+            self._lock.notify_all()
+        return value
+
+    def prefetch(self, items: Iterable[tuple[Hashable, Callable[[], object]]]) -> None:
+        """Replace the background queue by ``items`` (``(key, compute)``, first computed first).
+
+        Parameters
+        ----------
+        items : iterable of (hashable, callable)
+            Work to do ahead; keys already kept or under way are skipped, failures are dropped.
+        """
+        with self._lock:
+            self._queue = [(k, f) for k, f in items if k not in self._done and k not in self._running]
+            if self._queue and (self._thread is None or not self._thread.is_alive()):
+                self._thread = threading.Thread(target=self._work, name="ppdm-panel-ahead", daemon=True)
+                self._thread.start()
+            self._lock.notify_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until the background queue is empty and nothing runs.
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Seconds (None: no limit).
+
+        Returns
+        -------
+        bool
+            False on timeout.
+        """
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._queue and not self._running, timeout)
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                # the panel's own update goes first: wait while it computes
+                if not self._lock.wait_for(lambda: self._queue and not self._foreground, timeout=30):
+                    if not self._queue:
+                        self._thread = None
+                        return
+                    continue
+                key, compute = self._queue.pop(0)
+                event = self._running[key] = threading.Event()
+            try:
+                value = compute()
+                failed = False
+            except Exception:  # noqa: BLE001 - e.g. a ValueError at a slider extreme: skip it
+                failed = True
+            with self._lock:
+                if not failed:
+                    self._store(key, value)
+                self._running.pop(key, None)
+                event.set()
+                self._lock.notify_all()

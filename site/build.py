@@ -1,0 +1,176 @@
+"""Build the course website: ``python site/build.py`` (what ``make site`` runs; issue 16).
+
+1. copy the committed notebooks into ``site/notebooks/`` (git-ignored), dropping only the
+   notebook-level ``widgets`` metadata: the site shows each panel's stored PNG and must not embed
+   ipywidgets state (nor the JavaScript that would fetch the widget manager from a CDN);
+2. copy MathJax 3 (from the ``django-static-mathjax`` wheel of the ``[site]`` extra: the MathJax
+   files only, no Django) into ``site/_static/mathjax`` so that math is typeset offline;
+3. write ``site/_generated/cited_by.md``: for each entry of ``references.bib`` the notebooks that
+   cite it (``CITATIONS`` below); a paper no notebook cites, or a key without a pattern, is an
+   error;
+4. run ``sphinx-build -W --keep-going -b html site site/_build/html``. The notebooks are never
+   executed (``nb_execution_mode = "off"`` in conf.py).
+
+Nothing here touches the network.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+NOTEBOOKS = REPO / "notebooks"
+HTML = HERE / "_build" / "html"
+
+# bibtex key -> a pattern that finds the paper in a notebook's Markdown (as the notebooks name it)
+CITATIONS = {
+    "agrawal2000": r"Agrawal (?:&|and) (?:R\. )?Srikant|SIGMOD 2000",
+    "liu2009": r"Liu, Kantarcioglu|Liu et al\.",
+    "du2003": r"Du (?:&|and) (?:Z\. )?Zhan",
+    "agrawal2001": r"Agrawal (?:&|and) (?:C\. C\. )?Aggarwal",
+    "becker1996adult": r"Becker and R\. Kohavi",
+    "warner1965": r"Warner",
+    "kargupta2003": r"Kargupta",
+    "huang2005": r"Du (?:&|and) Chen",
+    "evfimievski2003": r"Evfimievski",
+    "balle2018": r"Balle (?:&|and) Wang",
+    "ding2018": r"Ding et al\.",
+    "jagielski2020": r"Jagielski et al\.",
+    "clopper1934": r"Clopper",
+    "johnstone2001": r"Johnstone",
+    "marchenko1967": r"Marchenko",
+    "erlingsson2014": r"RAPPOR",
+}
+
+# MathJax 3 pieces the site needs: the combined TeX+MathML -> CHTML component and what it loads
+# on demand (TeX extensions, CHTML fonts, the menu, accessibility and speech).
+MATHJAX_PARTS = ["tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y", "sre", "adaptors"]
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """Keep the mtime of unchanged files: Sphinx then rebuilds only what changed."""
+    if path.exists() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def _is_kernel_gone_stand_in(output: dict) -> bool:
+    """The static copy a panel displays for JupyterLab when its kernel is gone (widgets/panel.py).
+
+    On the site the panel's own output already shows its PNG; the stand-in would repeat the
+    picture under a "kernel is gone" line that means nothing on a static page.
+    """
+    html = output.get("data", {}).get("text/html", "")
+    html = "".join(html) if isinstance(html, list) else html
+    return "ppdm-panel-static" in html
+
+
+def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
+    """Copy every committed notebook without its ``widgets`` metadata and without the panels'
+    kernel-gone stand-ins; return the copies."""
+    out = []
+    for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb.get("metadata", {}).pop("widgets", None)
+        for cell in nb.get("cells", []):
+            if cell.get("outputs"):
+                cell["outputs"] = [o for o in cell["outputs"] if not _is_kernel_gone_stand_in(o)]
+        target = dest / nb_path.name
+        _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
+        out.append(target)
+    for stale in dest.glob("*.ipynb"):
+        if not (NOTEBOOKS / stale.name).exists():
+            stale.unlink()
+    return out
+
+
+def mathjax_source() -> Path:
+    """The ``es5`` folder of the installed MathJax 3 (``django-static-mathjax``, ``[site]`` extra)."""
+    spec = importlib.util.find_spec("mathjax")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("MathJax is not installed: `pip install -e '.[site]'` (it brings "
+                 "django-static-mathjax, the MathJax 3 files as a wheel) or run `make site`")
+    es5 = Path(next(iter(spec.submodule_search_locations))) / "static" / "mathjax" / "es5"
+    if not (es5 / "tex-mml-chtml.js").exists():
+        sys.exit(f"no tex-mml-chtml.js under {es5}: the installed 'mathjax' package is not "
+                 "django-static-mathjax; `pip install -e '.[site]'`")
+    return es5
+
+
+def copy_mathjax(dest: Path = HERE / "_static" / "mathjax") -> Path:
+    es5 = mathjax_source()
+    for part in MATHJAX_PARTS:
+        src = es5 / part
+        if src.is_dir():
+            for f in src.rglob("*"):
+                if f.is_file():
+                    _write_if_changed(dest / part / f.relative_to(src), f.read_bytes())
+        else:
+            _write_if_changed(dest / part, src.read_bytes())
+    return dest
+
+
+def cited_by(dest: Path = HERE / "_generated" / "cited_by.md") -> dict[str, list[str]]:
+    """Which notebooks cite each bibliography entry; written as a Markdown list for the page."""
+    bib_keys = re.findall(r"^@\w+\{([^,]+),", (HERE / "references.bib").read_text(), re.MULTILINE)
+    missing = sorted(set(bib_keys) - set(CITATIONS))
+    if missing:
+        sys.exit(f"references.bib entries without a pattern in build.CITATIONS: {missing}")
+    texts = {}
+    for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        texts[nb_path.stem] = "\n".join("".join(c["source"]) for c in nb["cells"]
+                                        if c["cell_type"] == "markdown")
+    result = {key: [stem for stem, text in texts.items() if re.search(CITATIONS[key], text)]
+              for key in bib_keys}
+    uncited = [key for key, stems in result.items() if not stems]
+    if uncited:
+        sys.exit(f"references.bib entries no notebook cites (remove them or fix the pattern): {uncited}")
+    lines = []
+    for key, stems in result.items():
+        links = ", ".join(f"[{stem.replace('_', ' ', 1).replace('_', ' ')}](notebooks/{stem}.ipynb)"
+                          for stem in stems)
+        lines.append(f"- {{cite:t}}`{key}` — cited in {links}")
+    _write_if_changed(dest, ("\n".join(lines) + "\n").encode())
+    return result
+
+
+def prepare() -> None:
+    copy_notebooks()
+    copy_mathjax()
+    cited_by()
+
+
+def sphinx(out: Path = HTML) -> None:
+    # -E: read every page again, so that -W sees every warning (an incremental build reports
+    # only the pages it re-reads); about 40 s on two cores
+    cmd = [sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
+           "-d", str(HERE / "_build" / "doctrees"), str(HERE), str(out)]
+    subprocess.run(cmd, check=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--prepare-only", action="store_true", help="copy files, do not run Sphinx")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    prepare()
+    if not args.prepare_only:
+        try:
+            sphinx()
+        except subprocess.CalledProcessError as err:
+            return err.returncode or 1
+        print(f"site built in {time.perf_counter() - t0:.0f} s: {HTML / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""Build the course as a JupyterLite site: ``python site/lite.py`` (what ``make lite`` runs).
+
+Output: ``site/_build/html/lite`` (git-ignored), next to the website, whose notebook pages link
+to it ("JupyterLite" launch button). Publish ``site/_build/html`` as a whole.
+
+1. ``pip wheel --no-deps .`` builds the ``ppdm_edu`` wheel; ``pip download`` fetches the pure-Python
+   wheels of seaborn and tqdm (dependencies Pyodide does not ship). All three go into the lite
+   folder's ``pypi/``: JupyterLite copies them into the site and indexes them in
+   ``pypi/all.json``, which ``jupyter-lite.json`` lists under ``pipliteUrls``: the in-browser
+   installer (piplite) finds ``ppdm-edu`` there first.
+2. The eight notebooks are copied with ONE cell added at the top (here, at build time; the
+   committed notebooks are never edited) that installs the package when the kernel is Pyodide
+   (``sys.platform == "emscripten"``). ``reports/full`` is copied too: notebooks 04-06 read it.
+3. ``jupyter lite build``. The Pyodide runtime itself is NOT part of the build: the kernel
+   loads it from its CDN when a notebook starts (the only network access of the lite site).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+WORK = HERE / "_build" / "lite-src"
+OUT = HERE / "_build" / "html" / "lite"
+# pure-Python wheels Pyodide's own distribution lacks, served with ppdm-edu (versions: the ones
+# installed here, so the browser runs what the tests ran)
+EXTRA_WHEELS = ["seaborn", "tqdm"]
+
+INSTALL_CELL_SOURCE = '''\
+# JupyterLite only (added when the site was built; the notebook in the repository has no such
+# cell): Python runs in your browser (Pyodide), so install the course's package from this site.
+import sys
+
+if sys.platform == "emscripten":
+    import piplite
+
+    await piplite.install(["ppdm-edu", "ipywidgets"])'''
+
+
+def install_cell() -> dict:
+    return {"cell_type": "code", "execution_count": None, "id": "jupyterlite-install",
+            "metadata": {"tags": ["jupyterlite-install"], "slideshow": {"slide_type": "skip"}},
+            "outputs": [], "source": INSTALL_CELL_SOURCE.splitlines(keepends=True)}
+
+
+def copy_notebooks(dest: Path) -> list[Path]:
+    """The committed notebooks, outputs and all, with the install cell first and no widget state."""
+    dest.mkdir(parents=True, exist_ok=True)
+    out = []
+    for nb_path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb.get("metadata", {}).pop("widgets", None)
+        nb["cells"].insert(0, install_cell())
+        target = dest / nb_path.name
+        target.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.append(target)
+    return out
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import version
+
+    return version(dist)
+
+
+def build_wheels(dest: Path) -> list[Path]:
+    dest.mkdir(parents=True, exist_ok=True)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    scratch = REPO / "build"  # setuptools' scratch folder: a stale one could put old modules in the wheel
+    had_scratch = scratch.exists()
+    try:
+        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dest), str(REPO)], check=True)
+    finally:
+        if not had_scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    for dist in EXTRA_WHEELS:
+        subprocess.run([*pip, "download", "--no-deps", "--only-binary=:all:", "-d", str(dest),
+                        f"{dist}=={_version(dist)}"], check=True)
+    return sorted(dest.glob("*.whl"))
+
+
+def build(out: Path = OUT) -> Path:
+    if WORK.exists():
+        shutil.rmtree(WORK)
+    contents = WORK / "contents"
+    copy_notebooks(contents / "notebooks")
+    shutil.copytree(REPO / "reports" / "full", contents / "reports" / "full")
+    build_wheels(WORK / "pypi")
+    (WORK / "jupyter_lite_config.json").write_text(json.dumps({
+        "LiteBuildConfig": {"no_sourcemaps": True},
+    }, indent=2))
+    if out.exists():
+        shutil.rmtree(out)
+    subprocess.run([sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(WORK),
+                    "--contents", str(contents), "--output-dir", str(out)],
+                   check=True, cwd=WORK)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output-dir", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    out = build(args.output_dir)
+    print(f"JupyterLite built in {time.perf_counter() - t0:.0f} s: {out / 'lab' / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

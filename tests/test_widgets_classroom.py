@@ -1,0 +1,155 @@
+"""Panels in front of a class (issue 15 §2/§5, issue 17 §6): size, labels, the static stand-in
+shown when the kernel is gone, and results computed ahead of the slider."""
+from __future__ import annotations
+
+import threading
+from html import escape
+
+import ipywidgets as widgets
+import pytest
+
+from ppdm_edu.lecture import figure_max_height_px, figure_width_px, lecture_mode
+from ppdm_edu.widgets import all_panels
+from ppdm_edu.widgets.panel import KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS
+from ppdm_edu.widgets.precompute import AheadCache
+from ppdm_edu.widgets.randomization import RandomizationPanel
+from ppdm_edu.widgets.reconstruction import ReconstructionPanel
+
+
+@pytest.fixture(autouse=True)
+def _laptop_style():
+    lecture_mode(False)
+    yield
+    lecture_mode(False)
+
+
+@pytest.mark.parametrize("lecture", [False, True])
+def test_figure_is_rendered_at_the_width_it_is_shown(lecture):
+    lecture_mode(lecture)
+    panel = ReconstructionPanel(n=1_000)
+    w, h = panel.figure.get_size_inches() * panel.figure.dpi
+    assert round(w) == figure_width_px()
+    assert panel.image.layout.width == f"{figure_width_px()}px"
+    assert panel.image.layout.max_width == "100%"  # shrinks on a narrow window, never stretches
+    assert h <= figure_max_height_px(panel.control_rows()) + 0.5
+    # the PNG really has that many pixels
+    png = panel.image.value
+    assert int.from_bytes(png[16:20], "big") == round(w)
+
+
+def test_projector_fonts_stay_large_enough_on_wide_figures():
+    lecture_mode(True)
+    for cls in all_panels().values():
+        if cls.__name__ in ("TreesPanel", "PerturbedTreePanel", "RRTreePanel"):
+            continue  # slow to build here; same geometry code
+        panel = cls()
+        assert panel.figure.dpi >= 75, (cls.__name__, panel.figure.dpi)
+
+
+def test_more_control_rows_leave_less_room_for_the_figure():
+    for lecture in (False, True):
+        lecture_mode(lecture)
+        assert figure_max_height_px(9) < figure_max_height_px(2)
+        assert figure_max_height_px(100) >= 200
+
+
+def test_labels_share_one_width_and_toggle_buttons_sit_beside_their_label():
+    panel = ReconstructionPanel(n=1_000)
+    widths = {c.style.description_width for c in panel.controls.values()}
+    assert len(widths) == 1 and widths.pop().endswith("px")
+    toggles = [c for c in panel.controls.values() if isinstance(c, widgets.ToggleButtons)]
+    assert toggles and all("widget-inline-hbox" in t._dom_classes for t in toggles)
+    sliders = [c for c in panel.controls.values() if isinstance(c, widgets.IntSlider)]
+    assert all(s.layout.max_width == "100%" for s in sliders)  # the read-out stays in the cell
+
+
+def test_static_stand_in_says_the_kernel_is_gone_and_carries_the_last_picture(monkeypatch):
+    panel = RandomizationPanel()
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, **kw: shown.append((obj, kw)) or _Handle(shown))
+    panel._ipython_display_()
+    static, kw = shown[0]
+    assert kw.get("display_id") is True and kw.get("raw") is True
+    html = static["text/html"]
+    assert STATIC_CLASS in html and escape(KERNEL_GONE_TEXT) in html
+    assert "data:image/png;base64," in html
+    assert shown[1][0] is panel.widget and LIVE_CLASS in panel.widget._dom_classes
+    # every update refreshes the stand-in with the new picture
+    before = html
+    panel.controls["kind"].value = "gaussian"
+    assert shown[-1][0] == "update" and shown[-1][1]["text/html"] != before
+
+
+class _Handle:
+    def __init__(self, log):
+        self.log = log
+
+    def update(self, obj, **kw):
+        self.log.append(("update", obj))
+
+
+def test_ahead_cache_computes_once_and_ahead():
+    calls = []
+    cache = AheadCache(maxsize=3)
+
+    def job(k):
+        calls.append(k)
+        return k * 10
+
+    assert cache.get(1, lambda: job(1)) == 10
+    assert cache.get(1, lambda: job(1)) == 10
+    cache.prefetch([(2, lambda: job(2)), (3, lambda: job(3))])
+    assert cache.wait_idle(timeout=10)
+    assert cache.get(2, lambda: -1) == 20 and cache.get(3, lambda: -1) == 30
+    assert calls == [1, 2, 3]
+    cache.get(4, lambda: job(4))  # maxsize 3: the least recently used (1) goes
+    assert 1 not in cache and 4 in cache
+
+
+def test_ahead_cache_skips_failing_work_and_the_caller_sees_the_error():
+    cache = AheadCache()
+
+    def bad():
+        raise ValueError("privacy 0 %")
+
+    cache.prefetch([("x", bad)])
+    assert cache.wait_idle(timeout=10)
+    assert "x" not in cache
+    with pytest.raises(ValueError, match="privacy 0"):
+        cache.get("x", bad)
+
+
+def test_ahead_cache_caller_waits_for_work_already_running():
+    cache = AheadCache()
+    started, release = threading.Event(), threading.Event()
+    calls = []
+
+    def slow():
+        calls.append("bg")
+        started.set()
+        release.wait(10)
+        return "done"
+
+    cache.prefetch([("k", slow)])
+    assert started.wait(10)
+    threading.Timer(0.2, release.set).start()
+    assert cache.get("k", lambda: "again") == "done"
+    assert calls == ["bg"]
+
+
+def test_ahead_cache_rejects_a_bad_size():
+    with pytest.raises(ValueError, match="maxsize"):
+        AheadCache(maxsize=0)
+
+
+def test_trees_panel_results_do_not_depend_on_what_was_computed_ahead():
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    a = TreesPanel(n_train=1_000, n_test=500, function=1, noise="uniform", privacy=100,
+                   algorithms=("randomized", "byclass"))
+    a._trained.wait_idle(timeout=120)  # 95 % and 105 % trained in the background
+    a.controls["privacy"].value = 105
+    b = TreesPanel(n_train=1_000, n_test=500, function=1, noise="uniform", privacy=105,
+                   algorithms=("randomized", "byclass"))
+    assert a.result.accuracies == b.result.accuracies
+    assert a.result.n_leaves == b.result.n_leaves
