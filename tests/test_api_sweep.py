@@ -36,7 +36,8 @@ from ppdm_edu.datasets import plateau_pdf
 from ppdm_edu.randomization import LaplaceNoise
 
 MODULES = ["randomization", "privacy", "reconstruction", "randomized_response", "ldp", "audit",
-           "posterior", "attacks", "datasets", "naive_bayes", "trees", "experiments.rr_simulation"]
+           "posterior", "attacks", "datasets", "naive_bayes", "trees", "experiments.rr_simulation",
+           "exercises"]
 TIME_LIMIT = 20  # seconds per call: a hang is a failure
 
 NAN, INF = float("nan"), float("inf")
@@ -213,6 +214,11 @@ BASELINES = {
     # randomized-response simulations
     "experiments.rr_simulation.simulate_warner_surveys": (dict(pi=0.3, theta=THETA_OK, n=100, n_surveys=50,
                                                                rng=0), {}),
+    # exercises (an answer of any shape is the student's: check answers "not yet", never crashes)
+    "exercises.check": (dict(exercise_id="01.1", answer=0.3), {"exercise_id": "choice", "answer": "array1"}),
+    "exercises.exercise_ids": (dict(), {"kind": "choice"}),
+    "exercises.get_exercise": (dict(exercise_id="02.1"), {"exercise_id": "choice"}),
+    "exercises.reference_answer": (dict(exercise_id="01.1"), {"exercise_id": "choice"}),
     "experiments.rr_simulation.mrr_theta_sweep": (dict(X=B2, conditions={0: 1}, thetas=[0.7], runs=2, rng=0),
                                                   {"conditions": "noise"}),
 }
