@@ -185,8 +185,11 @@ def plot_partition(tree, X, y, features=(0, 1), ax=None, labels=None, resolution
     GI, GJ = np.meshgrid(gi, gj)
     grid = np.zeros((GI.size, Xa.shape[1]))
     grid[:, i], grid[:, j] = GI.ravel(), GJ.ravel()
+    if hasattr(X, "columns"):  # a tree fitted on named columns predicts on the same names
+        grid = pd.DataFrame(grid, columns=X.columns)
     classes = list(tree.classes_)
-    pred = np.array([classes.index(p) for p in tree.predict(grid)]).reshape(GI.shape)
+    # class index of every grid point (classes_ is sorted: one searchsorted, no loop)
+    pred = np.searchsorted(tree.classes_, tree.predict(grid)).reshape(GI.shape)
     colours = ["#D55E00", "#0072B2", "#009E73", "#CC79A7"]
     from matplotlib.colors import ListedColormap
 
