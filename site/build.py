@@ -62,27 +62,37 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
-def _is_kernel_gone_stand_in(output: dict) -> bool:
-    """The static copy a panel displays for JupyterLab when its kernel is gone (widgets/panel.py).
+_STAND_IN_IMG = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"')
 
-    On the site the panel's own output already shows its PNG; the stand-in would repeat the
-    picture under a "kernel is gone" line that means nothing on a static page.
+
+def _static_panel(output: dict) -> dict | None:
+    """A panel's kernel-gone stand-in (widgets/panel.py) as a plain PNG output, else None.
+
+    In JupyterLab the stand-in shows the panel's last picture under a "kernel is gone" line; on
+    the site there is no kernel to lose, so only the picture is kept, as an ``image/png`` output
+    that myst-nb writes to a file like every other figure.
     """
     html = output.get("data", {}).get("text/html", "")
     html = "".join(html) if isinstance(html, list) else html
-    return "ppdm-panel-static" in html
+    if "ppdm-panel-static" not in html:
+        return None
+    m = _STAND_IN_IMG.search(html)
+    if m is None:
+        return None
+    return {"output_type": "display_data", "metadata": {},
+            "data": {"image/png": m[1], "text/plain": m[2]}}
 
 
 def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
-    """Copy every committed notebook without its ``widgets`` metadata and without the panels'
-    kernel-gone stand-ins; return the copies."""
+    """Copy every committed notebook without its ``widgets`` metadata, each panel's stand-in
+    turned into its PNG; return the copies."""
     out = []
     for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
         for cell in nb.get("cells", []):
             if cell.get("outputs"):
-                cell["outputs"] = [o for o in cell["outputs"] if not _is_kernel_gone_stand_in(o)]
+                cell["outputs"] = [_static_panel(o) or o for o in cell["outputs"]]
         target = dest / nb_path.name
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)

@@ -90,7 +90,8 @@ def build(out: Path = OUT) -> Path:
         shutil.rmtree(WORK)
     contents = WORK / "contents"
     copy_notebooks(contents / "notebooks")
-    shutil.copytree(REPO / "reports" / "full", contents / "reports" / "full")
+    shutil.copytree(REPO / "reports" / "full", contents / "reports" / "full",
+                    ignore=shutil.ignore_patterns(".*"))  # not the checkpoints of a local run
     build_wheels(WORK / "pypi")
     (WORK / "jupyter_lite_config.json").write_text(json.dumps({
         "LiteBuildConfig": {"no_sourcemaps": True},

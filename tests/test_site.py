@@ -243,10 +243,21 @@ def test_every_notebook_has_a_page_with_launch_buttons(site_html, lite_html):
 
 
 def _panel_pngs(nb_path: Path) -> list[bytes]:
+    """Every panel's stored picture: the PNG of its kernel-gone stand-in (widgets/panel.py), or
+    the image/png beside the widget view in notebooks saved before the stand-in existed."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    return [base64.b64decode(out["data"]["image/png"])
-            for cell in nb["cells"] if cell["cell_type"] == "code"
-            for out in cell.get("outputs", []) if WIDGET_VIEW in out.get("data", {})]
+    out_pngs = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            data = out.get("data", {})
+            html = data.get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            if "ppdm-panel-static" in html:
+                out_pngs += [base64.b64decode(m) for m in
+                             re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)]
+            elif WIDGET_VIEW in data and "image/png" in data:
+                out_pngs.append(base64.b64decode(data["image/png"]))
+    return out_pngs
 
 
 @pytest.mark.browser
