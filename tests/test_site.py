@@ -242,26 +242,8 @@ def test_every_notebook_has_a_page_with_launch_buttons(site_html, lite_html):
         assert (lite_html / "files" / "notebooks" / nb.name).exists()
 
 
-def _panel_pngs(nb_path: Path) -> list[bytes]:
-    """Every panel's stored picture: the PNG of its kernel-gone stand-in (widgets/panel.py), or
-    the image/png beside the widget view in notebooks saved before the stand-in existed."""
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    out_pngs = []
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
-            data = out.get("data", {})
-            html = data.get("text/html", "")
-            html = "".join(html) if isinstance(html, list) else html
-            if "ppdm-panel-static" in html:
-                out_pngs += [base64.b64decode(m) for m in
-                             re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)]
-            elif WIDGET_VIEW in data and "image/png" in data:
-                out_pngs.append(base64.b64decode(data["image/png"]))
-    return out_pngs
-
-
 @pytest.mark.browser
-def test_every_panel_shows_its_stored_png_on_its_page(site_html):
+def test_every_panel_shows_its_stored_png_on_its_page(site_html, stored_panel_pngs):
     n_panels = 0
     for nb in NOTEBOOKS:
         page = site_html / "notebooks" / f"{nb.stem}.html"
@@ -273,7 +255,7 @@ def test_every_panel_shows_its_stored_png_on_its_page(site_html):
                 f = (page.parent / unquote(src.split("#")[0])).resolve()
                 assert f.exists(), f"{page.name}: <img src={src}> does not exist"
                 images[hashlib.sha256(f.read_bytes()).hexdigest()] = src
-        for k, png in enumerate(_panel_pngs(nb)):
+        for k, png in enumerate(stored_panel_pngs(nb)):
             n_panels += 1
             assert hashlib.sha256(png).hexdigest() in images, (
                 f"{page.name}: panel {k + 1}'s stored PNG is not an <img> of the page")

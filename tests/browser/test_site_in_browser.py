@@ -14,10 +14,8 @@ Screenshots go to ``artifacts/site/`` (git-ignored). Chromium comes from ``conft
 """
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
-import json
 import subprocess
 import sys
 import threading
@@ -121,17 +119,10 @@ def test_notebook_02_animation_plays(site_page):
     _assert_offline(pg)
 
 
-def _panel_image_names(nb_path: Path) -> set[str]:
-    """sha256 of each panel's stored PNG (myst-nb names the image file after it)."""
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    return {hashlib.sha256(base64.b64decode(o["data"]["image/png"])).hexdigest()
-            for c in nb["cells"] if c["cell_type"] == "code"
-            for o in c.get("outputs", []) if WIDGET_VIEW in o.get("data", {})}
-
-
-def test_notebook_04_panel_image_loads(site_page):
+def test_notebook_04_panel_image_loads(site_page, stored_panel_pngs):
     pg = site_page
-    names = _panel_image_names(REPO / "notebooks" / "04_trees_on_perturbed_data.ipynb")
+    names = {hashlib.sha256(png).hexdigest() for png in
+             stored_panel_pngs(REPO / "notebooks" / "04_trees_on_perturbed_data.ipynb")}
     assert names, "notebook 04 stores no panel output"
     pg.goto(f"{pg.base}/notebooks/04_trees_on_perturbed_data.html", wait_until="networkidle")
     found = 0
