@@ -16,6 +16,7 @@ Nothing here touches the network.
 from __future__ import annotations
 
 import argparse
+import base64
 import importlib.util
 import json
 import re
@@ -23,6 +24,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from ppdm_edu.widgets.panel import static_picture
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -62,9 +65,6 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
-_STAND_IN_IMG = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"')
-
-
 def _static_panel(output: dict) -> dict | None:
     """A panel's kernel-gone stand-in (widgets/panel.py) as a plain PNG output, else None.
 
@@ -72,15 +72,12 @@ def _static_panel(output: dict) -> dict | None:
     the site there is no kernel to lose, so only the picture is kept, as an ``image/png`` output
     that myst-nb writes to a file like every other figure.
     """
-    html = output.get("data", {}).get("text/html", "")
-    html = "".join(html) if isinstance(html, list) else html
-    if "ppdm-panel-static" not in html:
+    picture = static_picture(output)
+    if picture is None:
         return None
-    m = _STAND_IN_IMG.search(html)
-    if m is None:
-        return None
+    png, alt = picture
     return {"output_type": "display_data", "metadata": {},
-            "data": {"image/png": m[1], "text/plain": m[2]}}
+            "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": alt}}
 
 
 def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:

@@ -29,6 +29,8 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
+from ppdm_edu.widgets.panel import static_picture
+
 REPO = Path(__file__).resolve().parents[1]
 SITE = REPO / "site"
 HTML = SITE / "_build" / "html"
@@ -242,8 +244,16 @@ def test_every_notebook_has_a_page_with_launch_buttons(site_html, lite_html):
         assert (lite_html / "files" / "notebooks" / nb.name).exists()
 
 
+def _panel_pngs(nb_path: Path) -> list[bytes]:
+    """Every panel's stored picture: the PNG of its kernel-gone stand-in."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    pictures = (static_picture(out) for cell in nb["cells"] if cell["cell_type"] == "code"
+                for out in cell.get("outputs", []))
+    return [p[0] for p in pictures if p is not None]
+
+
 @pytest.mark.browser
-def test_every_panel_shows_its_stored_png_on_its_page(site_html, stored_panel_pngs):
+def test_every_panel_shows_its_stored_png_on_its_page(site_html):
     n_panels = 0
     for nb in NOTEBOOKS:
         page = site_html / "notebooks" / f"{nb.stem}.html"
@@ -255,7 +265,7 @@ def test_every_panel_shows_its_stored_png_on_its_page(site_html, stored_panel_pn
                 f = (page.parent / unquote(src.split("#")[0])).resolve()
                 assert f.exists(), f"{page.name}: <img src={src}> does not exist"
                 images[hashlib.sha256(f.read_bytes()).hexdigest()] = src
-        for k, png in enumerate(stored_panel_pngs(nb)):
+        for k, png in enumerate(_panel_pngs(nb)):
             n_panels += 1
             assert hashlib.sha256(png).hexdigest() in images, (
                 f"{page.name}: panel {k + 1}'s stored PNG is not an <img> of the page")

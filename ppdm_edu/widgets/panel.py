@@ -35,6 +35,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 import time
 
 import ipywidgets as widgets
@@ -43,7 +44,8 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
+__all__ = ["Panel", "figure_margins", "static_picture", "STATIC_CLASS", "LIVE_CLASS",
+           "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0
@@ -55,6 +57,42 @@ STATIC_CLASS = "ppdm-panel-static"
 KERNEL_GONE_TEXT = ("This panel's kernel is gone (restarted or shut down, or the notebook was "
                     "opened without running it): the controls are not live. Run this cell again "
                     "to bring them back. The last picture it drew:")
+# the picture inside a stand-in, as Panel.static_html writes it
+_STATIC_PICTURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"')
+
+
+def static_picture(output: dict) -> tuple[bytes, str] | None:
+    """The picture a saved notebook output keeps of a panel, if it is a panel's stand-in.
+
+    The stand-in (:meth:`Panel.static_html`) is what a notebook without a kernel shows of a panel;
+    the site build turns it into the page's image and the tests look for that image.
+
+    Parameters
+    ----------
+    output : dict
+        One output of a code cell, as in the notebook's JSON (``{"data": {"text/html": ...}}``).
+
+    Returns
+    -------
+    tuple of (bytes, str) or None
+        The PNG and its alt text (the panel's title), or None when ``output`` is not a
+        stand-in with a picture.
+
+    Examples
+    --------
+    >>> static_picture({"output_type": "stream", "text": "hello"}) is None
+    True
+    """
+    text = output.get("data", {}).get("text/html", "")
+    text = "".join(text) if isinstance(text, list) else text
+    if STATIC_CLASS not in text:
+        return None
+    m = _STATIC_PICTURE.search(text)
+    if m is None:
+        return None
+    return base64.b64decode(m[1]), html.unescape(m[2])
+
+
 # Shown only while no live panel follows the static output. :has() is in Chromium >= 105,
 # Firefox >= 121, Safari >= 15.4; an older browser shows both (nothing is lost). The second rule
 # hides the widget manager's "Error displaying widget: model not found" under the static copy.
