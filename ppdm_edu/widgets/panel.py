@@ -320,7 +320,8 @@ class Panel:
         self.figure.clear()
         self.draw(self.figure, result)
         buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png")
+        # zlib level 1: 5-10 ms less per update than the default 6, the PNG ~10 % larger
+        self.figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
         self.image.value = buffer.getvalue()
         self.readout.value = self.summary(result)
         self.image.layout.display = None

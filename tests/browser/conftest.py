@@ -33,6 +33,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +104,28 @@ class JupyterServer:
     def url(self, path: str) -> str:
         sep = "&" if "?" in path else "?"
         return f"{self.base_url}/{path.lstrip('/')}{sep}token={self.token}"
+
+    def shutdown_kernels(self) -> None:
+        """Shut down every running kernel: each test starts on a machine as idle as a lecturer's,
+        not beside the kernels of earlier notebooks (a panel's ahead-computing thread, issue 17
+        §6, would otherwise still run there and slow the next notebook's timed updates)."""
+        headers = {"Authorization": f"token {self.token}"}
+        with urllib.request.urlopen(urllib.request.Request(
+                f"{self.base_url}/api/kernels", headers=headers), timeout=10) as r:
+            kernels = json.loads(r.read())
+        for kernel in kernels:
+            for _attempt in range(3):
+                try:
+                    urllib.request.urlopen(urllib.request.Request(
+                        f"{self.base_url}/api/kernels/{kernel['id']}", method="DELETE",
+                        headers=headers), timeout=30).read()
+                    break
+                except urllib.error.HTTPError as err:
+                    # 404: gone already; 500: e.g. still restarting (notebook 01 restarts its
+                    # kernel): try again, then leave it (housekeeping, not what is tested)
+                    if err.code == 404:
+                        break
+                    time.sleep(1.0)
 
     def log_tail(self, chars: int = 3000) -> str:
         try:
@@ -273,6 +296,7 @@ def page(browser, jupyter_server):
         yield pg
     finally:
         context.close()
+        jupyter_server.shutdown_kernels()
 
 
 @pytest.fixture
@@ -283,4 +307,5 @@ def projector_page(browser, jupyter_server):
         yield pg
     finally:
         context.close()
+        jupyter_server.shutdown_kernels()
 
