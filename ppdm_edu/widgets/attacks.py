@@ -26,7 +26,7 @@ __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
 def _margins(figure, **extra) -> dict:
     """Fixed margins for a Panel figure (it has no layout engine), growing with the font size
     so that tick and axis labels are not clipped in lecture mode."""
-    return dict(figure_margins(figure, left=4.0, bottom=3.0, top=1.8), **extra)
+    return dict(figure_margins(figure, left=4.0, bottom=3.4, top=1.8), **extra)
 
 @dataclass(frozen=True)
 class _AttackResult:
