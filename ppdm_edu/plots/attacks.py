@@ -80,7 +80,7 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
     lims = [X[take].min(), X[take].max()]
     ax.plot(lims, lims, color="black", lw=1, label="perfect recovery")
     ax.set_xlabel(f"true value of attribute {attribute + 1}")
-    ax.set_ylabel("value the attacker sees / estimates")
+    ax.set_ylabel("published w / estimate")  # short: fits a projector
     ax.legend(fontsize="small", loc="upper left", markerscale=3)
     return ax
 
