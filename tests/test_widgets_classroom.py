@@ -153,3 +153,18 @@ def test_trees_panel_results_do_not_depend_on_what_was_computed_ahead():
                    algorithms=("randomized", "byclass"))
     assert a.result.accuracies == b.result.accuracies
     assert a.result.n_leaves == b.result.n_leaves
+
+
+def test_rr_tree_panel_builds_the_neighbouring_thetas_ahead_with_the_same_results():
+    from ppdm_edu.widgets.rr_trees import RRTreePanel
+
+    a = RRTreePanel(theta=0.7)
+    assert a._results.wait_idle(timeout=120)  # 0.69 and 0.71 built in the background
+    assert a._key(0.71, True) in a._results and a._key(0.69, True) in a._results
+    a.controls["theta"].value = 0.71          # the slider's own float step, 0.7 + 0.01
+    b = RRTreePanel(theta=0.71)               # computed in the foreground, nothing ahead
+    assert a.result == b.result
+    # theta = 0.5 is never built ahead (it is a message, not a tree)
+    c = RRTreePanel(theta=0.51)
+    assert c._results.wait_idle(timeout=120)
+    assert c._key(0.5, True) not in c._results and c._key(0.52, True) in c._results

@@ -11,6 +11,7 @@ from ..plots.rr_trees import plot_panel_accuracy
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .panel import Panel
+from .precompute import AheadCache
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
 
@@ -67,6 +68,7 @@ class RRTreePanel(Panel):
     def __init__(self, seed: int = 0, text_depth: int = 3, **initial):
         self.seed = seed
         self.text_depth = text_depth
+        self._results = AheadCache(maxsize=256)
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
@@ -82,12 +84,22 @@ class RRTreePanel(Panel):
 
     def compute(self, theta, disguised_label):
         theta = check_rr_theta(theta)  # theta = 0.5 -> ValueError (shown as a message)
+        # kept per (theta, label option): a position visited or computed ahead costs nothing
+        key = self._key(theta, disguised_label)
+        return self._results.get(key, functools.partial(self._build, *key))
+
+    def _key(self, theta, disguised_label):
+        # the slider's float steps (0.7 + 0.01 ...) rounded, so that a position has one key
+        return (round(float(theta), 6), bool(disguised_label), self.seed, self.text_depth)
+
+    def _build(self, theta, disguised_label, seed, text_depth):
+        """Disguise, build RR-ID3, test it (Sections 4-5): a pure function of its arguments."""
         data, train, test, original = _adult()
         tree = RRID3(theta, disguised_label=disguised_label)
         keep = None if disguised_label else [train.shape[1] - 1]
-        G = mrr_disguise(train, theta, self.seed, keep=keep)
+        G = mrr_disguise(train, theta, seed, keep=keep)
         tree.fit(G[:, :-1], G[:, -1])
-        T = mrr_disguise(test, theta, self.seed + 1, keep=keep)
+        T = mrr_disguise(test, theta, seed + 1, keep=keep)
         est = estimate_accuracy(tree, (T[:, :-1], T[:, -1]), theta, disguised_label)
         X_test, y_test = test[:, :-1], test[:, -1]
         return RRTreeResult(
@@ -97,9 +109,24 @@ class RRTreePanel(Panel):
             estimated_accuracy=est.accuracy,
             n_nodes=tree.tree_.n_nodes,
             original_nodes=original.tree_.n_nodes,
-            tree_text=tree.export_text(feature_names=list(data.feature_names), max_depth=self.text_depth),
+            tree_text=tree.export_text(feature_names=list(data.feature_names), max_depth=text_depth),
             disguised_label=bool(disguised_label),
         )
+
+    def after_update(self, result: RRTreeResult) -> None:
+        """Build the trees one slider step right and left while the room looks at the figure.
+
+        Parameters
+        ----------
+        result : RRTreeResult
+            The result now shown.
+        """
+        slider = self.controls["theta"]
+        ahead = [round(result.theta + d, 6) for d in (slider.step, -slider.step)]
+        self._results.prefetch([
+            (key, functools.partial(self._build, *key))
+            for key in (self._key(t, result.disguised_label) for t in ahead
+                        if slider.min <= t <= slider.max and t != 0.5)])
 
     def draw(self, figure, result) -> None:
         plot_panel_accuracy(result.original_accuracy, result.accuracy, result.estimated_accuracy,

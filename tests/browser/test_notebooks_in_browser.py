@@ -183,7 +183,10 @@ def _timed(page, panel, image, action, record: dict | None, timeout_ms: int = 20
     page.evaluate(_ARM, handles)
     action()
     try:
-        page.wait_for_function(_SETTLED, arg=handles, timeout=timeout_ms)
+        # polled every 100 ms, not every animation frame: the check reads the panel's text, and
+        # doing that 60 times a second took CPU from the kernel being timed (t1 is taken by the
+        # page itself, on the frame after the new image decoded, so polling does not round it)
+        page.wait_for_function(_SETTLED, arg=handles, timeout=timeout_ms, polling=100)
     except Exception:  # noqa: BLE001 - e.g. the same picture again: no src change; settle below
         pass
     page.evaluate("() => window.__ppdmLat.obs.disconnect()")
