@@ -6,6 +6,7 @@ import threading
 from html import escape
 
 import ipywidgets as widgets
+import numpy as np
 import pytest
 
 from ppdm_edu.lecture import figure_max_height_px, figure_width_px, lecture_mode
@@ -168,3 +169,21 @@ def test_rr_tree_panel_builds_the_neighbouring_thetas_ahead_with_the_same_result
     c = RRTreePanel(theta=0.51)
     assert c._results.wait_idle(timeout=120)
     assert c._key(0.5, True) not in c._results and c._key(0.52, True) in c._results
+
+
+def test_spectral_panel_redrawn_in_place_shows_what_a_new_panel_draws():
+    """The spectral panel updates its artists in place (Panel.redraw): after any sequence of
+    moves its picture is pixel for pixel the one a panel built at those values draws."""
+    import io
+
+    from PIL import Image
+
+    from ppdm_edu.widgets.attacks import SpectralAttackPanel
+
+    moved = SpectralAttackPanel()
+    for correlation, sigma in [(0.5, 1.0), (0.99, 0.1), (0.0, 3.0), (0.3, 0.5), (1.0, 1.0)]:
+        moved.controls["correlation"].value = correlation
+        moved.controls["sigma"].value = sigma
+        fresh = SpectralAttackPanel(correlation=correlation, sigma=sigma)
+        a, b = (np.asarray(Image.open(io.BytesIO(p.image.value))) for p in (moved, fresh))
+        assert a.shape == b.shape and (a == b).all(), (correlation, sigma)

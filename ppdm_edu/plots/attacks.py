@@ -16,6 +16,8 @@ from .layout import legend_fraction
 __all__ = [
     "plot_spectrum",
     "plot_record_recovery",
+    "SpectrumDrawing",
+    "RecoveryDrawing",
     "plot_posterior_intervals",
     "plot_posterior_width",
     "plot_breach",
@@ -32,56 +34,177 @@ def _ax(ax):
     return ax
 
 
+class SpectrumDrawing:
+    """The artists of :func:`plot_spectrum`, redrawn in place for a new result.
+
+    A panel that moves a slider calls :meth:`update` instead of drawing a new figure: the axes,
+    their ticks and the legend are kept (building them again is about half of a redraw).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    result : RecordReconstruction
+        What :func:`ppdm_edu.attacks.spectral_filter` returned.
+    n : int, optional
+        Number of records: draws the Tracy-Widom finite-sample edge too.
+    title : str, optional
+        Axes title.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from ppdm_edu.attacks import spectral_filter
+    >>> from ppdm_edu.datasets import correlated_data
+    >>> X = correlated_data(500, n_attributes=6, n_factors=2, rng=0)
+    >>> W = X + np.random.default_rng(1).normal(size=X.shape) * X.std(axis=0)
+    >>> drawing = SpectrumDrawing(plt.subplots()[1], spectral_filter(W, X.var(axis=0)), n=500)
+    >>> drawing.update(spectral_filter(W * 2, X.var(axis=0)))
+    >>> len(drawing.kept.get_xdata()) + len(drawing.dropped.get_xdata())
+    6
+    """
+
+    def __init__(self, ax, result: RecordReconstruction, n: int | None = None, title: str | None = None):
+        from matplotlib.patches import Rectangle
+
+        self.ax, self.n, self._size = ax, n, None
+        # the Marchenko-Pastur band across the whole width (x in axes units, y in data units)
+        self.band = ax.add_patch(Rectangle((0.0, 1.0), 1.0, 1.0, transform=ax.get_yaxis_transform(),
+                                           color=ORANGE, alpha=0.35, lw=0,
+                                           label="Marchenko-Pastur noise band"))
+        self.edge = (ax.axhline(1.0, color=VERMILION, ls="--", lw=1, label="Tracy-Widom 99 % edge")
+                     if n is not None else None)
+        self.kept, = ax.plot([], [], "o", color=BLUE, ms=8, label="kept (signal)")
+        self.dropped, = ax.plot([], [], "o", color=GREY, ms=8, label="dropped (noise)")
+        ax.set_yscale("log")
+        # few labelled ticks: log axes label minor ticks by default, which is slow to lay out
+        ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0), numticks=8))
+        ax.yaxis.set_minor_locator(mticker.NullLocator())
+        ax.yaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
+        ax.set_xlabel("principal direction")
+        ax.set_ylabel("eigenvalue (noise variance = 1)")
+        ax.set_title(title or "Spectrum of the perturbed data")
+        ax.legend(fontsize="small", loc="upper right")
+        self.update(result)
+
+    def update(self, result: RecordReconstruction) -> None:
+        """Show ``result`` (same number of attributes) on the same axes.
+
+        Parameters
+        ----------
+        result : RecordReconstruction
+            The new spectrum.
+        """
+        ev = np.asarray(result.eigenvalues)
+        idx = np.arange(1, ev.size + 1)
+        kept = idx <= result.n_components
+        lo, hi = result.noise_bounds
+        self.band.set_y(lo)
+        self.band.set_height(hi - lo)
+        if self.edge is not None:
+            self.edge.set_ydata([tracy_widom_bound(self.n, ev.size)] * 2)
+        self.kept.set_data(idx[kept], ev[kept])
+        self.dropped.set_data(idx[~kept], ev[~kept])
+        if ev.size != self._size:  # one labelled tick per principal direction
+            self.ax.set_xlim(0.5, ev.size + 0.5)
+            self.ax.set_xticks(idx)
+            self._size = ev.size
+        # head room (in log units) for the legend rows above the largest eigenvalue: in the
+        # projector style the legend is as wide as the axes and would cover the kept points
+        bottom, top = min(lo, ev.min()) / 1.3, max(hi, ev.max()) * 1.3
+        rows = 3 + (self.n is not None)
+        self.ax.set_ylim(bottom, bottom * (top / bottom) ** (1.0 / (1.0 - legend_fraction(self.ax, rows))))
+
+
 def plot_spectrum(result: RecordReconstruction, ax=None, n: int | None = None, title: str | None = None):
     """Eigenvalues of the perturbed covariance (noise units) against the pure-noise band.
 
-    Bars above the Marchenko-Pastur edge (shaded band) are the signal Kargupta et al. keep.
-    With ``n`` (number of records) the Tracy-Widom finite-sample edge is drawn too.
+    Points above the Marchenko-Pastur edge (shaded band) are the signal Kargupta et al. keep.
+    With ``n`` (number of records) the Tracy-Widom finite-sample edge is drawn too. To redraw
+    for a new result without a new figure, use :class:`SpectrumDrawing`.
     """
     ax = _ax(ax)
-    ev = np.asarray(result.eigenvalues)
-    idx = np.arange(1, ev.size + 1)
-    kept = idx <= result.n_components
-    lo, hi = result.noise_bounds
-    ax.axhspan(lo, hi, color=ORANGE, alpha=0.35, label="Marchenko-Pastur noise band")
-    if n is not None:
-        ax.axhline(tracy_widom_bound(n, ev.size), color=VERMILION, ls="--", lw=1,
-                   label="Tracy-Widom 99 % edge")
-    if kept.any():
-        ax.plot(idx[kept], ev[kept], "o", color=BLUE, ms=8, label="kept (signal)")
-    if (~kept).any():
-        ax.plot(idx[~kept], ev[~kept], "o", color=GREY, ms=8, label="dropped (noise)")
-    ax.set_yscale("log")
-    # head room (in log units) for the legend rows above the largest eigenvalue: in the
-    # projector style the legend is as wide as the axes and would cover the kept points
-    bottom, top = min(lo, ev.min()) / 1.3, max(hi, ev.max()) * 1.3
-    rows = 3 + (n is not None)
-    ax.set_ylim(bottom, bottom * (top / bottom) ** (1.0 / (1.0 - legend_fraction(ax, rows))))
-    # few labelled ticks: log axes label minor ticks by default, which is slow to lay out
-    ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0), numticks=8))
-    ax.yaxis.set_minor_locator(mticker.NullLocator())
-    ax.yaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
-    ax.set_xticks(idx)
-    ax.set_xlabel("principal direction")
-    ax.set_ylabel("eigenvalue (noise variance = 1)")
-    ax.set_title(title or "Spectrum of the perturbed data")
-    ax.legend(fontsize="small", loc="upper right")
+    SpectrumDrawing(ax, result, n=n, title=title)
     return ax
+
+
+class RecoveryDrawing:
+    """The artists of :func:`plot_record_recovery`, redrawn in place for new records.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    X, W, estimate : array-like of shape (n, d)
+        True, perturbed and recovered records.
+    attribute : int, default 0
+        Which column is shown.
+    max_points : int, default 500
+        The first ``max_points`` records are drawn.
+    label : str, default "spectral filter"
+        Legend label of the estimate.
+    legend : bool, default True
+        Draw the legend (a panel may explain the colours in its read-out instead).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> drawing = RecoveryDrawing(plt.subplots()[1], X, X + 1, X)
+    >>> drawing.update(X, X - 1, X)
+    >>> float(drawing.perturbed.get_offsets()[0, 1] - X[0, 0])
+    -1.0
+    """
+
+    def __init__(self, ax, X, W, estimate, attribute: int = 0, max_points: int = 500,
+                 label: str = "spectral filter", legend: bool = True):
+        self.ax, self.attribute, self.max_points = ax, attribute, max_points
+        empty = np.empty((0, 2))
+        self.perturbed = ax.scatter(empty[:, 0], empty[:, 1], s=6, color=GREY, alpha=0.6,
+                                    label="perturbed w = x + r")
+        self.recovered = ax.scatter(empty[:, 0], empty[:, 1], s=6, color=BLUE, alpha=0.8, label=label)
+        self.diagonal, = ax.plot([], [], color="black", lw=1, label="perfect recovery")
+        ax.set_xlabel(f"true value of attribute {attribute + 1}")
+        ax.set_ylabel("published w / estimate")  # short: fits a projector
+        if legend:
+            ax.legend(fontsize="small", loc="upper left", markerscale=3)
+        self.update(X, W, estimate)
+
+    def update(self, X, W, estimate) -> None:
+        """Show new records on the same axes.
+
+        Parameters
+        ----------
+        X, W, estimate : array-like of shape (n, d)
+            True, perturbed and recovered records.
+        """
+        X, W, est = (np.asarray(a, dtype=float)[:, self.attribute] for a in (X, W, estimate))
+        take = slice(0, min(self.max_points, X.size))
+        x = X[take]
+        self.perturbed.set_offsets(np.column_stack([x, W[take]]))
+        self.recovered.set_offsets(np.column_stack([x, est[take]]))
+        lims = [x.min(), x.max()]
+        self.diagonal.set_data(lims, lims)
+        # the limits scatter() would give: the data's extent plus the axes' margins
+        self.ax.ignore_existing_data_limits = True
+        self.ax.update_datalim(np.column_stack([np.r_[x, x, lims], np.r_[W[take], est[take], lims]]))
+        self.ax.autoscale_view()
 
 
 def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points: int = 500,
                          label: str = "spectral filter"):
-    """True value (x) against the perturbed value and against the attacker's estimate (y)."""
+    """True value (x) against the perturbed value and against the attacker's estimate (y).
+
+    To redraw for new records without a new figure, use :class:`RecoveryDrawing`.
+    """
     ax = _ax(ax)
-    X, W, est = (np.asarray(a, dtype=float)[:, attribute] for a in (X, W, estimate))
-    take = slice(0, min(max_points, X.size))
-    ax.scatter(X[take], W[take], s=6, color=GREY, alpha=0.6, label="perturbed w = x + r")
-    ax.scatter(X[take], est[take], s=6, color=BLUE, alpha=0.8, label=label)
-    lims = [X[take].min(), X[take].max()]
-    ax.plot(lims, lims, color="black", lw=1, label="perfect recovery")
-    ax.set_xlabel(f"true value of attribute {attribute + 1}")
-    ax.set_ylabel("published w / estimate")  # short: fits a projector
-    ax.legend(fontsize="small", loc="upper left", markerscale=3)
+    RecoveryDrawing(ax, X, W, estimate, attribute=attribute, max_points=max_points, label=label)
     return ax
 
 

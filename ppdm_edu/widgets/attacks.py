@@ -13,7 +13,7 @@ from ..attacks import (
     spectral_filter,
 )
 from ..datasets import correlated_data, plateau, plateau_pdf
-from ..plots.attacks import plot_posterior_width, plot_record_recovery, plot_spectrum
+from ..plots.attacks import RecoveryDrawing, SpectrumDrawing, plot_posterior_width
 from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
@@ -86,10 +86,19 @@ class SpectralAttackPanel(Panel):
 
     def draw(self, figure, result):
         left, right = figure.subplots(1, 2, gridspec_kw=_margins(figure, wspace=0.3))
-        plot_spectrum(result.spectral, ax=left, n=self.n)
-        plot_record_recovery(result.X, result.W, result.spectral.estimate, ax=right, max_points=300)
-        right.get_legend().remove()  # the colours are explained in the read-out (faster redraw)
+        self._drawings = (
+            SpectrumDrawing(left, result.spectral, n=self.n),
+            # the colours are explained in the read-out (faster redraw)
+            RecoveryDrawing(right, result.X, result.W, result.spectral.estimate, max_points=300,
+                            legend=False))
         right.set_title("Attribute 1", fontsize="medium")
+
+    def redraw(self, figure, result):
+        # both sliders change only the data: the same axes, ticks and legend serve
+        spectrum, recovery = self._drawings
+        spectrum.update(result.spectral)
+        recovery.update(result.X, result.W, result.spectral.estimate)
+        return True
 
     def summary(self, result):
         return (
