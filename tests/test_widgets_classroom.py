@@ -187,3 +187,16 @@ def test_spectral_panel_redrawn_in_place_shows_what_a_new_panel_draws():
         fresh = SpectralAttackPanel(correlation=correlation, sigma=sigma)
         a, b = (np.asarray(Image.open(io.BytesIO(p.image.value))) for p in (moved, fresh))
         assert a.shape == b.shape and (a == b).all(), (correlation, sigma)
+
+
+def test_posterior_panel_computes_the_neighbouring_levels_ahead_with_the_same_results():
+    from ppdm_edu.widgets.attacks import PosteriorIntervalPanel
+
+    a = PosteriorIntervalPanel()
+    assert a._results.wait_idle(timeout=120)     # 0.95 and 1.05 computed in the background
+    assert 0.95 in a._results and 1.05 in a._results
+    a.controls["privacy"].value = 1.0 + 0.05      # the slider's own float step
+    b = PosteriorIntervalPanel(privacy=1.05)      # in the foreground
+    assert a.result.coverage == b.result.coverage
+    assert np.array_equal(a.result.estimate.width, b.result.estimate.width)
+    assert a.summary(a.result) == b.summary(b.result)

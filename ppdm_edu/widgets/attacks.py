@@ -1,6 +1,7 @@
 """Panels of notebook 07: the spectral-filtering attack and the attacker's posterior intervals."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -18,6 +19,7 @@ from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
 from .panel import Panel, figure_margins
+from .precompute import AheadCache
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
 
@@ -137,9 +139,35 @@ class PosteriorIntervalPanel(Panel):
                 style={"description_width": "initial"}),
         }
 
+    def __init__(self, **initial):
+        self._results = AheadCache(maxsize=256)
+        super().__init__(**initial)
+
     def compute(self, privacy):
         if privacy <= 0:
             raise ValueError("the privacy level must be > 0")
+        # kept per slider position (rounded: 0.95 + 0.05 is not 1.0 in floating point); the
+        # positions one step left and right are computed ahead (after_update)
+        key = round(float(privacy), 6)
+        return self._results.get(key, functools.partial(self._estimate, key))
+
+    def after_update(self, result):
+        """Compute the posterior one slider step left and right while the room looks.
+
+        Parameters
+        ----------
+        result : object
+            The result now shown.
+        """
+        slider = self.controls["privacy"]
+        here = self.values()["privacy"]
+        ahead = [round(here + d, 6) for d in (slider.step, -slider.step)]
+        self._results.prefetch([(p, functools.partial(self._estimate, p)) for p in ahead
+                                if slider.min <= p <= slider.max])
+
+    def _estimate(self, privacy):
+        """Plateau data, Gaussian noise of this privacy level, the attacker's posterior
+        intervals: a pure function of ``privacy`` (fixed seeds)."""
         noise = GaussianNoise.from_interval_width(privacy * 1.0, 0.95)  # range of plateau: 1
         data_rng, noise_rng = spawn_rngs(self.seed)  # independent streams: noise never follows data
         x = plateau(self.n, rng=data_rng)
