@@ -200,3 +200,23 @@ def test_posterior_panel_computes_the_neighbouring_levels_ahead_with_the_same_re
     assert a.result.coverage == b.result.coverage
     assert np.array_equal(a.result.estimate.width, b.result.estimate.width)
     assert a.summary(a.result) == b.summary(b.result)
+
+
+def test_ppdtc45_panel_redrawn_in_place_shows_what_a_new_panel_draws():
+    """Notebook 06's panel updates its drawing in place (Panel.redraw); after moves of every
+    control its picture is pixel for pixel the one a new panel at those values draws."""
+    import io
+
+    from PIL import Image
+
+    from ppdm_edu.widgets.perturbed_mining import PerturbedTreePanel
+
+    moved = PerturbedTreePanel()
+    for threshold, snr, kind in [(0.5, 1.7, "gaussian"), (0.05, 0.2, "gaussian"),
+                                 (0.95, 5.0, "uniform"), (0.3, 1.0, "uniform")]:
+        moved.controls["threshold"].value = threshold
+        moved.controls["snr"].value = snr
+        moved.controls["kind"].value = kind
+        fresh = PerturbedTreePanel(threshold=threshold, snr=snr, kind=kind)
+        a, b = (np.asarray(Image.open(io.BytesIO(p.image.value))) for p in (moved, fresh))
+        assert a.shape == b.shape and (a == b).all(), (threshold, snr, kind)

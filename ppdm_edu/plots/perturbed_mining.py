@@ -9,7 +9,8 @@ import pandas as pd
 
 from ..lecture import OKABE_ITO
 
-__all__ = ["plot_p_s1", "plot_threshold_curve", "plot_paper_vs_ours", "plot_accuracy_bars"]
+__all__ = ["plot_p_s1", "plot_threshold_curve", "plot_paper_vs_ours", "plot_accuracy_bars",
+           "PSOneDrawing", "AccuracyBarsDrawing"]
 
 
 def _ax(ax):
@@ -20,28 +21,97 @@ def _ax(ax):
     return ax
 
 
+class PSOneDrawing:
+    """The artists of :func:`plot_p_s1`, redrawn in place for a new split (a panel's slider).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    noise : noise object
+        The attribute's noise (its ``sf`` and ``std`` are used).
+    t : float, default 0.0
+        Split point.
+    threshold : float or None, default 0.5
+        Threshold of Eq. 12 (None: no threshold lines).
+    label, color : str, optional
+        Curve label and colour.
+    span : float, optional
+        Half width of the w range (default: 4 noise sd).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> drawing = PSOneDrawing(plt.subplots()[1], GaussianNoise(1.0), t=0.0, threshold=0.3)
+    >>> drawing.update(GaussianNoise(2.0), t=5.0, threshold=0.3)
+    >>> bool(drawing.ax.get_xlim()[0] < -2.0 < 12.0 < drawing.ax.get_xlim()[1])
+    True
+    """
+
+    def __init__(self, ax, noise, t: float = 0.0, threshold: float | None = 0.5, label=None,
+                 color=None, span: float | None = None):
+        self.ax, self.span = ax, span
+        color = color or OKABE_ITO[0]
+        w, p = self._curve(noise, t)
+        self.curve, = ax.plot(w, p, color=color, label=label or f"{noise.kind} noise, sd {noise.std:.3g}")
+        self.split = ax.axvline(t, color="0.3", lw=1)
+        self.level = self.cut = None
+        if threshold is not None:
+            self.level = ax.axhline(threshold, color="0.5", ls="--", lw=1)
+            self.cut = ax.axvline(t, color=color, ls=":", lw=1.5)
+            self._place_cut(w, p, threshold)
+        ax.set_xlabel("perturbed value w")
+        ax.set_ylabel(r"$p_{S1}(w\,|\,t) = P(R \geq w - t)$")
+        ax.set_ylim(-0.03, 1.03)
+
+    def _curve(self, noise, t):
+        half = self.span if self.span is not None else 4.0 * noise.std
+        w = np.linspace(t - half, t + half, 400)
+        return w, noise.sf(w - t)
+
+    def _place_cut(self, w, p, threshold):
+        # records with p_S1 above the threshold go left: the last such w (Eq. 12)
+        inside = w[p > threshold]
+        self.cut.set_visible(bool(inside.size))
+        if inside.size:
+            self.cut.set_xdata([inside.max()] * 2)
+
+    def update(self, noise, t: float, threshold: float | None) -> None:
+        """Show the curve of ``noise`` around the split ``t`` with ``threshold``.
+
+        Parameters
+        ----------
+        noise : noise object
+            The attribute's noise.
+        t : float
+            Split point.
+        threshold : float or None
+            Threshold of Eq. 12 (None only if the drawing was made without one).
+        """
+        w, p = self._curve(noise, t)
+        self.curve.set_data(w, p)
+        self.split.set_xdata([t, t])
+        if self.level is not None and threshold is not None:
+            self.level.set_ydata([threshold, threshold])
+            self._place_cut(w, p, threshold)
+        # the x limits plot() would give for the new curve (the y limits are fixed)
+        self.ax.relim()
+        self.ax.autoscale_view(scaley=False)
+
+
 def plot_p_s1(noise, t: float = 0.0, threshold: float | None = 0.5, ax=None, label=None, color=None,
               span: float | None = None):
     """p_S1(w | t) = P(R >= w - t) against w (Section 6), with the threshold rule of Eq. 12.
 
     Records whose ``p_S1`` is above ``threshold`` are sent left (to S1); for a decreasing
     ``p_S1`` that is ``w < t + c`` with ``c = F_R^-1(1 - threshold)``: a dotted line marks it.
+    To redraw for a new split without a new figure, use :class:`PSOneDrawing`.
     """
     ax = _ax(ax)
-    half = span if span is not None else 4.0 * noise.std
-    w = np.linspace(t - half, t + half, 400)
-    p = noise.sf(w - t)
-    color = color or OKABE_ITO[0]
-    ax.plot(w, p, color=color, label=label or f"{noise.kind} noise, sd {noise.std:.3g}")
-    ax.axvline(t, color="0.3", lw=1)
-    if threshold is not None:
-        ax.axhline(threshold, color="0.5", ls="--", lw=1)
-        inside = w[p > threshold]
-        if inside.size:
-            ax.axvline(inside.max(), color=color, ls=":", lw=1.5)
-    ax.set_xlabel("perturbed value w")
-    ax.set_ylabel(r"$p_{S1}(w\,|\,t) = P(R \geq w - t)$")
-    ax.set_ylim(-0.03, 1.03)
+    PSOneDrawing(ax, noise, t, threshold, label=label, color=color, span=span)
     return ax
 
 
@@ -91,21 +161,65 @@ def plot_paper_vs_ours(summary: pd.DataFrame, table: str, rows, ax=None, title=N
     return ax
 
 
+class AccuracyBarsDrawing:
+    """The artists of :func:`plot_accuracy_bars`, redrawn in place for new accuracies.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    values : dict
+        ``{name: accuracy in %}``; the names are the bars, top to bottom.
+    title : str, optional
+        Axes title.
+    baseline : float, optional
+        A dotted vertical line (e.g. the majority-class accuracy).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = AccuracyBarsDrawing(plt.subplots()[1], {"a": 80.0, "b": 60.0})
+    >>> drawing.update({"a": 90.0, "b": 40.0})
+    >>> [t.get_text() for t in drawing.labels], drawing.ax.get_xlim()
+    ([' 90.0 %', ' 40.0 %'], (np.float64(35.0), np.float64(100.0)))
+    """
+
+    def __init__(self, ax, values: dict, title=None, baseline: float | None = None):
+        self.ax, self.names = ax, list(values)
+        colors = [OKABE_ITO[i % len(OKABE_ITO)] for i in range(len(self.names))]
+        self.bars = ax.barh(self.names, [values[k] for k in self.names], color=colors)
+        self.labels = [ax.text(0.0, i, "", va="center") for i in range(len(self.names))]
+        if baseline is not None:
+            ax.axvline(baseline, color="0.3", ls=":", lw=1)
+        ax.invert_yaxis()
+        ax.set_xlabel("accuracy (%)")
+        if title:
+            ax.set_title(title)
+        self.update(values)
+
+    def update(self, values: dict) -> None:
+        """Show new accuracies for the same names.
+
+        Parameters
+        ----------
+        values : dict
+            ``{name: accuracy in %}`` with the names the drawing was made with.
+        """
+        vals = [values[k] for k in self.names]
+        for bar, label, v in zip(self.bars, self.labels, vals):
+            bar.set_width(v)
+            label.set_x(v)
+            label.set_text(f" {v:.1f} %")
+        self.ax.set_xlim(min(50.0, min(vals) - 5), 100)
+
+
 def plot_accuracy_bars(values: dict, ax=None, title=None, baseline: float | None = None):
-    """Horizontal bars of accuracies (in %), e.g. for the widget panel."""
+    """Horizontal bars of accuracies (in %), e.g. for the widget panel.
+
+    To redraw for new accuracies without a new figure, use :class:`AccuracyBarsDrawing`.
+    """
     ax = _ax(ax)
-    names = list(values)
-    vals = [values[k] for k in names]
-    colors = [OKABE_ITO[i % len(OKABE_ITO)] for i in range(len(names))]
-    ax.barh(names, vals, color=colors)
-    for i, v in enumerate(vals):
-        ax.text(v, i, f" {v:.1f} %", va="center")
-    lo = min(50.0, min(vals) - 5)
-    ax.set_xlim(lo, 100)
-    if baseline is not None:
-        ax.axvline(baseline, color="0.3", ls=":", lw=1)
-    ax.invert_yaxis()
-    ax.set_xlabel("accuracy (%)")
-    if title:
-        ax.set_title(title)
+    AccuracyBarsDrawing(ax, values, title=title, baseline=baseline)
     return ax

@@ -141,29 +141,51 @@ class PerturbedTreePanel(Panel):
              functools.partial(self._fit, a["threshold"], a["snr"], result.kind))
             for a in ahead])
 
-    def draw(self, figure, result):
-        from ..plots.perturbed_mining import plot_accuracy_bars, plot_p_s1
-
-        # fixed margins (the Panel figure has no layout engine: it would double the render time)
-        ax1, ax2 = figure.subplots(1, 2, gridspec_kw=dict(
-            width_ratios=[1, 1.2], wspace=0.75, **figure_margins(figure, left=4.6, bottom=3.4, top=1.8, right=2.0)))
-        if np.isfinite(result.root_split):
-            plot_p_s1(result.root_noise, result.root_split, result.threshold, ax=ax1)
-            ax1.set_title(f"root split: {result.root_attribute} <= {result.root_split:,.6g}", fontsize="medium")
-            # draw less (issue 17 §6): the same label in plain text (mathtext costs ~60 ms a redraw)
-            ax1.set_ylabel("p_S1 = P(R ≥ w − t)")
-        else:
-            ax1.text(0.5, 0.5, "the tree is a single leaf", ha="center", transform=ax1.transAxes)
-        plot_accuracy_bars({
+    def _bars(self, result) -> dict:
+        return {
             "C4.5 on original data": result.original_c45,
             "C4.5 on w, test original": result.c45_on_w_original,
             "C4.5 on w, test perturbed": result.c45_on_w_perturbed,
             "threshold, test original": result.threshold_original,
             "threshold, test perturbed": result.threshold_perturbed,
-        }, ax=ax2, baseline=100 * (1 - self._yt.mean()), title="accuracy on 16,281 test records")
+        }
+
+    @staticmethod
+    def _split_title(result) -> str:
+        return f"root split: {result.root_attribute} <= {result.root_split:,.6g}"
+
+    def draw(self, figure, result):
+        from ..plots.perturbed_mining import AccuracyBarsDrawing, PSOneDrawing
+
+        # fixed margins (the Panel figure has no layout engine: it would double the render time)
+        ax1, ax2 = figure.subplots(1, 2, gridspec_kw=dict(
+            width_ratios=[1, 1.2], wspace=0.75, **figure_margins(figure, left=4.6, bottom=3.4, top=1.8, right=2.0)))
+        split = None
+        if np.isfinite(result.root_split):
+            split = PSOneDrawing(ax1, result.root_noise, result.root_split, result.threshold)
+            ax1.set_title(self._split_title(result), fontsize="medium")
+            # draw less (issue 17 §6): the same label in plain text (mathtext costs ~60 ms a redraw)
+            ax1.set_ylabel("p_S1 = P(R ≥ w − t)")
+        else:
+            ax1.text(0.5, 0.5, "the tree is a single leaf", ha="center", transform=ax1.transAxes)
+        bars = AccuracyBarsDrawing(ax2, self._bars(result), baseline=100 * (1 - self._yt.mean()),
+                                   title="accuracy on 16,281 test records")
         for ax in (ax1, ax2):  # fewer ticks: tick layout is most of the remaining redraw
             ax.locator_params(axis="x", nbins=4)
         ax1.locator_params(axis="y", nbins=4)
+        self._drawings = (split, bars)
+
+    def redraw(self, figure, result):
+        # the same axes, ticks and bars serve every position, unless the tree turns into a
+        # single leaf or back (then the left axes change what they show: draw anew)
+        split, bars = self._drawings
+        if (split is None) == bool(np.isfinite(result.root_split)):
+            return False
+        if split is not None:
+            split.update(result.root_noise, result.root_split, result.threshold)
+            split.ax.set_title(self._split_title(result), fontsize="medium")
+        bars.update(self._bars(result))
+        return True
 
     def summary(self, result):
         return (f"threshold {result.threshold:.2f}, {result.kind} noise at SNR {result.snr:.1f}: "
