@@ -19,7 +19,7 @@ from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
 from .panel import Panel, figure_margins
-from .precompute import AheadCache
+from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
 
@@ -159,11 +159,8 @@ class PosteriorIntervalPanel(Panel):
         result : object
             The result now shown.
         """
-        slider = self.controls["privacy"]
-        here = self.values()["privacy"]
-        ahead = [round(here + d, 6) for d in (slider.step, -slider.step)]
-        self._results.prefetch([(p, functools.partial(self._estimate, p)) for p in ahead
-                                if slider.min <= p <= slider.max])
+        ahead = slider_neighbours(self.controls["privacy"], self.values()["privacy"])
+        self._results.prefetch([(p, functools.partial(self._estimate, p)) for p in ahead])
 
     def _estimate(self, privacy):
         """Plateau data, Gaussian noise of this privacy level, the attacker's posterior

@@ -20,7 +20,7 @@ from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability, spawn_rngs
 from .panel import Panel, figure_margins
-from .precompute import AheadCache
+from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
 
@@ -131,11 +131,8 @@ class PerturbedTreePanel(Panel):
         """
         ahead = []
         for name, here in (("threshold", result.threshold), ("snr", result.snr)):
-            slider = self.controls[name]
-            for d in (slider.step, -slider.step):
-                v = round(here + d, 6)
-                if slider.min <= v <= slider.max:
-                    ahead.append({"threshold": result.threshold, "snr": result.snr, name: v})
+            for v in slider_neighbours(self.controls[name], here):
+                ahead.append({"threshold": result.threshold, "snr": result.snr, name: v})
         self._results.prefetch([
             ((round(a["threshold"], 6), round(a["snr"], 6), result.kind),
              functools.partial(self._fit, a["threshold"], a["snr"], result.kind))

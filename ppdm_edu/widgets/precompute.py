@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
-__all__ = ["AheadCache"]
+__all__ = ["AheadCache", "slider_neighbours"]
 
 
 class AheadCache:
@@ -155,3 +155,34 @@ class AheadCache:
                 self._running.pop(key, None)
                 event.set()
                 self._lock.notify_all()
+
+
+def slider_neighbours(slider, value) -> list:
+    """The positions one step right and one step left of ``value`` on ``slider`` (right first).
+
+    What the panels compute ahead. Rounded to 6 decimals, so that a float slider's position has
+    one key whether reached by steps (0.7 + 0.01) or typed (0.71); positions outside the
+    slider's range are left out.
+
+    Parameters
+    ----------
+    slider : ipywidgets.IntSlider or ipywidgets.FloatSlider
+        Gives ``step``, ``min`` and ``max``.
+    value : float
+        The position now shown.
+
+    Returns
+    -------
+    list of float
+        At most two positions.
+
+    Examples
+    --------
+    >>> import ipywidgets as widgets
+    >>> slider_neighbours(widgets.FloatSlider(min=0.0, max=1.0, step=0.01), 0.7)
+    [0.71, 0.69]
+    >>> slider_neighbours(widgets.IntSlider(min=0, max=200, step=5), 200)
+    [195]
+    """
+    return [v for v in (round(value + d, 6) for d in (slider.step, -slider.step))
+            if slider.min <= v <= slider.max]

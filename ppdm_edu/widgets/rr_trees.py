@@ -11,7 +11,7 @@ from ..plots.rr_trees import plot_panel_accuracy
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .panel import Panel
-from .precompute import AheadCache
+from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
 
@@ -122,11 +122,10 @@ class RRTreePanel(Panel):
             The result now shown.
         """
         slider = self.controls["theta"]
-        ahead = [round(result.theta + d, 6) for d in (slider.step, -slider.step)]
         self._results.prefetch([
             (key, functools.partial(self._build, *key))
-            for key in (self._key(t, result.disguised_label) for t in ahead
-                        if slider.min <= t <= slider.max and t != 0.5)])
+            for key in (self._key(t, result.disguised_label)
+                        for t in slider_neighbours(slider, result.theta) if t != 0.5)])
 
     def draw(self, figure, result) -> None:
         plot_panel_accuracy(result.original_accuracy, result.accuracy, result.estimated_accuracy,

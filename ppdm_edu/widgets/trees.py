@@ -13,7 +13,7 @@ from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
 from .panel import Panel, figure_margins
-from .precompute import AheadCache
+from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["TreesPanel", "TreesResult"]
 
@@ -154,7 +154,7 @@ class TreesPanel(Panel):
         """
         slider = self.controls["privacy"]
         here = round(result.privacy * 100)
-        ahead = [here + d for d in (slider.step, -slider.step) if slider.min < here + d <= slider.max]
+        ahead = [p for p in slider_neighbours(slider, here) if p > 0]  # 0 %: a message, no tree
         self._trained.prefetch([
             (self._key(result.function, result.noise, p, alg),
              functools.partial(self._train, result.function, result.noise, p, alg))
