@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from ppdm_edu.widgets.panel import static_picture
+from ppdm_edu.widgets.panel import static_picture, static_readout
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -52,6 +52,10 @@ CITATIONS = {
     "erlingsson2014": r"RAPPOR",
 }
 
+# the MIME type of a live ipywidgets view in a saved notebook
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# the theme centres tables; a panel's read-out table belongs under the figure's left edge, as live
+READOUT_STYLE = "<style>.ppdm-readout table {margin-left: 0;}</style>"
 # MathJax 3 pieces the site needs: the combined TeX+MathML -> CHTML component and what it loads
 # on demand (TeX extensions, CHTML fonts, the menu, accessibility and speech).
 MATHJAX_PARTS = ["tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y", "sre", "adaptors"]
@@ -65,19 +69,38 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
-def _static_panel(output: dict) -> dict | None:
-    """A panel's kernel-gone stand-in (widgets/panel.py) as a plain PNG output, else None.
+def _static_panel(output: dict) -> list[dict] | None:
+    """A panel's kernel-gone stand-in (widgets/panel.py) as plain outputs, else None.
 
-    In JupyterLab the stand-in shows the panel's last picture under a "kernel is gone" line; on
-    the site there is no kernel to lose, so only the picture is kept, as an ``image/png`` output
-    that myst-nb writes to a file like every other figure.
+    In JupyterLab the stand-in shows the panel's last picture, its control settings and its
+    read-out under a "kernel is gone" line; on the site there is no kernel to lose, so the picture
+    becomes an ``image/png`` output (myst-nb writes it to a file like every other figure) and the
+    settings and read-out an HTML output under it.
     """
     picture = static_picture(output)
     if picture is None:
         return None
     png, alt = picture
-    return {"output_type": "display_data", "metadata": {},
-            "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": alt}}
+    outputs = [{"output_type": "display_data", "metadata": {},
+                "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": alt}}]
+    readout = static_readout(output)
+    if readout:
+        outputs.append({"output_type": "display_data", "metadata": {},
+                        "data": {"text/html": READOUT_STYLE + f'<div class="ppdm-readout">{readout}</div>',
+                                 "text/plain": alt}})
+    return outputs
+
+
+def _site_outputs(outputs: list[dict]) -> list[dict]:
+    """A code cell's outputs as the site shows them: stand-ins as picture + read-out, and no live
+    widget view (without a kernel and widget state myst-nb could only print its ``VBox(...)``
+    repr; the stand-in before it already shows what the panel drew)."""
+    shown = []
+    for output in outputs:
+        if WIDGET_VIEW in output.get("data", {}):
+            continue
+        shown.extend(_static_panel(output) or [output])
+    return shown
 
 
 def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
@@ -89,7 +112,7 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
         nb.get("metadata", {}).pop("widgets", None)
         for cell in nb.get("cells", []):
             if cell.get("outputs"):
-                cell["outputs"] = [_static_panel(o) or o for o in cell["outputs"]]
+                cell["outputs"] = _site_outputs(cell["outputs"])
         target = dest / nb_path.name
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)

@@ -29,7 +29,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from ppdm_edu.widgets.panel import static_picture
+from ppdm_edu.widgets.panel import static_picture, static_readout
 
 REPO = Path(__file__).resolve().parents[1]
 SITE = REPO / "site"
@@ -259,6 +259,15 @@ def test_every_panel_shows_its_stored_png_on_its_page(site_html):
         page = site_html / "notebooks" / f"{nb.stem}.html"
         html = page.read_text(encoding="utf-8")
         assert WIDGET_VIEW not in html and "widget-state+json" not in html, page.name
+        # a live widget's text repr is no use to a reader (the stand-in shows the panel)
+        assert "VBox(children=" not in html, f"{page.name}: a widget's VBox(...) repr is on the page"
+        # every panel's read-out is on the page under its picture (issue 16 §3)
+        readouts = [static_readout(out) for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+                    for out in cell.get("outputs", [])]
+        for readout in filter(None, readouts):
+            words = re.sub(r"<[^>]+>", " ", readout).split()[-6:]
+            text = re.sub(r"<[^>]+>", " ", html)
+            assert " ".join(words) in " ".join(text.split()), f"{page.name}: read-out {words} missing"
         images = {}
         for tag, _attr, src, _ in _parse(page).refs:
             if tag == "img" and not src.startswith(("http:", "https:", "data:")):

@@ -11,7 +11,13 @@ import pytest
 
 from ppdm_edu.lecture import figure_max_height_px, figure_width_px, lecture_mode
 from ppdm_edu.widgets import all_panels
-from ppdm_edu.widgets.panel import KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS
+from ppdm_edu.widgets.panel import (
+    KERNEL_GONE_TEXT,
+    LIVE_CLASS,
+    STATIC_CLASS,
+    static_picture,
+    static_readout,
+)
 from ppdm_edu.widgets.precompute import AheadCache
 from ppdm_edu.widgets.randomization import RandomizationPanel
 from ppdm_edu.widgets.reconstruction import ReconstructionPanel
@@ -79,6 +85,20 @@ def test_static_stand_in_says_the_kernel_is_gone_and_carries_the_last_picture(mo
     before = html
     panel.controls["kind"].value = "gaussian"
     assert shown[-1][0] == "update" and shown[-1][1]["text/html"] != before
+
+
+def test_static_stand_in_keeps_the_settings_and_the_readout():
+    # issue 16 §3: without a kernel (and on the site) a panel shows its figure *and* its read-out,
+    # and says where the controls were when it was drawn
+    panel = RandomizationPanel(level=100.0)
+    panel.controls["kind"].value = "gaussian"
+    output = {"output_type": "display_data", "data": panel._static_bundle()}
+    kept = static_readout(output)
+    assert panel.readout.value and panel.readout.value in kept
+    assert "noise = gaussian" in kept and "privacy (%) = 100" in kept, kept
+    png, title = static_picture(output)
+    assert png == panel.image.value and title == panel.title
+    assert static_readout({"output_type": "display_data", "data": {"text/html": "<p>x</p>"}}) == ""
 
 
 class _Handle:

@@ -22,7 +22,8 @@ normally, 1024x768 in lecture mode) and the PNG is never stretched.
 When the kernel is gone (restarted, shut down, or the notebook opened without running it), the
 widget cannot be drawn: JupyterLab shows "Error displaying widget: model not found", or nothing.
 So a panel displays *two* outputs (:meth:`_ipython_display_`): first a static HTML copy of its
-last figure with a sentence saying the controls need the kernel, then the live widget. A style
+last figure, the control settings it was drawn at and its read-out, under a sentence saying the
+controls need the kernel, then the live widget. A style
 rule in the static output hides it while the live widget (class ``ppdm-panel``) follows it; once
 the widget is gone the static copy shows. It is refreshed on every update (``display_id``), so it
 is the *last* picture.
@@ -44,8 +45,8 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "static_picture", "STATIC_CLASS", "LIVE_CLASS",
-           "KERNEL_GONE_TEXT"]
+__all__ = ["Panel", "figure_margins", "static_picture", "static_readout", "STATIC_CLASS",
+           "LIVE_CLASS", "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0
@@ -53,12 +54,15 @@ _CLASSROOM_FIGURE_WIDTH = 8.0
 #: CSS class of the live panel (the outer VBox) and of its static stand-in
 LIVE_CLASS = "ppdm-panel"
 STATIC_CLASS = "ppdm-panel-static"
+# the stand-in's copy of the control settings and the read-out, below its picture
+_STATIC_READOUT_CLASS = "ppdm-panel-static-readout"
 #: what the static stand-in says (shown only when the live widget is not)
 KERNEL_GONE_TEXT = ("This panel's kernel is gone (restarted or shut down, or the notebook was "
                     "opened without running it): the controls are not live. Run this cell again "
                     "to bring them back. The last picture it drew:")
 # the picture inside a stand-in, as Panel.static_html writes it
 _STATIC_PICTURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"')
+_STATIC_READOUT = re.compile(rf'<div class="{_STATIC_READOUT_CLASS}">(.*)</div></div>\Z', re.S)
 
 
 def static_picture(output: dict) -> tuple[bytes, str] | None:
@@ -91,6 +95,50 @@ def static_picture(output: dict) -> tuple[bytes, str] | None:
     if m is None:
         return None
     return base64.b64decode(m[1]), html.unescape(m[2])
+
+
+def static_readout(output: dict) -> str:
+    """The settings and read-out a saved panel stand-in keeps below its picture, as HTML.
+
+    A figure alone does not say where the sliders were, nor the numbers the panel printed: the
+    site shows this under the panel's picture (``site/build.py``).
+
+    Parameters
+    ----------
+    output : dict
+        One output of a code cell, as in the notebook's JSON.
+
+    Returns
+    -------
+    str
+        The HTML of the settings line and the read-out, or ``""`` when ``output`` is not a
+        stand-in or keeps none.
+
+    Examples
+    --------
+    >>> static_readout({"output_type": "stream", "text": "hello"})
+    ''
+    """
+    text = output.get("data", {}).get("text/html", "")
+    text = "".join(text) if isinstance(text, list) else text
+    if STATIC_CLASS not in text:
+        return ""
+    m = _STATIC_READOUT.search(text)
+    return m[1] if m else ""
+
+
+def _control_setting(control) -> str:
+    """``description = value`` of one control as its own read-out shows the value."""
+    label = getattr(control, "label", None)  # selection widgets: the option's label(s)
+    if label is not None:
+        value = ", ".join(label) if isinstance(label, tuple) else str(label)
+    elif isinstance(control.value, bool):
+        value = "yes" if control.value else "no"
+    elif getattr(control, "readout_format", None) and isinstance(control.value, (int, float)):
+        value = format(control.value, control.readout_format)
+    else:
+        value = str(control.value)
+    return f"{control.description or 'value'} = {value}"
 
 
 # Shown only while no live panel follows the static output. :has() is in Chromium >= 105,
@@ -374,7 +422,8 @@ class Panel:
 
     # -- the static stand-in ----------------------------------------------------------------
     def static_html(self) -> str:
-        """The static stand-in: a sentence saying the controls need the kernel, the last PNG.
+        """The static stand-in: a sentence saying the controls need the kernel, the last PNG,
+        the settings it was drawn at and the read-out (or the message that replaced them).
 
         Returns
         -------
@@ -386,9 +435,13 @@ class Panel:
             data = base64.b64encode(self.image.value).decode("ascii")
             picture = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.title)}" '
                        f'style="max-width:100%;height:auto">')
+        settings = " &middot; ".join(html.escape(_control_setting(c)) for c in self.controls.values())
+        shown = self.message.value if self.error is not None else self.readout.value
         return (f'{_STATIC_STYLE}<div class="{STATIC_CLASS}">'
                 f'<p style="color:#B00020;font-weight:bold">&#9888; {html.escape(KERNEL_GONE_TEXT)}</p>'
-                f'{picture}</div>')
+                f'{"" if self.error is not None else picture}'
+                f'<div class="{_STATIC_READOUT_CLASS}"><p style="color:#555">Controls: {settings}</p>'
+                f'<div style="line-height:1.35">{shown}</div></div></div>')
 
     def _static_bundle(self) -> dict:
         return {"text/html": self.static_html(),
