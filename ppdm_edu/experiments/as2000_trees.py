@@ -38,7 +38,13 @@ from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
 from ..validation import renamed_seed_to_rng, spawn_rngs
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, with_task_counts
+from .report import (
+    Comparison,
+    Reproduction,
+    documented_as_reproduce,
+    prepare_output,
+    run_reproduction,
+)
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
@@ -647,42 +653,17 @@ def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = N
                         comparisons=comparisons, files=files, remarks=remarks, mode=mode)
 
 
+@documented_as_reproduce(runs=("int, optional", "Runs per setting (default: 2 in quick, the paper's 10 in full)."))
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, runs: int | None = None,
               n_jobs=None, checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Fig. 5 and Fig. 6 of the paper (see :func:`assemble` for the files written).
 
     quick: 10,000 training records, 2 runs; full: the paper's 100,000 training and 5,000 test
     records and its 10 runs (``runs`` to change).
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    runs : int, optional
-        Runs per setting (default: 2 in quick, the paper's 10 in full).
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed, runs)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="as2000")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results, runs), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results, runs), out_dir,
+                            desc="as2000", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh, progress=progress)
 
 
 def _markdown_table(df: pd.DataFrame, privacy: float) -> str:

@@ -32,7 +32,14 @@ from ..datasets import adult_binary
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from ..validation import renamed_seed_to_rng
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
+from .report import (
+    Comparison,
+    Reproduction,
+    documented_as_reproduce,
+    prepare_output,
+    run_reproduction,
+    verdict,
+)
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = ["rr_theta_sweep", "summarize_sweep", "plan", "assemble", "reproduce", "PAPER_THETAS",
@@ -260,37 +267,13 @@ def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     return _sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
 
 
+@documented_as_reproduce()
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
-    """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50); files in :func:`assemble`.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
-    """
+    """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50); files in :func:`assemble`."""
     tasks = plan(mode, seed)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="du-zhan")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results), out_dir,
+                            desc="du-zhan", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh, progress=progress)
 
 
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:

@@ -39,8 +39,15 @@ from ..naive_bayes import PerturbedGaussianNB
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_random_state
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
-from .tasks import Task, run_tasks
+from .report import (
+    Comparison,
+    Reproduction,
+    documented_as_reproduce,
+    prepare_output,
+    run_reproduction,
+    verdict,
+)
+from .tasks import Task
 
 __all__ = [
     "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
@@ -434,6 +441,7 @@ def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     return tasks
 
 
+@documented_as_reproduce()
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Rebuild Tables 1, 4, 5, 7 and Figures 1-2 of Liu et al. on Adult.
@@ -441,34 +449,10 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
     ``mode="full"``: 10 repeats of 10,000 training records, Figures 1-2 with 3 repeats (Fig. 2 on
     all 32,561 training records). ``mode="quick"``: 2 repeats of 5,000, one curve each on 5,000.
     Files: see :func:`assemble`.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="liu")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results), out_dir,
+                            desc="liu", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh, progress=progress)
 
 
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:

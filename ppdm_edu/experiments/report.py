@@ -7,7 +7,8 @@ Every ``experiments.<paper>`` module exposes
   the tasks' results;
 * ``reproduce(mode="quick"|"full", out_dir=Path, seed=0, *, n_jobs, checkpoint, fresh,
   progress) -> Reproduction``: both, with the tasks run by
-  :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+  :func:`~ppdm_edu.experiments.tasks.run_tasks` (:func:`run_reproduction`); its Parameters and
+  Returns sections come from :func:`documented_as_reproduce`.
 
 ``python -m ppdm_edu reproduce NAME`` calls it and writes ``out_dir/NAME.md`` from
 :meth:`Reproduction.to_markdown`; ``reproduce all`` runs the tasks of every paper in one pool and
@@ -16,13 +17,17 @@ joins the reports into ``REPORT.md``.
 from __future__ import annotations
 
 import dataclasses
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from .tasks import run_tasks
+
 __all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
-           "with_task_counts", "MODES", "CHECKPOINTS"]
+           "with_task_counts", "run_reproduction", "documented_as_reproduce", "MODES", "CHECKPOINTS"]
 
 MODES = ("quick", "full")
 
@@ -95,6 +100,113 @@ def with_task_counts(result: "Reproduction", done) -> "Reproduction":
         A copy with ``tasks_computed`` and ``tasks_resumed`` set.
     """
     return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed))
+
+
+def run_reproduction(tasks, assemble: Callable, out_dir, *, desc: str, n_jobs=None, checkpoint: bool = True,
+                     fresh: bool = False, progress: bool = True) -> Reproduction:
+    """The body of every paper's ``reproduce``: run its planned tasks, then assemble the results.
+
+    Parameters
+    ----------
+    tasks : list of Task
+        What the paper's ``plan`` returned.
+    assemble : callable
+        ``results -> Reproduction``: the paper's ``assemble`` with everything but the results
+        given (the results come in the order of ``tasks``).
+    out_dir : path
+        The reproduction's output folder (its checkpoints go to :func:`checkpoint_folder`).
+    desc : str
+        Label of the progress bar.
+    n_jobs : int or None
+        Parallel workers (see :func:`~ppdm_edu.experiments.tasks.run_tasks`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        What ``assemble`` returned, with the numbers of tasks computed and resumed.
+
+    Examples
+    --------
+    >>> from ppdm_edu.experiments.tasks import Task
+    >>> def square(i):
+    ...     return i * i
+    >>> tasks = [Task(("square", i), square, {"i": i}) for i in range(3)]
+    >>> rep = run_reproduction(tasks, lambda results: Reproduction("squares", str(results)), "unused",
+    ...                        desc="squares", checkpoint=False, progress=False)
+    >>> rep.title, rep.tasks_computed
+    ('[0, 1, 4]', 3)
+    """
+    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
+                     fresh=fresh, progress=progress, desc=desc)
+    return with_task_counts(assemble(done.results), done)
+
+
+# numpydoc entries (type, description) of the parameters every paper's ``reproduce`` takes
+_REPRODUCE_PARAMETERS = {
+    "mode": ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale."),
+    "out_dir": ("path", "Folder for the files (created if missing)."),
+    "seed": ("int", "Root seed; the same seed gives the same files whatever ``n_jobs``."),
+    "n_jobs": ("int or None", "Parallel workers (-1: every core; None: 1 unless inside\n"
+                              ":func:`~ppdm_edu.experiments.tasks.execution`)."),
+    "checkpoint": ("bool", "Keep each finished task in ``out_dir/.checkpoints`` and resume from there."),
+    "fresh": ("bool", "Ignore existing checkpoints."),
+    "progress": ("bool", "Show the tqdm bar."),
+}
+
+
+def documented_as_reproduce(**parameters: tuple[str, str]) -> Callable:
+    """Decorator: append the Parameters and Returns sections every paper's ``reproduce`` shares.
+
+    The decorated function's own docstring says what it reproduces; the parameters are
+    documented in the order of its signature, from the common entries (``mode``, ``out_dir``,
+    ``seed``, ``n_jobs``, ``checkpoint``, ``fresh``, ``progress``) and ``parameters``.
+
+    Parameters
+    ----------
+    **parameters : tuple of str
+        ``name=(type, description)`` for a parameter the common entries do not cover (or to
+        word one differently).
+
+    Returns
+    -------
+    callable
+        A decorator returning the same function with the completed docstring.
+
+    Raises
+    ------
+    TypeError
+        If a parameter of the decorated function has no entry.
+
+    Examples
+    --------
+    >>> @documented_as_reproduce(runs=("int", "Runs per setting."))
+    ... def reproduce(mode="quick", out_dir=".", seed=0, *, runs=2):
+    ...     \"\"\"Reproduce nothing.\"\"\"
+    >>> [line for line in reproduce.__doc__.splitlines() if " : " in line]
+    ['mode : {"quick", "full"}', 'out_dir : path', 'seed : int', 'runs : int']
+    """
+    entries = {**_REPRODUCE_PARAMETERS, **parameters}
+
+    def decorate(func: Callable) -> Callable:
+        if func.__doc__ is None:  # python -OO strips docstrings
+            return func
+        lines = ["", "Parameters", "----------"]
+        for name in inspect.signature(func).parameters:
+            if name not in entries:
+                raise TypeError(f"{func.__qualname__}: no documentation for parameter {name!r}")
+            kind, text = entries[name]
+            lines += [f"{name} : {kind}", *(f"    {line}" for line in text.splitlines())]
+        lines += ["", "Returns", "-------", "Reproduction", "    Comparisons with the paper, files written, remarks."]
+        func.__doc__ = inspect.cleandoc(func.__doc__).rstrip() + "\n" + "\n".join(lines) + "\n"
+        return func
+
+    return decorate
 
 
 def verdict(paper, ours, tolerance) -> str:
