@@ -41,7 +41,7 @@ from ..validation import renamed_seed_to_rng, spawn_rngs
 from .report import (
     Comparison,
     Reproduction,
-    documented_as_reproduce,
+    documented_as,
     prepare_output,
     run_reproduction,
 )
@@ -541,23 +541,13 @@ def _scale(mode: str, runs: int | None) -> tuple[int, int]:
     return n_train, _check_count(runs, "runs")
 
 
+# the Parameters entry of ``runs`` in plan, assemble and reproduce (see report.documented_as)
+_RUNS_PARAMETER = ("int, optional", "Runs per setting (default: 2 in quick, the paper's 10 in full).")
+
+
+@documented_as("plan", runs=_RUNS_PARAMETER)
 def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Task]:
-    """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once).
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    seed : int
-        Root seed of every task's random streams.
-    runs : int, optional
-        Runs per setting (default: 2 in quick, the paper's 10 in full).
-
-    Returns
-    -------
-    list of Task
-        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
-    """
+    """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once)."""
     n_train, runs = _scale(mode, runs)
     fig5 = _accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
                           n_train=n_train, n_test=5_000, runs=runs, seed=seed)
@@ -566,32 +556,13 @@ def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Ta
     return fig5 + fig6
 
 
+@documented_as("assemble", runs=_RUNS_PARAMETER)
 def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = None) -> Reproduction:
     """Tables, figures and comparisons from the results of :func:`plan`'s tasks.
 
     Writes ``as2000.csv`` (one row per tree; no timings, so that the file is the same whatever
     the parallelism), ``as2000_timing.csv`` (training seconds per tree), ``as2000_summary.csv``,
     ``as2000_fig5.png`` and ``as2000_fig6.png``.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        As given to :func:`plan`.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        As given to :func:`plan`.
-    tasks : list of Task
-        :func:`plan`'s tasks.
-    results : list
-        Their results, in the same order.
-    runs : int, optional
-        Runs per setting (default: 2 in quick, the paper's 10 in full).
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     import matplotlib
 
@@ -653,7 +624,7 @@ def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = N
                         comparisons=comparisons, files=files, remarks=remarks, mode=mode)
 
 
-@documented_as_reproduce(runs=("int, optional", "Runs per setting (default: 2 in quick, the paper's 10 in full)."))
+@documented_as("reproduce", runs=_RUNS_PARAMETER)
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, runs: int | None = None,
               n_jobs=None, checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Fig. 5 and Fig. 6 of the paper (see :func:`assemble` for the files written).
@@ -662,8 +633,9 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
     records and its 10 runs (``runs`` to change).
     """
     tasks = plan(mode, seed, runs)
-    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results, runs), out_dir,
-                            desc="as2000", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh, progress=progress)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results, runs),
+                            out_dir, desc="as2000", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh,
+                            progress=progress)
 
 
 def _markdown_table(df: pd.DataFrame, privacy: float) -> str:

@@ -42,7 +42,7 @@ from ..validation import check_random_state
 from .report import (
     Comparison,
     Reproduction,
-    documented_as_reproduce,
+    documented_as,
     prepare_output,
     run_reproduction,
     verdict,
@@ -408,22 +408,11 @@ def _figures(mode):
             ("Fig. 2: Gaussian noise SNR 1.7, {n} training", "gaussian", 1.7, sc["fig2_train"])]
 
 
+@documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """Repeats of Tables 4, 5, 7; repeats of the Fig. 1-2 curves; Table 1. Stream children of
     ``SeedSequence(seed)``: repeat r is child r, curve c of figure f child n_rep + 2c + f - 1,
     Table 1 the last.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    seed : int
-        Root seed of every task's random streams.
-
-    Returns
-    -------
-    list of Task
-        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
     """
     sc = _scale(mode)
     n_rep, n_curve = sc["n_rep"], sc["n_curve"]
@@ -441,7 +430,7 @@ def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     return tasks
 
 
-@documented_as_reproduce()
+@documented_as("reproduce")
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Rebuild Tables 1, 4, 5, 7 and Figures 1-2 of Liu et al. on Adult.
@@ -451,31 +440,15 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
     Files: see :func:`assemble`.
     """
     tasks = plan(mode, seed)
-    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results), out_dir,
-                            desc="liu", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh, progress=progress)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results),
+                            out_dir, desc="liu", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh,
+                            progress=progress)
 
 
+@documented_as("assemble")
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Write ``liu_summary.csv``, ``liu_repeats.csv``, ``liu_table1.csv``, ``liu_figures.csv``
     and ``liu_figures.png`` into ``out_dir`` from :func:`plan`'s results; compare.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        As given to :func:`plan`.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        As given to :func:`plan`.
-    tasks : list of Task
-        :func:`plan`'s tasks.
-    results : list
-        Their results, in the same order.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     out_dir = prepare_output(mode, out_dir)
     sc = _scale(mode)

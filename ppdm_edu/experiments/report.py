@@ -7,8 +7,8 @@ Every ``experiments.<paper>`` module exposes
   the tasks' results;
 * ``reproduce(mode="quick"|"full", out_dir=Path, seed=0, *, n_jobs, checkpoint, fresh,
   progress) -> Reproduction``: both, with the tasks run by
-  :func:`~ppdm_edu.experiments.tasks.run_tasks` (:func:`run_reproduction`); its Parameters and
-  Returns sections come from :func:`documented_as_reproduce`.
+  :func:`~ppdm_edu.experiments.tasks.run_tasks` (:func:`run_reproduction`); the Parameters and
+  Returns sections of all three come from :func:`documented_as`.
 
 ``python -m ppdm_edu reproduce NAME`` calls it and writes ``out_dir/NAME.md`` from
 :meth:`Reproduction.to_markdown`; ``reproduce all`` runs the tasks of every paper in one pool and
@@ -27,7 +27,7 @@ import pandas as pd
 from .tasks import run_tasks
 
 __all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
-           "with_task_counts", "run_reproduction", "documented_as_reproduce", "MODES", "CHECKPOINTS"]
+           "with_task_counts", "run_reproduction", "documented_as", "MODES", "CHECKPOINTS"]
 
 MODES = ("quick", "full")
 
@@ -147,31 +147,52 @@ def run_reproduction(tasks, assemble: Callable, out_dir, *, desc: str, n_jobs=No
     return with_task_counts(assemble(done.results), done)
 
 
-# numpydoc entries (type, description) of the parameters every paper's ``reproduce`` takes
-_REPRODUCE_PARAMETERS = {
-    "mode": ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale."),
-    "out_dir": ("path", "Folder for the files (created if missing)."),
-    "seed": ("int", "Root seed; the same seed gives the same files whatever ``n_jobs``."),
-    "n_jobs": ("int or None", "Parallel workers (-1: every core; None: 1 unless inside\n"
-                              ":func:`~ppdm_edu.experiments.tasks.execution`)."),
-    "checkpoint": ("bool", "Keep each finished task in ``out_dir/.checkpoints`` and resume from there."),
-    "fresh": ("bool", "Ignore existing checkpoints."),
-    "progress": ("bool", "Show the tqdm bar."),
+# numpydoc entries (type, description) of the parameters of every paper module's three steps
+_STEP_PARAMETERS = {
+    "plan": {
+        "mode": ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale."),
+        "seed": ("int", "Root seed of every task's random streams."),
+    },
+    "assemble": {
+        "mode": ('{"quick", "full"}', "As given to :func:`plan`."),
+        "out_dir": ("path", "Folder for the files (created if missing)."),
+        "seed": ("int", "As given to :func:`plan`."),
+        "tasks": ("list of Task", ":func:`plan`'s tasks."),
+        "results": ("list", "Their results, in the same order."),
+    },
+    "reproduce": {
+        "mode": ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale."),
+        "out_dir": ("path", "Folder for the files (created if missing)."),
+        "seed": ("int", "Root seed; the same seed gives the same files whatever ``n_jobs``."),
+        "n_jobs": ("int or None", "Parallel workers (-1: every core; None: 1 unless inside\n"
+                                  ":func:`~ppdm_edu.experiments.tasks.execution`)."),
+        "checkpoint": ("bool", "Keep each finished task in ``out_dir/.checkpoints`` and resume from there."),
+        "fresh": ("bool", "Ignore existing checkpoints."),
+        "progress": ("bool", "Show the tqdm bar."),
+    },
+}
+_REPRODUCTION_RETURNED = ("Reproduction", "Comparisons with the paper, files written, remarks.")
+_STEP_RETURNS = {
+    "plan": ("list of Task", "Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`."),
+    "assemble": _REPRODUCTION_RETURNED,
+    "reproduce": _REPRODUCTION_RETURNED,
 }
 
 
-def documented_as_reproduce(**parameters: tuple[str, str]) -> Callable:
-    """Decorator: append the Parameters and Returns sections every paper's ``reproduce`` shares.
+def documented_as(step: str, **parameters: tuple[str, str]) -> Callable:
+    """Decorator: append the Parameters and Returns sections a paper module's ``step`` shares.
 
-    The decorated function's own docstring says what it reproduces; the parameters are
-    documented in the order of its signature, from the common entries (``mode``, ``out_dir``,
-    ``seed``, ``n_jobs``, ``checkpoint``, ``fresh``, ``progress``) and ``parameters``.
+    Every ``experiments.<paper>`` module has the same three steps (``plan``, ``assemble``,
+    ``reproduce``, see the module docstring) with the same parameters. The decorated function's
+    own docstring says what it does for its paper; the parameters are documented in the order of
+    its signature, from the step's common entries and ``parameters``.
 
     Parameters
     ----------
+    step : {"plan", "assemble", "reproduce"}
+        Which of the three steps the decorated function is.
     **parameters : tuple of str
-        ``name=(type, description)`` for a parameter the common entries do not cover (or to
-        word one differently).
+        ``name=(type, description)`` for a parameter the common entries do not cover.
 
     Returns
     -------
@@ -180,18 +201,23 @@ def documented_as_reproduce(**parameters: tuple[str, str]) -> Callable:
 
     Raises
     ------
+    ValueError
+        If ``step`` is not one of the three.
     TypeError
-        If a parameter of the decorated function has no entry.
+        (when decorating) If a parameter of the function has no entry.
 
     Examples
     --------
-    >>> @documented_as_reproduce(runs=("int", "Runs per setting."))
-    ... def reproduce(mode="quick", out_dir=".", seed=0, *, runs=2):
-    ...     \"\"\"Reproduce nothing.\"\"\"
-    >>> [line for line in reproduce.__doc__.splitlines() if " : " in line]
-    ['mode : {"quick", "full"}', 'out_dir : path', 'seed : int', 'runs : int']
+    >>> @documented_as("plan", runs=("int", "Runs per setting."))
+    ... def plan(mode="quick", seed=0, runs=2):
+    ...     \"\"\"Plan nothing.\"\"\"
+    >>> [line for line in plan.__doc__.splitlines() if " : " in line]
+    ['mode : {"quick", "full"}', 'seed : int', 'runs : int']
     """
-    entries = {**_REPRODUCE_PARAMETERS, **parameters}
+    if step not in _STEP_PARAMETERS:
+        raise ValueError(f"step must be one of {', '.join(_STEP_PARAMETERS)}, got {step!r}")
+    entries = {**_STEP_PARAMETERS[step], **parameters}
+    returned, returned_text = _STEP_RETURNS[step]
 
     def decorate(func: Callable) -> Callable:
         if func.__doc__ is None:  # python -OO strips docstrings
@@ -202,12 +228,11 @@ def documented_as_reproduce(**parameters: tuple[str, str]) -> Callable:
                 raise TypeError(f"{func.__qualname__}: no documentation for parameter {name!r}")
             kind, text = entries[name]
             lines += [f"{name} : {kind}", *(f"    {line}" for line in text.splitlines())]
-        lines += ["", "Returns", "-------", "Reproduction", "    Comparisons with the paper, files written, remarks."]
+        lines += ["", "Returns", "-------", returned, f"    {returned_text}"]
         func.__doc__ = inspect.cleandoc(func.__doc__).rstrip() + "\n" + "\n".join(lines) + "\n"
         return func
 
     return decorate
-
 
 def verdict(paper, ours, tolerance) -> str:
     """reproduced if |ours - paper| <= tolerance; 'no number in the paper' if paper is None."""
