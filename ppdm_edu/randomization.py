@@ -91,9 +91,12 @@ class Noise:
     """Base class of additive noise models ``r`` with mean 0 and a symmetric density (``w = x + r``).
 
     Every module asks the noise object for its math instead of branching on its type: a
-    subclass provides the closed forms ``_pdf``, ``_cdf``, ``_ppf``, ``_cdf_integral``, ``var``,
-    ``entropy`` and ``interval_width``; the public methods here check their input (NaN raises)
-    and derive the rest (``sf``, ``logpdf``, ``interval_probability``, ``support``, ``privacy``).
+    subclass is a frozen dataclass with one field, the scale ``scale_name``, and provides the
+    closed forms ``_sample``, ``_pdf``, ``_cdf``, ``_ppf``, ``_cdf_integral``, ``_entropy``,
+    ``_unit_interval_width`` (the interval width at scale 1) and ``_scale_squared_per_variance``;
+    the public methods here check their input (NaN raises) and derive the rest (``var``,
+    ``interval_width``, ``from_interval_width``, ``from_variance``, ``sf``, ``logpdf``,
+    ``interval_probability``, ``support``, ``privacy``).
 
     Attributes
     ----------
@@ -139,7 +142,8 @@ class Noise:
     # --- one parameter: every subclass is a frozen dataclass with the one field ``scale_name``
     def __post_init__(self):
         name = self.scale_name
-        object.__setattr__(self, name, check_positive(getattr(self, name), name))
+        if name:  # the one field is checked once, here: finite and > 0
+            object.__setattr__(self, name, check_positive(getattr(self, name), name))
 
     @property
     def scale(self) -> float:
@@ -233,15 +237,33 @@ class Noise:
         """
         return cls(math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance")))
 
-    def entropy(self) -> float:  # pragma: no cover - abstract
-        """Differential entropy h(R) in bits.
+    def _entropy(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _privacy(self) -> float:
+        return 2.0 ** self.entropy()
+
+    def entropy(self) -> float:
+        """Differential entropy h(R) in bits (closed form).
+
+        ``log2(2 alpha)`` for uniform, ``0.5 log2(2 pi e sigma^2)`` for Gaussian and
+        ``log2(2 e b)`` for Laplace noise.
 
         Returns
         -------
         float
             ``h(R)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).entropy()
+        2.0
+        >>> round(GaussianNoise(1.0).entropy(), 4)
+        2.0471
+        >>> round(LaplaceNoise(0.5).entropy(), 4)   # log2(e)
+        1.4427
         """
-        raise NotImplementedError
+        return self._entropy()
 
     # --- public, checked ----------------------------------------------------------------------
     def sample(self, size, rng=None) -> np.ndarray:
@@ -456,6 +478,8 @@ class Noise:
     def privacy(self) -> float:
         """Pi(R) = 2**h(R), the differential-entropy privacy of Agrawal & Aggarwal (2001).
 
+        In closed form ``2 alpha`` for uniform and ``sqrt(2 pi e) sigma`` for Gaussian noise.
+
         Returns
         -------
         float
@@ -465,8 +489,10 @@ class Noise:
         --------
         >>> UniformNoise(2.0).privacy()
         4.0
+        >>> round(GaussianNoise(1.0).privacy(), 4)
+        4.1327
         """
-        return 2.0 ** self.entropy()
+        return self._privacy()
 
     def support(self, coverage: float = 1.0 - 1e-9) -> tuple[float, float]:
         """An interval ``[-b, b]`` that holds the noise with at least ``coverage`` probability.
@@ -565,35 +591,11 @@ class UniformNoise(Noise):
             inside = (t + a) ** 2 / (4.0 * a)
         return np.where(t <= -a, 0.0, np.where(t >= a, t, inside))
 
-    def entropy(self) -> float:
-        """Differential entropy in bits: log2(2 alpha).
+    def _entropy(self):
+        return math.log2(2.0 * self.alpha)  # h = log2(2 alpha)
 
-        Returns
-        -------
-        float
-            ``log2(2 alpha)``.
-
-        Examples
-        --------
-        >>> UniformNoise(2.0).entropy()
-        2.0
-        """
-        return math.log2(2.0 * self.alpha)
-
-    def privacy(self) -> float:
-        """Pi = 2**h = 2 alpha (closed form).
-
-        Returns
-        -------
-        float
-            ``2 alpha``.
-
-        Examples
-        --------
-        >>> UniformNoise(2.0).privacy()
-        4.0
-        """
-        return 2.0 * self.alpha
+    def _privacy(self):
+        return 2.0 * self.alpha  # Pi = 2**h = 2 alpha
 
     def support(self, coverage: float = 1.0) -> tuple[float, float]:
         """The whole support ``(-alpha, alpha)`` whatever ``coverage``.
@@ -695,35 +697,11 @@ class GaussianNoise(Noise):
         out = self.sigma * special.ndtri(q)
         return out if out.ndim else float(out)
 
-    def entropy(self) -> float:
-        """Differential entropy in bits: 0.5 log2(2 pi e sigma^2).
+    def _entropy(self):
+        return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)  # h = 0.5 log2(2 pi e sigma^2)
 
-        Returns
-        -------
-        float
-            ``0.5 log2(2 pi e sigma^2)``.
-
-        Examples
-        --------
-        >>> round(GaussianNoise(1.0).entropy(), 4)
-        2.0471
-        """
-        return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)
-
-    def privacy(self) -> float:
-        """Pi = 2**h = sqrt(2 pi e) sigma (closed form).
-
-        Returns
-        -------
-        float
-            ``sqrt(2 pi e) sigma``.
-
-        Examples
-        --------
-        >>> round(GaussianNoise(1.0).privacy(), 4)
-        4.1327
-        """
-        return math.sqrt(2.0 * math.pi * math.e) * self.sigma
+    def _privacy(self):
+        return math.sqrt(2.0 * math.pi * math.e) * self.sigma  # Pi = 2**h = sqrt(2 pi e) sigma
 
 
 
@@ -780,20 +758,8 @@ class LaplaceNoise(Noise):
         return np.where(z <= 0, 0.5 * self.b * np.exp(np.minimum(z, 0.0)),
                         t + 0.5 * self.b * np.exp(-np.maximum(z, 0.0)))
 
-    def entropy(self) -> float:
-        """Differential entropy in bits: log2(2 e b).
-
-        Returns
-        -------
-        float
-            ``log2(2 e b)``.
-
-        Examples
-        --------
-        >>> round(LaplaceNoise(0.5).entropy(), 4)   # log2(e)
-        1.4427
-        """
-        return math.log2(2.0 * math.e * self.b)
+    def _entropy(self):
+        return math.log2(2.0 * math.e * self.b)  # h = log2(2 e b)
 
     def ldp_epsilon(self, value_range: float) -> float:
         """``value_range / b``: the Laplace mechanism's epsilon (Dwork et al. 2006).
