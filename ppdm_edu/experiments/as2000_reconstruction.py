@@ -35,13 +35,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import renamed_seed_to_rng, spawn_rngs
-from .report import (
-    Comparison,
-    Reproduction,
-    documented_as,
-    prepare_output,
-    run_reproduction,
-)
+from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = [

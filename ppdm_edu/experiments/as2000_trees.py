@@ -38,13 +38,7 @@ from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
 from ..validation import renamed_seed_to_rng, spawn_rngs
-from .report import (
-    Comparison,
-    Reproduction,
-    documented_as,
-    prepare_output,
-    run_reproduction,
-)
+from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [

@@ -148,21 +148,20 @@ def run_reproduction(tasks, assemble: Callable, out_dir, *, desc: str, n_jobs=No
 
 
 # numpydoc entries (type, description) of the parameters of every paper module's three steps
+_MODE = ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale.")
+_OUT_DIR = ("path", "Folder for the files (created if missing).")
 _STEP_PARAMETERS = {
-    "plan": {
-        "mode": ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale."),
-        "seed": ("int", "Root seed of every task's random streams."),
-    },
+    "plan": {"mode": _MODE, "seed": ("int", "Root seed of every task's random streams.")},
     "assemble": {
-        "mode": ('{"quick", "full"}', "As given to :func:`plan`."),
-        "out_dir": ("path", "Folder for the files (created if missing)."),
+        "mode": (_MODE[0], "As given to :func:`plan`."),
+        "out_dir": _OUT_DIR,
         "seed": ("int", "As given to :func:`plan`."),
         "tasks": ("list of Task", ":func:`plan`'s tasks."),
         "results": ("list", "Their results, in the same order."),
     },
     "reproduce": {
-        "mode": ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale."),
-        "out_dir": ("path", "Folder for the files (created if missing)."),
+        "mode": _MODE,
+        "out_dir": _OUT_DIR,
         "seed": ("int", "Root seed; the same seed gives the same files whatever ``n_jobs``."),
         "n_jobs": ("int or None", "Parallel workers (-1: every core; None: 1 unless inside\n"
                                   ":func:`~ppdm_edu.experiments.tasks.execution`)."),
