@@ -91,9 +91,12 @@ class Noise:
     """Base class of additive noise models ``r`` with mean 0 and a symmetric density (``w = x + r``).
 
     Every module asks the noise object for its math instead of branching on its type: a
-    subclass provides the closed forms ``_pdf``, ``_cdf``, ``_ppf``, ``_cdf_integral``, ``var``,
-    ``entropy`` and ``interval_width``; the public methods here check their input (NaN raises)
-    and derive the rest (``sf``, ``logpdf``, ``interval_probability``, ``support``, ``privacy``).
+    subclass is a frozen dataclass with one field, the scale ``scale_name``, and provides the
+    closed forms ``_sample``, ``_pdf``, ``_cdf``, ``_ppf``, ``_cdf_integral``, ``_entropy``,
+    ``_unit_interval_width`` (the interval width at scale 1) and ``_scale_squared_per_variance``;
+    the public methods here check their input (NaN raises) and derive the rest (``var``,
+    ``interval_width``, ``from_interval_width``, ``from_variance``, ``sf``, ``logpdf``,
+    ``interval_probability``, ``support``, ``privacy``).
 
     Attributes
     ----------
@@ -108,6 +111,8 @@ class Noise:
     kind: ClassVar[str] = ""
     scale_name: ClassVar[str] = ""
     scale_symbol: ClassVar[str] = ""
+    # scale^2 / variance: 3 (uniform, var = alpha^2 / 3), 1 (Gaussian), 1/2 (Laplace, var = 2 b^2)
+    _scale_squared_per_variance: ClassVar[float] = 1.0
 
     # --- closed forms, provided by subclasses -----------------------------------------------
     def _sample(self, size, gen: np.random.Generator) -> np.ndarray:  # pragma: no cover
@@ -129,18 +134,33 @@ class Noise:
     def _cdf_integral(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    @property
-    def var(self) -> float:  # pragma: no cover - abstract
-        """Variance of the noise."""
+    @staticmethod
+    def _unit_interval_width(confidence: float) -> float:  # pragma: no cover - abstract
+        """Width of the shortest ``confidence`` interval of the noise with scale 1."""
         raise NotImplementedError
 
+    # --- one parameter: every subclass is a frozen dataclass with the one field ``scale_name``
+    def __post_init__(self):
+        name = self.scale_name
+        if name:  # the one field is checked once, here: finite and > 0
+            object.__setattr__(self, name, check_positive(getattr(self, name), name))
+
     @property
-    def scale(self) -> float:  # pragma: no cover - abstract
+    def scale(self) -> float:
         """The single parameter (alpha, sigma or b)."""
-        raise NotImplementedError
+        return getattr(self, self.scale_name)
 
-    def interval_width(self, confidence: float = 0.95) -> float:  # pragma: no cover
+    @property
+    def var(self) -> float:
+        """Variance of the noise: alpha^2 / 3, sigma^2 or 2 b^2."""
+        return self.scale**2 / self._scale_squared_per_variance
+
+    def interval_width(self, confidence: float = 0.95) -> float:
         """Width of the shortest interval holding the noise with probability ``confidence``.
+
+        The width is the scale times the unit width (Agrawal & Srikant, Table 1): ``c x 2 alpha``
+        for uniform, ``2 z sigma`` with ``z = Phi^-1((1 + c) / 2)`` for Gaussian and
+        ``-2 b ln(1 - c)`` for Laplace noise.
 
         Parameters
         ----------
@@ -150,19 +170,100 @@ class Noise:
         Returns
         -------
         float
-            The width (Agrawal & Srikant, Table 1).
+            The width.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).interval_width(0.95)   # Table 1: 95 % of 2 alpha
+        3.8
+        >>> round(GaussianNoise(1.0).interval_width(0.95), 2)   # Table 1: 3.92 sigma
+        3.92
+        >>> round(LaplaceNoise(0.5).interval_width(0.95), 4)   # -ln(0.05) = 2.9957
+        2.9957
         """
+        return self._unit_interval_width(_check_confidence(confidence)) * self.scale
+
+    @classmethod
+    def from_interval_width(cls, width: float, confidence: float = 0.95) -> Noise:
+        """The noise whose ``confidence`` interval is ``width`` wide.
+
+        Parameters
+        ----------
+        width : float
+            Interval width, > 0.
+        confidence : float, default 0.95
+            Strictly between 0 and 1.
+
+        Returns
+        -------
+        Noise
+            An instance of this class, with scale = width / (the width at scale 1):
+            alpha = width / (2 c), sigma = width / (2 z), b = width / (-2 ln(1 - c)).
+
+        Examples
+        --------
+        >>> UniformNoise.from_interval_width(1.9).alpha   # 95 % privacy of width 1.9
+        1.0
+        >>> round(GaussianNoise.from_interval_width(3.92).sigma, 3)
+        1.0
+        >>> round(LaplaceNoise.from_interval_width(2.9957).b, 3)
+        0.5
+        """
+        width = check_positive(width, "width")
+        return cls(width / cls._unit_interval_width(_check_confidence(confidence)))
+
+    @classmethod
+    def from_variance(cls, var: float) -> Noise:
+        """The noise with this variance.
+
+        Parameters
+        ----------
+        var : float
+            Variance, > 0.
+
+        Returns
+        -------
+        Noise
+            An instance of this class: alpha = sqrt(3 var), sigma = sqrt(var), b = sqrt(var / 2).
+
+        Examples
+        --------
+        >>> UniformNoise.from_variance(3.0).alpha
+        3.0
+        >>> GaussianNoise.from_variance(4.0).sigma
+        2.0
+        >>> LaplaceNoise.from_variance(2.0).b
+        1.0
+        """
+        return cls(math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance")))
+
+    def _entropy(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def entropy(self) -> float:  # pragma: no cover - abstract
-        """Differential entropy h(R) in bits.
+    def _privacy(self) -> float:
+        return 2.0 ** self.entropy()
+
+    def entropy(self) -> float:
+        """Differential entropy h(R) in bits (closed form).
+
+        ``log2(2 alpha)`` for uniform, ``0.5 log2(2 pi e sigma^2)`` for Gaussian and
+        ``log2(2 e b)`` for Laplace noise.
 
         Returns
         -------
         float
             ``h(R)``.
+
+        Examples
+        --------
+        >>> UniformNoise(2.0).entropy()
+        2.0
+        >>> round(GaussianNoise(1.0).entropy(), 4)
+        2.0471
+        >>> round(LaplaceNoise(0.5).entropy(), 4)   # log2(e)
+        1.4427
         """
-        raise NotImplementedError
+        return self._entropy()
 
     # --- public, checked ----------------------------------------------------------------------
     def sample(self, size, rng=None) -> np.ndarray:
@@ -377,6 +478,8 @@ class Noise:
     def privacy(self) -> float:
         """Pi(R) = 2**h(R), the differential-entropy privacy of Agrawal & Aggarwal (2001).
 
+        In closed form ``2 alpha`` for uniform and ``sqrt(2 pi e) sigma`` for Gaussian noise.
+
         Returns
         -------
         float
@@ -386,8 +489,10 @@ class Noise:
         --------
         >>> UniformNoise(2.0).privacy()
         4.0
+        >>> round(GaussianNoise(1.0).privacy(), 4)
+        4.1327
         """
-        return 2.0 ** self.entropy()
+        return self._privacy()
 
     def support(self, coverage: float = 1.0 - 1e-9) -> tuple[float, float]:
         """An interval ``[-b, b]`` that holds the noise with at least ``coverage`` probability.
@@ -454,14 +559,12 @@ class UniformNoise(Noise):
     kind: ClassVar[str] = "uniform"
     scale_name: ClassVar[str] = "alpha"
     scale_symbol: ClassVar[str] = "α"
+    _scale_squared_per_variance: ClassVar[float] = 3.0
 
-    def __post_init__(self):
-        object.__setattr__(self, "alpha", check_positive(self.alpha, "alpha"))
-
-    @property
-    def scale(self) -> float:
-        """alpha."""
-        return self.alpha
+    @staticmethod
+    def _unit_interval_width(confidence):
+        # Table 1: the interval [-c alpha, c alpha] holds the noise with probability c
+        return 2.0 * confidence
 
     def _sample(self, size, gen):
         return gen.uniform(-self.alpha, self.alpha, size)
@@ -488,60 +591,11 @@ class UniformNoise(Noise):
             inside = (t + a) ** 2 / (4.0 * a)
         return np.where(t <= -a, 0.0, np.where(t >= a, t, inside))
 
-    @property
-    def var(self) -> float:
-        """alpha^2 / 3."""
-        return self.alpha**2 / 3.0
+    def _entropy(self):
+        return math.log2(2.0 * self.alpha)  # h = log2(2 alpha)
 
-    def interval_width(self, confidence: float = 0.95) -> float:
-        """Width of the shortest interval holding the noise with this probability: c x 2 alpha.
-
-        Parameters
-        ----------
-        confidence : float, default 0.95
-            Strictly between 0 and 1.
-
-        Returns
-        -------
-        float
-            ``confidence * 2 * alpha``.
-
-        Examples
-        --------
-        >>> UniformNoise(2.0).interval_width(0.95)   # Table 1: 95 % of 2 alpha
-        3.8
-        """
-        return _check_confidence(confidence) * 2.0 * self.alpha
-
-    def entropy(self) -> float:
-        """Differential entropy in bits: log2(2 alpha).
-
-        Returns
-        -------
-        float
-            ``log2(2 alpha)``.
-
-        Examples
-        --------
-        >>> UniformNoise(2.0).entropy()
-        2.0
-        """
-        return math.log2(2.0 * self.alpha)
-
-    def privacy(self) -> float:
-        """Pi = 2**h = 2 alpha (closed form).
-
-        Returns
-        -------
-        float
-            ``2 alpha``.
-
-        Examples
-        --------
-        >>> UniformNoise(2.0).privacy()
-        4.0
-        """
-        return 2.0 * self.alpha
+    def _privacy(self):
+        return 2.0 * self.alpha  # Pi = 2**h = 2 alpha
 
     def support(self, coverage: float = 1.0) -> tuple[float, float]:
         """The whole support ``(-alpha, alpha)`` whatever ``coverage``.
@@ -564,50 +618,6 @@ class UniformNoise(Noise):
         check_probability(coverage, "coverage")  # ignored, but a wrong value is still refused
         return -self.alpha, self.alpha
 
-    @classmethod
-    def from_interval_width(cls, width: float, confidence: float = 0.95) -> "UniformNoise":
-        """The noise whose ``confidence`` interval is ``width`` wide.
-
-        Parameters
-        ----------
-        width : float
-            Interval width, > 0.
-        confidence : float, default 0.95
-            Strictly between 0 and 1.
-
-        Returns
-        -------
-        UniformNoise
-            alpha = width / (2 confidence).
-
-        Examples
-        --------
-        >>> UniformNoise.from_interval_width(1.9).alpha   # 95 % privacy of width 1.9
-        1.0
-        """
-        width = check_positive(width, "width")
-        return cls(width / (2.0 * _check_confidence(confidence)))
-
-    @classmethod
-    def from_variance(cls, var: float) -> "UniformNoise":
-        """The noise with this variance.
-
-        Parameters
-        ----------
-        var : float
-            Variance, > 0.
-
-        Returns
-        -------
-        UniformNoise
-            alpha = sqrt(3 var).
-
-        Examples
-        --------
-        >>> UniformNoise.from_variance(3.0).alpha
-        3.0
-        """
-        return cls(math.sqrt(3.0 * check_positive(var, "variance")))
 
 
 @dataclass(frozen=True)
@@ -631,13 +641,10 @@ class GaussianNoise(Noise):
     scale_name: ClassVar[str] = "sigma"
     scale_symbol: ClassVar[str] = "σ"
 
-    def __post_init__(self):
-        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
-
-    @property
-    def scale(self) -> float:
-        """sigma."""
-        return self.sigma
+    @staticmethod
+    def _unit_interval_width(confidence):
+        # Table 1: 2 z sigma, z = Phi^-1((1 + c) / 2) (3.92 sigma at c = 0.95)
+        return 2.0 * float(special.ndtri(0.5 + 0.5 * confidence))
 
     def _sample(self, size, gen):
         return gen.normal(0.0, self.sigma, size)
@@ -690,107 +697,12 @@ class GaussianNoise(Noise):
         out = self.sigma * special.ndtri(q)
         return out if out.ndim else float(out)
 
-    @property
-    def var(self) -> float:
-        """sigma^2."""
-        return self.sigma**2
+    def _entropy(self):
+        return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)  # h = 0.5 log2(2 pi e sigma^2)
 
-    def interval_width(self, confidence: float = 0.95) -> float:
-        """Shortest interval holding the noise with this probability: 2 z sigma, z = Phi^-1((1+c)/2).
+    def _privacy(self):
+        return math.sqrt(2.0 * math.pi * math.e) * self.sigma  # Pi = 2**h = sqrt(2 pi e) sigma
 
-        Parameters
-        ----------
-        confidence : float, default 0.95
-            Strictly between 0 and 1.
-
-        Returns
-        -------
-        float
-            ``2 z sigma``.
-
-        Examples
-        --------
-        >>> round(GaussianNoise(1.0).interval_width(0.95), 2)   # Table 1: 3.92 sigma
-        3.92
-        """
-        c = _check_confidence(confidence)
-        return 2.0 * float(special.ndtri(0.5 + 0.5 * c)) * self.sigma
-
-    def entropy(self) -> float:
-        """Differential entropy in bits: 0.5 log2(2 pi e sigma^2).
-
-        Returns
-        -------
-        float
-            ``0.5 log2(2 pi e sigma^2)``.
-
-        Examples
-        --------
-        >>> round(GaussianNoise(1.0).entropy(), 4)
-        2.0471
-        """
-        return 0.5 * math.log2(2.0 * math.pi * math.e * self.sigma**2)
-
-    def privacy(self) -> float:
-        """Pi = 2**h = sqrt(2 pi e) sigma (closed form).
-
-        Returns
-        -------
-        float
-            ``sqrt(2 pi e) sigma``.
-
-        Examples
-        --------
-        >>> round(GaussianNoise(1.0).privacy(), 4)
-        4.1327
-        """
-        return math.sqrt(2.0 * math.pi * math.e) * self.sigma
-
-    @classmethod
-    def from_interval_width(cls, width: float, confidence: float = 0.95) -> "GaussianNoise":
-        """The noise whose ``confidence`` interval is ``width`` wide.
-
-        Parameters
-        ----------
-        width : float
-            Interval width, > 0.
-        confidence : float, default 0.95
-            Strictly between 0 and 1.
-
-        Returns
-        -------
-        GaussianNoise
-            sigma = width / (2 z).
-
-        Examples
-        --------
-        >>> round(GaussianNoise.from_interval_width(3.92).sigma, 3)
-        1.0
-        """
-        width = check_positive(width, "width")
-        c = _check_confidence(confidence)
-        return cls(width / (2.0 * float(special.ndtri(0.5 + 0.5 * c))))
-
-    @classmethod
-    def from_variance(cls, var: float) -> "GaussianNoise":
-        """The noise with this variance.
-
-        Parameters
-        ----------
-        var : float
-            Variance, > 0.
-
-        Returns
-        -------
-        GaussianNoise
-            sigma = sqrt(var).
-
-        Examples
-        --------
-        >>> GaussianNoise.from_variance(4.0).sigma
-        2.0
-        """
-        return cls(math.sqrt(check_positive(var, "variance")))
 
 
 @dataclass(frozen=True)
@@ -816,14 +728,12 @@ class LaplaceNoise(Noise):
     kind: ClassVar[str] = "laplace"
     scale_name: ClassVar[str] = "b"
     scale_symbol: ClassVar[str] = "b"
+    _scale_squared_per_variance: ClassVar[float] = 0.5
 
-    def __post_init__(self):
-        object.__setattr__(self, "b", check_positive(self.b, "b"))
-
-    @property
-    def scale(self) -> float:
-        """b."""
-        return self.b
+    @staticmethod
+    def _unit_interval_width(confidence):
+        # P(|R| <= t) = 1 - exp(-t / b) = c  =>  t = -b ln(1 - c)
+        return -2.0 * math.log1p(-confidence)
 
     def _sample(self, size, gen):
         return gen.laplace(0.0, self.b, size)
@@ -848,46 +758,8 @@ class LaplaceNoise(Noise):
         return np.where(z <= 0, 0.5 * self.b * np.exp(np.minimum(z, 0.0)),
                         t + 0.5 * self.b * np.exp(-np.maximum(z, 0.0)))
 
-    @property
-    def var(self) -> float:
-        """2 b^2."""
-        return 2.0 * self.b**2
-
-    def interval_width(self, confidence: float = 0.95) -> float:
-        """Shortest interval with this probability: ``-2 b ln(1 - c)``.
-
-        Parameters
-        ----------
-        confidence : float, default 0.95
-            Strictly between 0 and 1.
-
-        Returns
-        -------
-        float
-            ``-2 b ln(1 - c)``.
-
-        Examples
-        --------
-        >>> round(LaplaceNoise(0.5).interval_width(0.95), 4)   # -ln(0.05) = 2.9957
-        2.9957
-        """
-        c = _check_confidence(confidence)
-        return -2.0 * self.b * math.log1p(-c)
-
-    def entropy(self) -> float:
-        """Differential entropy in bits: log2(2 e b).
-
-        Returns
-        -------
-        float
-            ``log2(2 e b)``.
-
-        Examples
-        --------
-        >>> round(LaplaceNoise(0.5).entropy(), 4)   # log2(e)
-        1.4427
-        """
-        return math.log2(2.0 * math.e * self.b)
+    def _entropy(self):
+        return math.log2(2.0 * math.e * self.b)  # h = log2(2 e b)
 
     def ldp_epsilon(self, value_range: float) -> float:
         """``value_range / b``: the Laplace mechanism's epsilon (Dwork et al. 2006).
@@ -909,50 +781,6 @@ class LaplaceNoise(Noise):
         """
         return check_positive(value_range, "value_range") / self.b
 
-    @classmethod
-    def from_interval_width(cls, width: float, confidence: float = 0.95) -> "LaplaceNoise":
-        """The noise whose ``confidence`` interval is ``width`` wide.
-
-        Parameters
-        ----------
-        width : float
-            Interval width, > 0.
-        confidence : float, default 0.95
-            Strictly between 0 and 1.
-
-        Returns
-        -------
-        LaplaceNoise
-            b = width / (-2 ln(1 - c)).
-
-        Examples
-        --------
-        >>> round(LaplaceNoise.from_interval_width(2.9957).b, 3)
-        0.5
-        """
-        width = check_positive(width, "width")
-        return cls(width / (-2.0 * math.log1p(-_check_confidence(confidence))))
-
-    @classmethod
-    def from_variance(cls, var: float) -> "LaplaceNoise":
-        """The noise with this variance.
-
-        Parameters
-        ----------
-        var : float
-            Variance, > 0.
-
-        Returns
-        -------
-        LaplaceNoise
-            b = sqrt(var / 2).
-
-        Examples
-        --------
-        >>> LaplaceNoise.from_variance(2.0).b
-        1.0
-        """
-        return cls(math.sqrt(0.5 * check_positive(var, "variance")))
 
 
 NOISE_KINDS: dict[str, type[Noise]] = {

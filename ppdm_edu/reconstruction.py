@@ -710,8 +710,10 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
     # Values beyond the noise's reach are clipped to a bin just outside it (they are
     # impossible for every interval either way), which keeps the indices bounded.
-    # (capped so the indices stay int64 when the intervals are far narrower than the noise)
-    k_out = int(min(math.ceil(_reach(noise) / L), 10**9)) + 2
+    # (capped so the indices stay int64 when the intervals are far narrower than the noise;
+    # capped before rounding up, since with subnormal intervals the ratio overflows to inf)
+    with np.errstate(over="ignore"):
+        k_out = int(math.ceil(min(_reach(noise) / L, 1e9))) + 2
     k = np.floor((np.clip(values, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
     k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
     bins, code, N = np.unique(k, return_inverse=True, return_counts=True)  # non-empty bins only

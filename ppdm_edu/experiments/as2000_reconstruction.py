@@ -35,7 +35,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import renamed_seed_to_rng, spawn_rngs
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, with_task_counts
+from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = [
@@ -219,84 +219,33 @@ def _n_seeds(mode: str) -> int:
     return 5 if mode == "quick" else 20
 
 
+@documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
-    """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    seed : int
-        Root seed of every task's random streams.
-
-    Returns
-    -------
-    list of Task
-        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
-    """
+    """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``."""
     tasks = _fig2_tasks(_n_seeds(mode), seed, cross_validation=True)
     if mode == "full":
         tasks += _fig2_tasks(_n_seeds(mode), seed, tol=1e-4)
     return tasks
 
 
+@documented_as("reproduce")
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Reproduce Fig. 2: PNG of the four panels, CSV of TV distances, comparisons.
 
     ``quick``: 5 seeds per panel; ``full``: 20 seeds per panel plus a stricter stop
     (``tol = 1e-4``) for comparison. Both at the paper's n = 10,000 and width 0.05.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="as2000-reconstruction")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results),
+                            out_dir, desc="as2000-reconstruction", n_jobs=n_jobs, checkpoint=checkpoint,
+                            fresh=fresh, progress=progress)
 
 
+@documented_as("assemble")
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Files (``as2000_reconstruction_tv.csv``, ``as2000_fig2.png``, in ``full`` also
     ``as2000_reconstruction_tv_tol1e-4.csv``) and comparisons from :func:`plan`'s results.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        As given to :func:`plan`.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        As given to :func:`plan`.
-    tasks : list of Task
-        :func:`plan`'s tasks.
-    results : list
-        Their results, in the same order.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     import matplotlib
 

@@ -38,7 +38,7 @@ from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
 from ..validation import renamed_seed_to_rng, spawn_rngs
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, with_task_counts
+from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
@@ -535,23 +535,13 @@ def _scale(mode: str, runs: int | None) -> tuple[int, int]:
     return n_train, _check_count(runs, "runs")
 
 
+# the Parameters entry of ``runs`` in plan, assemble and reproduce (see report.documented_as)
+_RUNS_PARAMETER = ("int, optional", "Runs per setting (default: 2 in quick, the paper's 10 in full).")
+
+
+@documented_as("plan", runs=_RUNS_PARAMETER)
 def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Task]:
-    """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once).
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    seed : int
-        Root seed of every task's random streams.
-    runs : int, optional
-        Runs per setting (default: 2 in quick, the paper's 10 in full).
-
-    Returns
-    -------
-    list of Task
-        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
-    """
+    """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once)."""
     n_train, runs = _scale(mode, runs)
     fig5 = _accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
                           n_train=n_train, n_test=5_000, runs=runs, seed=seed)
@@ -560,32 +550,13 @@ def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Ta
     return fig5 + fig6
 
 
+@documented_as("assemble", runs=_RUNS_PARAMETER)
 def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = None) -> Reproduction:
     """Tables, figures and comparisons from the results of :func:`plan`'s tasks.
 
     Writes ``as2000.csv`` (one row per tree; no timings, so that the file is the same whatever
     the parallelism), ``as2000_timing.csv`` (training seconds per tree), ``as2000_summary.csv``,
     ``as2000_fig5.png`` and ``as2000_fig6.png``.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        As given to :func:`plan`.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        As given to :func:`plan`.
-    tasks : list of Task
-        :func:`plan`'s tasks.
-    results : list
-        Their results, in the same order.
-    runs : int, optional
-        Runs per setting (default: 2 in quick, the paper's 10 in full).
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     import matplotlib
 
@@ -647,42 +618,18 @@ def assemble(mode: str, out_dir, seed: int, tasks, results, runs: int | None = N
                         comparisons=comparisons, files=files, remarks=remarks, mode=mode)
 
 
+@documented_as("reproduce", runs=_RUNS_PARAMETER)
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, runs: int | None = None,
               n_jobs=None, checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Fig. 5 and Fig. 6 of the paper (see :func:`assemble` for the files written).
 
     quick: 10,000 training records, 2 runs; full: the paper's 100,000 training and 5,000 test
     records and its 10 runs (``runs`` to change).
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    runs : int, optional
-        Runs per setting (default: 2 in quick, the paper's 10 in full).
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed, runs)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="as2000")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results, runs), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results, runs),
+                            out_dir, desc="as2000", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh,
+                            progress=progress)
 
 
 def _markdown_table(df: pd.DataFrame, privacy: float) -> str:

@@ -32,7 +32,14 @@ from ..datasets import adult_binary
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from ..validation import renamed_seed_to_rng
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
+from .report import (
+    Comparison,
+    Reproduction,
+    documented_as,
+    prepare_output,
+    run_reproduction,
+    verdict,
+)
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = ["rr_theta_sweep", "summarize_sweep", "plan", "assemble", "reproduce", "PAPER_THETAS",
@@ -242,79 +249,27 @@ def _runs(mode: str) -> int:
     return 50 if mode == "full" else 10
 
 
+@documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
-    """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50).
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    seed : int
-        Root seed of every task's random streams.
-
-    Returns
-    -------
-    list of Task
-        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
-    """
+    """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50)."""
     return _sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
 
 
+@documented_as("reproduce")
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
-    """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50); files in :func:`assemble`.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
-    """
+    """Run the theta sweep (quick: 10 runs per theta; full: the paper's 50); files in :func:`assemble`."""
     tasks = plan(mode, seed)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="du-zhan")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results),
+                            out_dir, desc="du-zhan", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh,
+                            progress=progress)
 
 
+@documented_as("assemble")
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Write ``du-zhan.csv`` (one row per run), ``du-zhan_summary.csv`` and the two plots of
     Fig. 2 (``du-zhan_fig2a.png`` mean accuracy vs theta, ``du-zhan_fig2b.png`` variance vs
     theta); compare with the paper.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        As given to :func:`plan`.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        As given to :func:`plan`.
-    tasks : list of Task
-        :func:`plan`'s tasks.
-    results : list
-        Their results, in the same order.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     import matplotlib
 

@@ -39,8 +39,15 @@ from ..naive_bayes import PerturbedGaussianNB
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_random_state
-from .report import Comparison, Reproduction, checkpoint_folder, prepare_output, verdict, with_task_counts
-from .tasks import Task, run_tasks
+from .report import (
+    Comparison,
+    Reproduction,
+    documented_as,
+    prepare_output,
+    run_reproduction,
+    verdict,
+)
+from .tasks import Task
 
 __all__ = [
     "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
@@ -401,22 +408,11 @@ def _figures(mode):
             ("Fig. 2: Gaussian noise SNR 1.7, {n} training", "gaussian", 1.7, sc["fig2_train"])]
 
 
+@documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """Repeats of Tables 4, 5, 7; repeats of the Fig. 1-2 curves; Table 1. Stream children of
     ``SeedSequence(seed)``: repeat r is child r, curve c of figure f child n_rep + 2c + f - 1,
     Table 1 the last.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    seed : int
-        Root seed of every task's random streams.
-
-    Returns
-    -------
-    list of Task
-        Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`.
     """
     sc = _scale(mode)
     n_rep, n_curve = sc["n_rep"], sc["n_curve"]
@@ -434,6 +430,7 @@ def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     return tasks
 
 
+@documented_as("reproduce")
 def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0, *, n_jobs=None,
               checkpoint: bool = True, fresh: bool = False, progress: bool = True) -> Reproduction:
     """Rebuild Tables 1, 4, 5, 7 and Figures 1-2 of Liu et al. on Adult.
@@ -441,57 +438,17 @@ def reproduce(mode: str = "quick", out_dir=Path("reports/quick"), seed: int = 0,
     ``mode="full"``: 10 repeats of 10,000 training records, Figures 1-2 with 3 repeats (Fig. 2 on
     all 32,561 training records). ``mode="quick"``: 2 repeats of 5,000, one curve each on 5,000.
     Files: see :func:`assemble`.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        ``quick`` for a lecture, ``full`` the paper's scale.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        Root seed; the same seed gives the same files whatever ``n_jobs``.
-    n_jobs : int or None
-        Parallel workers (-1: every core; None: 1 unless inside
-        :func:`~ppdm_edu.experiments.tasks.execution`).
-    checkpoint : bool
-        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
-    fresh : bool
-        Ignore existing checkpoints.
-    progress : bool
-        Show the tqdm bar.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     tasks = plan(mode, seed)
-    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
-                     fresh=fresh, progress=progress, desc="liu")
-    return with_task_counts(assemble(mode, out_dir, seed, tasks, done.results), done)
+    return run_reproduction(tasks, lambda results: assemble(mode, out_dir, seed, tasks, results),
+                            out_dir, desc="liu", n_jobs=n_jobs, checkpoint=checkpoint, fresh=fresh,
+                            progress=progress)
 
 
+@documented_as("assemble")
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Write ``liu_summary.csv``, ``liu_repeats.csv``, ``liu_table1.csv``, ``liu_figures.csv``
     and ``liu_figures.png`` into ``out_dir`` from :func:`plan`'s results; compare.
-
-    Parameters
-    ----------
-    mode : {"quick", "full"}
-        As given to :func:`plan`.
-    out_dir : path
-        Folder for the files (created if missing).
-    seed : int
-        As given to :func:`plan`.
-    tasks : list of Task
-        :func:`plan`'s tasks.
-    results : list
-        Their results, in the same order.
-
-    Returns
-    -------
-    Reproduction
-        Comparisons with the paper, files written, remarks.
     """
     out_dir = prepare_output(mode, out_dir)
     sc = _scale(mode)

@@ -7,7 +7,8 @@ Every ``experiments.<paper>`` module exposes
   the tasks' results;
 * ``reproduce(mode="quick"|"full", out_dir=Path, seed=0, *, n_jobs, checkpoint, fresh,
   progress) -> Reproduction``: both, with the tasks run by
-  :func:`~ppdm_edu.experiments.tasks.run_tasks`.
+  :func:`~ppdm_edu.experiments.tasks.run_tasks` (:func:`run_reproduction`); the Parameters and
+  Returns sections of all three come from :func:`documented_as`.
 
 ``python -m ppdm_edu reproduce NAME`` calls it and writes ``out_dir/NAME.md`` from
 :meth:`Reproduction.to_markdown`; ``reproduce all`` runs the tasks of every paper in one pool and
@@ -16,13 +17,17 @@ joins the reports into ``REPORT.md``.
 from __future__ import annotations
 
 import dataclasses
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from .tasks import run_tasks
+
 __all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
-           "with_task_counts", "MODES", "CHECKPOINTS"]
+           "with_task_counts", "run_reproduction", "documented_as", "MODES", "CHECKPOINTS"]
 
 MODES = ("quick", "full")
 
@@ -96,6 +101,137 @@ def with_task_counts(result: "Reproduction", done) -> "Reproduction":
     """
     return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed))
 
+
+def run_reproduction(tasks, assemble: Callable, out_dir, *, desc: str, n_jobs=None, checkpoint: bool = True,
+                     fresh: bool = False, progress: bool = True) -> Reproduction:
+    """The body of every paper's ``reproduce``: run its planned tasks, then assemble the results.
+
+    Parameters
+    ----------
+    tasks : list of Task
+        What the paper's ``plan`` returned.
+    assemble : callable
+        ``results -> Reproduction``: the paper's ``assemble`` with everything but the results
+        given (the results come in the order of ``tasks``).
+    out_dir : path
+        The reproduction's output folder (its checkpoints go to :func:`checkpoint_folder`).
+    desc : str
+        Label of the progress bar.
+    n_jobs : int or None
+        Parallel workers (see :func:`~ppdm_edu.experiments.tasks.run_tasks`).
+    checkpoint : bool
+        Keep each finished task in ``out_dir/.checkpoints`` and resume from there.
+    fresh : bool
+        Ignore existing checkpoints.
+    progress : bool
+        Show the tqdm bar.
+
+    Returns
+    -------
+    Reproduction
+        What ``assemble`` returned, with the numbers of tasks computed and resumed.
+
+    Examples
+    --------
+    >>> from ppdm_edu.experiments.tasks import Task
+    >>> def square(i):
+    ...     return i * i
+    >>> tasks = [Task(("square", i), square, {"i": i}) for i in range(3)]
+    >>> rep = run_reproduction(tasks, lambda results: Reproduction("squares", str(results)), "unused",
+    ...                        desc="squares", checkpoint=False, progress=False)
+    >>> rep.title, rep.tasks_computed
+    ('[0, 1, 4]', 3)
+    """
+    done = run_tasks(tasks, n_jobs=n_jobs, checkpoint_dir=checkpoint_folder(out_dir) if checkpoint else None,
+                     fresh=fresh, progress=progress, desc=desc)
+    return with_task_counts(assemble(done.results), done)
+
+
+# numpydoc entries (type, description) of the parameters of every paper module's three steps
+_MODE = ('{"quick", "full"}', "``quick`` for a lecture, ``full`` the paper's scale.")
+_OUT_DIR = ("path", "Folder for the files (created if missing).")
+_STEP_PARAMETERS = {
+    "plan": {"mode": _MODE, "seed": ("int", "Root seed of every task's random streams.")},
+    "assemble": {
+        "mode": (_MODE[0], "As given to :func:`plan`."),
+        "out_dir": _OUT_DIR,
+        "seed": ("int", "As given to :func:`plan`."),
+        "tasks": ("list of Task", ":func:`plan`'s tasks."),
+        "results": ("list", "Their results, in the same order."),
+    },
+    "reproduce": {
+        "mode": _MODE,
+        "out_dir": _OUT_DIR,
+        "seed": ("int", "Root seed; the same seed gives the same files whatever ``n_jobs``."),
+        "n_jobs": ("int or None", "Parallel workers (-1: every core; None: 1 unless inside\n"
+                                  ":func:`~ppdm_edu.experiments.tasks.execution`)."),
+        "checkpoint": ("bool", "Keep each finished task in ``out_dir/.checkpoints`` and resume from there."),
+        "fresh": ("bool", "Ignore existing checkpoints."),
+        "progress": ("bool", "Show the tqdm bar."),
+    },
+}
+_REPRODUCTION_RETURNED = ("Reproduction", "Comparisons with the paper, files written, remarks.")
+_STEP_RETURNS = {
+    "plan": ("list of Task", "Independent tasks for :func:`~ppdm_edu.experiments.tasks.run_tasks`."),
+    "assemble": _REPRODUCTION_RETURNED,
+    "reproduce": _REPRODUCTION_RETURNED,
+}
+
+
+def documented_as(step: str, **parameters: tuple[str, str]) -> Callable:
+    """Decorator: append the Parameters and Returns sections a paper module's ``step`` shares.
+
+    Every ``experiments.<paper>`` module has the same three steps (``plan``, ``assemble``,
+    ``reproduce``, see the module docstring) with the same parameters. The decorated function's
+    own docstring says what it does for its paper; the parameters are documented in the order of
+    its signature, from the step's common entries and ``parameters``.
+
+    Parameters
+    ----------
+    step : {"plan", "assemble", "reproduce"}
+        Which of the three steps the decorated function is.
+    **parameters : tuple of str
+        ``name=(type, description)`` for a parameter the common entries do not cover.
+
+    Returns
+    -------
+    callable
+        A decorator returning the same function with the completed docstring.
+
+    Raises
+    ------
+    ValueError
+        If ``step`` is not one of the three.
+    TypeError
+        (when decorating) If a parameter of the function has no entry.
+
+    Examples
+    --------
+    >>> @documented_as("plan", runs=("int", "Runs per setting."))
+    ... def plan(mode="quick", seed=0, runs=2):
+    ...     \"\"\"Plan nothing.\"\"\"
+    >>> [line for line in plan.__doc__.splitlines() if " : " in line]
+    ['mode : {"quick", "full"}', 'seed : int', 'runs : int']
+    """
+    if step not in _STEP_PARAMETERS:
+        raise ValueError(f"step must be one of {', '.join(_STEP_PARAMETERS)}, got {step!r}")
+    entries = {**_STEP_PARAMETERS[step], **parameters}
+    returned, returned_text = _STEP_RETURNS[step]
+
+    def decorate(func: Callable) -> Callable:
+        if func.__doc__ is None:  # python -OO strips docstrings
+            return func
+        lines = ["", "Parameters", "----------"]
+        for name in inspect.signature(func).parameters:
+            if name not in entries:
+                raise TypeError(f"{func.__qualname__}: no documentation for parameter {name!r}")
+            kind, text = entries[name]
+            lines += [f"{name} : {kind}", *(f"    {line}" for line in text.splitlines())]
+        lines += ["", "Returns", "-------", returned, f"    {returned_text}"]
+        func.__doc__ = inspect.cleandoc(func.__doc__).rstrip() + "\n" + "\n".join(lines) + "\n"
+        return func
+
+    return decorate
 
 def verdict(paper, ours, tolerance) -> str:
     """reproduced if |ours - paper| <= tolerance; 'no number in the paper' if paper is None."""
