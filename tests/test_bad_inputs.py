@@ -99,7 +99,7 @@ FIXED = [
      ValueError, r"confidence must be in \(0, 0.5\]"),
     ("c45.add_errors n nan", lambda: c45.add_errors(nan, 1), ValueError, r"n must be finite"),
     ("assign_intervals nan", lambda: reconstruction_tree.assign_intervals([1.0, nan], [1, 1]),
-     ValueError, r"w contains NaN"),
+     ValueError, r"w contains 1 NaN"),
     # estimators: score before fit / with mismatched y, NaN labels
     ("ID3.score before fit", lambda: ID3().score(B, Y), ValueError, r"not fitted yet"),
     ("RRID3.score before fit", lambda: RRID3(0.7).score(B, Y), ValueError, r"not fitted yet"),
