@@ -523,6 +523,10 @@ def _chi2_critical(df: int, level: float) -> float:
 # ---------------------------------------------------------------------------------------------
 # the iteration (Fig. 1 with Eq. 3)
 # ---------------------------------------------------------------------------------------------
+# N / D above this is computed another way (A @ ratio must not overflow either)
+_MAX_RATIO = 1e290
+
+
 def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_history: bool):
     """Run Fig. 1 / Eq. 3 on observed bin counts ``N`` (m_w,) with response ``A`` (m_w, m).
 
@@ -543,17 +547,27 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
         # iteration and re-used for every p (footnote 2: O(m^2) instead of O(m^3)).
         D = A @ pr
         ok = D > 0.0
-        if ok.all():
-            ratio = N / D
-            n_eff = n
+        with np.errstate(over="ignore"):
+            if ok.all():
+                ratio = N / D
+                n_eff = n
+            else:
+                # an observed bin that the current estimate cannot produce carries no
+                # information about it: leave it out instead of dividing by zero (never NaN)
+                ratio = np.where(ok, N / np.where(ok, D, 1.0), 0.0)
+                n_eff = float(N[ok].sum())
+                if n_eff <= 0.0:
+                    break
+        huge = ratio > _MAX_RATIO
+        if huge.any():
+            # a bin whose likelihood under the estimate is tiny (D below ~1e-300, e.g. a far
+            # Gaussian tail): N / D overflows to inf. Its share of the counts is computed
+            # directly instead, N_s * A[s, t] Pr_t / D_s <= N_s (exact, never inf or NaN).
+            ratio = np.where(huge, 0.0, ratio)
+            share = N[huge, None] * ((A[huge] * pr) / D[huge, None])
+            new = (pr * (AT @ ratio) + share.sum(axis=0)) / n_eff
         else:
-            # an observed bin that the current estimate cannot produce carries no
-            # information about it: leave it out instead of dividing by zero (never NaN)
-            ratio = np.where(ok, N / np.where(ok, D, 1.0), 0.0)
-            n_eff = float(N[ok].sum())
-            if n_eff <= 0.0:
-                break
-        new = pr * (AT @ ratio) / n_eff
+            new = pr * (AT @ ratio) / n_eff
         total = new.sum()
         if not total > 0.0 or not np.isfinite(total):  # pragma: no cover - defensive
             break
@@ -562,7 +576,8 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
         prev = n * pr
         diff = n * new - prev
         pos = prev > 0.0
-        statistic = float(np.sum(diff[pos] ** 2 / prev[pos]))
+        with np.errstate(over="ignore"):  # a tiny prev: the statistic is inf, i.e. not converged
+            statistic = float(np.sum(diff[pos] ** 2 / prev[pos]))
         pr = new
         if keep_history:
             history.append(pr)
@@ -602,6 +617,14 @@ def _finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) ->
     top = float(A.max())
     if top != 1.0:
         A = A / top
+    # Eq. 3 is invariant to scaling any one row of A too; a row of far-tail likelihoods
+    # (subnormal, ~1e-310) loses its digits in A @ Pr, so such rows are scaled by a power of 2
+    # (exact: the same answer as for the row scaled to max 1, and no change to ordinary rows).
+    row_top = A.max(axis=1)
+    tiny = row_top < 1e-250
+    if tiny.any():
+        A = A.copy()
+        A[tiny] = np.ldexp(A[tiny], -np.frexp(row_top[tiny])[1][:, None])
     pr, n_iter, converged, history, statistic, threshold = _iterate(
         N.astype(float), A, max_iter, tol, keep_history
     )

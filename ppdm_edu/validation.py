@@ -9,8 +9,12 @@ import functools
 import math
 import numbers
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # pandas is imported by the callers that need a table
+    import pandas as pd
 
 __all__ = [
     "check_random_state",
@@ -37,6 +41,7 @@ __all__ = [
     "spawn_rngs",
     "renamed_seed_to_rng",
     "check_size",
+    "check_frame",
     "MAX_ELEMENTS",
 ]
 
@@ -1119,3 +1124,54 @@ def check_size(size, name: str = "size", *, per_item: int = 1) -> None:
     if total > MAX_ELEMENTS:
         raise ValueError(f"{name} = {size!r} asks for {total:,} values; at most {MAX_ELEMENTS:,} "
                          "are allowed in one call (about 8 GB of float64): draw in batches")
+
+
+def check_frame(frame, name: str, columns) -> pd.DataFrame:
+    """A non-empty table (DataFrame, or records a DataFrame accepts) holding ``columns``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame, list of dict or dict of lists
+        The table, e.g. the records of an experiment's runs.
+    name : str
+        The argument's name, for the message.
+    columns : sequence of str
+        The columns the caller needs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``frame`` itself if it is a DataFrame, else ``pandas.DataFrame(frame)``.
+
+    Raises
+    ------
+    TypeError
+        If ``frame`` cannot be made a table.
+    ValueError
+        If it has no rows or lacks one of ``columns``.
+
+    Examples
+    --------
+    >>> check_frame([{"a": 1, "b": 2}], "records", ["a", "b"]).shape
+    (1, 2)
+    >>> check_frame([], "records", ["a"])
+    Traceback (most recent call last):
+    ...
+    ValueError: records is empty: at least one row with columns ['a'] is needed
+    """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        if isinstance(frame, (str, bytes)) or frame is None:
+            raise TypeError(f"{name} must be a pandas.DataFrame or a list of records, got {frame!r}"[:200])
+        try:
+            frame = pd.DataFrame(frame)
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"{name} must be a pandas.DataFrame or a list of records: {err}") from None
+    columns = list(columns)
+    if frame.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one row with columns {columns} is needed")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing}; it has {list(frame.columns)[:20]}")
+    return frame

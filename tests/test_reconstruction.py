@@ -180,6 +180,7 @@ noises = st.one_of(
 )
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # no overflow in N / (A Pr) either
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(w=values, noise=noises, m=st.integers(1, 60), method=st.sampled_from(["bayes", "em"]))
 def test_output_is_a_distribution_never_nan(w, noise, m, method):
@@ -190,6 +191,7 @@ def test_output_is_a_distribution_never_nan(w, noise, m, method):
     assert rec.counts.sum() == pytest.approx(len(w))
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # no overflow in N / (A Pr) either
 @settings(max_examples=40, deadline=None)
 @given(w=values, noise=noises, seed=st.integers(0, 2**16), method=st.sampled_from(["bayes", "em"]))
 def test_invariant_to_shuffling(w, noise, seed, method):

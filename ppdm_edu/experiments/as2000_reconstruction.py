@@ -34,7 +34,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import renamed_seed_to_rng, spawn_rngs
+from ..validation import check_integer, renamed_seed_to_rng, spawn_rngs
 from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
@@ -181,6 +181,10 @@ def fig2_distances(n_seeds: int = 5, rng=0, n: int = FIG2_N, width: float = FIG2
     return pd.DataFrame(done.results)
 
 
+#: the most reconstructions one :func:`error_grid` call runs
+MAX_GRID_RUNS = 10_000
+
+
 @renamed_seed_to_rng
 def error_grid(ns=(1_000, 3_000, 10_000, 30_000), sigmas=(0.1, 0.25, 0.5, 1.0),
                shape: str = "plateau", n_seeds: int = 2, rng=0,
@@ -188,8 +192,18 @@ def error_grid(ns=(1_000, 3_000, 10_000, 30_000), sigmas=(0.1, 0.25, 0.5, 1.0),
     """Mean TV of the reconstruction (Gaussian noise) over a grid of n and sigma.
 
     Each (n, sigma) cell averages ``n_seeds`` runs (seeds ``s, s + 1, ...`` from ``rng``); a
-    row per cell with the randomized TV too.
+    row per cell with the randomized TV too. At most :data:`MAX_GRID_RUNS` reconstructions
+    (``len(ns) * len(sigmas) * n_seeds``) per call.
     """
+    n_seeds = check_integer(n_seeds, "n_seeds", minimum=1, maximum=MAX_GRID_RUNS)
+    ns = [check_integer(n, "ns (each n)", minimum=1) for n in np.atleast_1d(np.asarray(ns, dtype=object))]
+    sigmas = list(np.atleast_1d(np.asarray(sigmas, dtype=object)))
+    if not ns or not sigmas:
+        raise ValueError(f"ns and sigmas must each hold at least one value, got ns={ns!r}, sigmas={sigmas!r}")
+    runs = len(ns) * len(sigmas) * n_seeds
+    if runs > MAX_GRID_RUNS:
+        raise ValueError(f"len(ns) x len(sigmas) x n_seeds = {runs:,} reconstructions; at most "
+                         f"{MAX_GRID_RUNS:,} are allowed per call: lower n_seeds or the grid")
     seed = root_seed(rng)
     rows = []
     for sigma in sigmas:

@@ -37,7 +37,7 @@ from ..datasets import AGRAWAL_DOMAINS, AGRAWAL_NUMERIC, agrawal
 from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
-from ..validation import renamed_seed_to_rng, spawn_rngs
+from ..validation import check_frame, renamed_seed_to_rng, spawn_rngs
 from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 
@@ -370,6 +370,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     >>> summarize(df)[["mean", "sd"]].round(2).to_dict("records")
     [{'mean': 85.0, 'sd': 7.07}]
     """
+    df = check_frame(df, "df", ["function", "noise", "privacy", "algorithm", "accuracy", "n_leaves"])
     g = df.groupby(["function", "noise", "privacy", "algorithm"], sort=True)
     columns = {
         "mean": 100 * g["accuracy"].mean(),

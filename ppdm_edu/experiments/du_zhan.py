@@ -31,7 +31,7 @@ import pandas as pd
 from ..datasets import adult_binary
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from ..validation import renamed_seed_to_rng
+from ..validation import check_frame, renamed_seed_to_rng
 from .report import (
     Comparison,
     Reproduction,
@@ -175,6 +175,7 @@ def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
     >>> summarize_sweep(df).round(4).to_dict("records")[0]["drop_points"]
     0.5
     """
+    df = check_frame(df, "df", ["theta", "accuracy", "estimated_accuracy", "n_nodes"])
     original = df.attrs.get("original_accuracy", np.nan)
     g = df.groupby("theta")
     out = pd.DataFrame({

@@ -38,7 +38,7 @@ from ..datasets import ADULT_CONTINUOUS, load_adult
 from ..naive_bayes import PerturbedGaussianNB
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_random_state
+from ..validation import check_finite_2d, check_frame, check_random_state
 from .report import (
     Comparison,
     Reproduction,
@@ -132,8 +132,15 @@ def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
         kind0, snr0 = DATASETS[dataset]
         kind = kind or kind0
         snr = snr0 if snr is None else snr
-    X = np.asarray(X, dtype=float)
-    snrs = np.broadcast_to(np.asarray(snr, dtype=float), (X.shape[1],))
+    X = check_finite_2d(X, "X")
+    snrs = np.atleast_1d(np.asarray(snr, dtype=float)) if not isinstance(snr, str) else snr
+    if isinstance(snrs, str) or snrs.ndim != 1 or snrs.size not in (1, X.shape[1]):
+        where = (f" (the SNRs of data set {dataset!r}, for Adult's six continuous attributes; "
+                 "for another X pass snr= and kind=)"
+                 if snr is DATASETS.get(dataset, (None, None))[1] else "")
+        raise ValueError(f"snr must be one number or one per column of X ({X.shape[1]} columns), got "
+                         f"{np.size(snr)} values {snr!r}{where}")
+    snrs = np.broadcast_to(snrs, (X.shape[1],))
     return [noise_for_snr(X[:, j], float(snrs[j]), kind) for j in range(X.shape[1])]
 
 
@@ -274,7 +281,7 @@ def threshold_curve(thresholds, kind, snr, n_train, rng):
 
 def summarize(records) -> pd.DataFrame:
     """Mean, sd, min and max over repeats per (table, row, data)."""
-    frame = pd.DataFrame(records)
+    frame = check_frame(records, "records", ["table", "row", "data", "accuracy"])
     g = frame.groupby(["table", "row", "data"], sort=False)["accuracy"]
     out = g.agg(["mean", "std", "min", "max", "count"]).reset_index()
     paper = []

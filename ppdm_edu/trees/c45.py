@@ -63,11 +63,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..randomization import Noise
 from ..validation import (
+    check_finite_array,
     check_fit_data,
     check_noise_mapping,
     check_predict_data,
     check_probability,
     check_random_state,
+    check_real,
 )
 from ..validation import feature_names as fitted_feature_names
 
@@ -83,6 +85,18 @@ def _xlog2x(c):
     pos = c > 0
     out[pos] = c[pos] * np.log2(c[pos])
     return out
+
+
+def _check_counts(counts, name: str, *, positive_sum: bool = True) -> np.ndarray:
+    """Class counts: a non-empty 1-D array of finite numbers >= 0 (with a positive sum)."""
+    c = check_finite_array(counts, name)
+    if c.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of class counts, got shape {c.shape}")
+    if (c < 0).any():
+        raise ValueError(f"{name} must be class counts >= 0, got {float(c.min())!r}")
+    if positive_sum and c.sum() <= 0:
+        raise ValueError(f"{name} must have a positive sum (at least one record), got {c.tolist()!r}")
+    return c
 
 
 def entropy(counts) -> float:
@@ -109,10 +123,7 @@ def entropy(counts) -> float:
     >>> round(entropy([9, 5]), 4)
     0.9403
     """
-    counts = np.asarray(counts, dtype=float)
-    if (counts.ndim != 1 or counts.size == 0 or not np.isfinite(counts).all() or (counts < 0).any()
-            or counts.sum() <= 0):
-        raise ValueError("counts must be a non-empty 1-D array of finite, non-negative numbers with a positive sum")
+    counts = _check_counts(counts, "counts")
     n = counts.sum()
     return float((_xlog2x(n) - _xlog2x(counts).sum()) / n)
 
@@ -146,10 +157,13 @@ def gain_ratio(left_counts, right_counts) -> tuple[float, float]:
     >>> round(g, 4), round(r, 4)
     (0.4591, 0.5)
     """
-    left = np.asarray(left_counts, dtype=float)
-    right = np.asarray(right_counts, dtype=float)
+    left = _check_counts(left_counts, "left_counts", positive_sum=False)
+    right = _check_counts(right_counts, "right_counts", positive_sum=False)
     if left.shape != right.shape:
-        raise ValueError("left_counts and right_counts must have one count per class")
+        raise ValueError("left_counts and right_counts must have one count per class, got shapes "
+                         f"{left.shape} and {right.shape}")
+    if left.sum() + right.sum() <= 0:
+        raise ValueError("left_counts and right_counts hold no records (both sum to 0)")
     total = left + right
     n, n_left, n_right = total.sum(), left.sum(), right.sum()
     info_test = (n_left * entropy(left) if n_left > 0 else 0.0) + (
@@ -169,9 +183,9 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
     Parameters
     ----------
     n : float
-        Number (or total weight) of records in the leaf; finite. ``n <= 0`` gives 0.
+        Number (or total weight) of records in the leaf; finite, >= 0. ``n = 0`` gives 0.
     e : float
-        Training errors (or their weight) in the leaf; finite, normally ``0 <= e <= n``.
+        Training errors (or their weight) in the leaf; finite, ``0 <= e <= n``.
     confidence : float, default 0.25
         J48's confidence factor, in (0, 0.5] (smaller is more pessimistic).
 
@@ -183,19 +197,26 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
     Raises
     ------
     ValueError
-        If ``confidence`` is not in (0, 0.5] or ``n``/``e`` is not finite.
+        If ``confidence`` is not in (0, 0.5], ``n`` is negative or not finite, or ``e`` is not
+        between 0 and ``n``.
 
     Examples
     --------
     >>> round(add_errors(6, 0), 4)
     1.2378
     """
+    if not isinstance(confidence, float):
+        confidence = check_real(confidence, "confidence")
     if confidence > 0.5:
         raise ValueError(f"confidence must be at most 0.5, got {confidence}")
     if not confidence > 0.0:  # (NaN fails too)
         raise ValueError(f"confidence must be in (0, 0.5], got {confidence}")
-    if not (math.isfinite(n) and math.isfinite(e)):
-        raise ValueError(f"n and e must be finite record counts, got n={n}, e={e}")
+    n = check_real(n, "n")
+    e = check_real(e, "e")
+    if n < 0:
+        raise ValueError(f"n must be a record count >= 0, got {n}")
+    if not 0 <= e <= n * (1 + 1e-9) + 1e-9:
+        raise ValueError(f"e must be an error count between 0 and n = {n}, got {e}")
     if n <= 0:
         return 0.0
     if e < 1:

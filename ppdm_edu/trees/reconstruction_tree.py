@@ -61,6 +61,7 @@ from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from ..validation import (
     check_bool,
+    check_finite_array,
     check_fit_data,
     check_noise_mapping,
     check_random_state,
@@ -111,12 +112,10 @@ def assign_intervals(w, counts) -> np.ndarray:
     >>> assign_intervals([5.0, 1.0, 3.0, 2.0], [1.0, 2.4, 0.6]).tolist()
     [2, 0, 1, 1]
     """
-    values = np.asarray(w, dtype=float)
+    values = check_finite_array(w, "w", allow_empty=True)
     if values.ndim != 1:
         raise ValueError(f"w must be one-dimensional, got shape {values.shape}")
-    if not np.isfinite(values).all():
-        raise ValueError("w contains NaN or infinite values; drop or impute them first")
-    est = np.asarray(counts, dtype=float)
+    est = check_finite_array(counts, "counts")
     if est.ndim != 1 or est.size == 0 or not np.isfinite(est).all() or (est < 0).any() or est.sum() <= 0:
         raise ValueError("counts must be a non-empty 1-D array of finite, non-negative numbers with a positive sum")
     n = values.size
