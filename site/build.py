@@ -5,9 +5,10 @@
    ipywidgets state (nor the JavaScript that would fetch the widget manager from a CDN);
 2. copy MathJax 3 (from the ``django-static-mathjax`` wheel of the ``[site]`` extra: the MathJax
    files only, no Django) into ``site/_static/mathjax`` so that math is typeset offline;
-3. write ``site/_generated/cited_by.md``: for each entry of ``references.bib`` the notebooks that
-   cite it (``CITATIONS`` below); a paper no notebook cites, or a key without a pattern, is an
-   error;
+3. write ``site/_generated/cited_by.json``: for each entry of ``references.bib`` the notebooks
+   that cite it (``CITATIONS`` below), which the bibliography style of ``conf.py`` turns into
+   "Cited in" links at the end of the entry; a paper no notebook cites, or a key without a
+   pattern, is an error;
 4. run ``sphinx-build -W --keep-going -b html site site/_build/html``. The notebooks are never
    executed (``nb_execution_mode = "off"`` in conf.py).
 
@@ -148,8 +149,9 @@ def copy_mathjax(dest: Path = HERE / "_static" / "mathjax") -> Path:
     return dest
 
 
-def cited_by(dest: Path = HERE / "_generated" / "cited_by.md") -> dict[str, list[str]]:
-    """Which notebooks cite each bibliography entry; written as a Markdown list for the page."""
+def cited_by(dest: Path = HERE / "_generated" / "cited_by.json") -> dict[str, list[str]]:
+    """Which notebooks cite each bibliography entry (key -> notebook stems), written as JSON for
+    the bibliography style of conf.py."""
     bib_keys = re.findall(r"^@\w+\{([^,]+),", (HERE / "references.bib").read_text(), re.MULTILINE)
     missing = sorted(set(bib_keys) - set(CITATIONS))
     if missing:
@@ -164,12 +166,8 @@ def cited_by(dest: Path = HERE / "_generated" / "cited_by.md") -> dict[str, list
     uncited = [key for key, stems in result.items() if not stems]
     if uncited:
         sys.exit(f"references.bib entries no notebook cites (remove them or fix the pattern): {uncited}")
-    lines = []
-    for key, stems in result.items():
-        links = ", ".join(f"[{stem.replace('_', ' ', 1).replace('_', ' ')}](notebooks/{stem}.ipynb)"
-                          for stem in stems)
-        lines.append(f"- {{cite:t}}`{key}` — cited in {links}")
-    _write_if_changed(dest, ("\n".join(lines) + "\n").encode())
+    # conf.py's bibliography style reads this and ends every entry with "Cited in" links
+    _write_if_changed(dest, (json.dumps(result, indent=1) + "\n").encode())
     return result
 
 

@@ -58,15 +58,26 @@ nb_mime_priority_overrides = [
 ]
 nb_ipywidgets_js = {}  # no require.js / html-manager from a CDN
 nb_output_stderr = "show"
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
+# {{ repository }} in the site's Markdown (index.md): the repository URL of this file, as a link
+myst_substitutions = {"repository": f"[{REPOSITORY_URL}]({REPOSITORY_URL})"}
 myst_heading_anchors = 3
 
 # ---- MathJax from the site itself (build.py copies it into _static/mathjax)
 html_static_path = ["_static"]
+html_css_files = ["ppdm.css"]  # wide tables (the reproduction report) fit the column
 mathjax_path = "mathjax/tex-mml-chtml.js"
 
 # ---- API reference from the numpydoc docstrings
 autosummary_generate = True
+# The summary column of an autosummary table is a docstring's first sentence; Sphinx splits it at
+# the first ". " not after 'e.g.', 'i.e.', 'et al.' or 'vs.'. The docstrings cite papers ("the
+# paper's heuristic (Sec. 4.2)", "Fig. 2"), which would cut the summary to "... (Sec.".
+import sphinx.ext.autosummary as _autosummary  # noqa: E402
+
+_autosummary.WELL_KNOWN_ABBREVIATIONS = (
+    *_autosummary.WELL_KNOWN_ABBREVIATIONS, "Sec.", "Secs.", "Fig.", "Figs.", "Eq.", "Eqs.", "Alg.",
+    "Tab.", "cf.")
 # ignore-module-all: a package's __all__ re-exports objects documented in their own module
 # (ppdm_edu.datasets.adult_binary is a module and a function re-exported by ppdm_edu.datasets)
 autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
@@ -79,9 +90,45 @@ numpydoc_class_members_toctree = False
 numpydoc_validation_checks: set[str] = set()
 numpydoc_xref_param_type = False
 
-# ---- bibliography
+# ---- bibliography: pybtex's "plain" style, each entry ending with links to the notebooks that
+# cite it (site/build.py writes _generated/cited_by.json before Sphinx runs)
+import json  # noqa: E402
+
+from pybtex.plugin import register_plugin  # noqa: E402
+from pybtex.richtext import HRef, Text  # noqa: E402
+from pybtex.style.formatting.plain import Style as _PlainStyle  # noqa: E402
+
+
+def _notebook_label(stem: str) -> str:
+    """'02_reconstruction' -> '02 reconstruction' (as the landing page's learning path names it)."""
+    return stem.replace("_", " ")
+
+
+class CitedInStyle(_PlainStyle):
+    """The plain style, plus "Cited in: 00 start here, 07 attacks and local dp." per entry."""
+
+    cited_by: dict[str, list[str]] = {}
+
+    def format_entry(self, label, entry, bib_data=None):
+        formatted = super().format_entry(label, entry, bib_data)
+        stems = self.cited_by.get(entry.key, [])
+        if not stems:
+            return formatted
+        links = []
+        for k, stem in enumerate(stems):
+            links += [", "] if k else []
+            # relative to bibliography.html, the only page with a {bibliography} directive
+            links.append(HRef(f"notebooks/{stem}.html", _notebook_label(stem)))
+        formatted.text = Text(formatted.text, " Cited in: ", *links, ".")
+        return formatted
+
+
+_CITED_BY = HERE / "_generated" / "cited_by.json"
+CitedInStyle.cited_by = json.loads(_CITED_BY.read_text()) if _CITED_BY.exists() else {}
+register_plugin("pybtex.style.formatting", "cited_in", CitedInStyle)
+
 bibtex_bibfiles = ["references.bib"]
-bibtex_default_style = "plain"
+bibtex_default_style = "cited_in"
 bibtex_reference_style = "author_year"
 
 # ---- theme and launch buttons

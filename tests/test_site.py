@@ -418,3 +418,40 @@ def test_lite_build_has_the_notebooks_the_wheel_and_the_piplite_index(lite_html)
     extensions = {e["name"] for e in config["federated_extensions"]}
     assert "@jupyter-widgets/jupyterlab-manager" in extensions  # the panels' sliders
     assert (lite_html / "lab" / "index.html").exists()
+
+
+@pytest.mark.browser
+def test_bibliography_entries_end_with_cited_in_links(site_html):
+    """One list: every entry of the bibliography ends with links to the notebooks that cite it."""
+    html = (site_html / "bibliography.html").read_text(encoding="utf-8")
+    entries = re.findall(r'role="doc-biblioentry">(.*?)</div>', html, re.DOTALL)
+    assert entries
+    cited = json.loads((SITE / "_generated" / "cited_by.json").read_text())
+    for entry in entries:
+        assert "Cited in:" in entry, entry[:200]
+        links = re.findall(r'href="notebooks/([0-9]{2}_\w+)\.html"', entry.split("Cited in:")[1])
+        assert links and links in list(cited.values()), (links, entry[:200])
+
+
+@pytest.mark.browser
+def test_api_summaries_are_not_cut_at_an_abbreviation(site_html):
+    """autosummary's first sentence must not end at 'Fig.', 'Sec.' or 'Eq.' (conf.py)."""
+    cut = []
+    for page in sorted((site_html / "generated").glob("*.html")):
+        for row in re.findall(r'<tr class="row-(?:odd|even)">(.*?)</tr>', page.read_text(encoding="utf-8"),
+                              re.DOTALL):
+            cells = re.findall(r"<td>(.*?)</td>", row, re.DOTALL)
+            text = re.sub(r"<[^>]+>", "", cells[-1]).strip() if cells else ""
+            if re.search(r"\b(Sec|Secs|Fig|Figs|Eq|Eqs|Alg|Tab)\.$", text):
+                cut.append(f"{page.name}: {text}")
+    assert not cut, "\n".join(cut[:20])
+
+
+@pytest.mark.browser
+def test_report_figures_are_not_stretched_and_landing_names_the_repository(site_html):
+    page = _parse(site_html / "reports.html")
+    stretched = [v for t, _, v, a in page.refs if t == "img" and "width" in (a.get("style") or "")]
+    assert not stretched, f"figures given a width (small PNGs get upscaled and blurred): {stretched}"
+    index = (site_html / "index.html").read_text(encoding="utf-8")
+    assert "&lt;the repository&gt;" not in index
+    assert f'href="{_conf_value("REPOSITORY_URL")}"' in index

@@ -205,3 +205,26 @@ def test_search_finds_reconstruction(site_page):
     assert any("notebooks/02_reconstruction.html" in h for h in hits), hits[:20]
     pg.screenshot(path=str(ARTIFACTS / "search.png"))
     _assert_offline(pg)
+
+
+@pytest.mark.parametrize("width", [1366, 1024])
+def test_report_summary_table_fits_and_figures_load(browser, site_server, width):
+    """The reproduction report at a laptop / projector width: its summary table shows every
+    column without a horizontal scroll bar, and every figure loads at no more than its own size."""
+    context = browser.new_context(viewport={"width": width, "height": 768})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{site_server}/reports.html", wait_until="networkidle")
+        table = pg.locator("article table").first
+        overflow = table.evaluate("t => (t.closest('.pst-scrollable-table-container') || t.parentElement)"
+                                  ".scrollWidth - (t.closest('.pst-scrollable-table-container') || "
+                                  "t.parentElement).clientWidth")
+        assert overflow <= 1, f"the summary table is {overflow} px wider than the column at {width} px"
+        pg.wait_for_function("[...document.querySelectorAll('article img')].every(i => i.complete)")
+        sizes = pg.evaluate("[...document.querySelectorAll('article img')]"
+                            ".map(i => [i.getAttribute('src'), i.naturalWidth, i.clientWidth])")
+        assert len(sizes) >= 6 and all(nat > 0 for _, nat, _ in sizes), sizes
+        assert all(shown <= nat for _, nat, shown in sizes), f"upscaled (blurred) figures: {sizes}"
+        pg.screenshot(path=str(ARTIFACTS / f"reports_{width}.png"))
+    finally:
+        context.close()
