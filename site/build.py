@@ -53,6 +53,8 @@ CITATIONS = {
     "erlingsson2014": r"RAPPOR",
 }
 
+# nbval's per-cell markers (a whole line)
+NBVAL_MARKER = re.compile(r"# NBVAL_[A-Z_]+")
 # the MIME type of a live ipywidgets view in a saved notebook
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # the theme centres tables; a panel's read-out table belongs under the figure's left edge, as live
@@ -92,6 +94,13 @@ def _static_panel(output: dict) -> list[dict] | None:
     return outputs
 
 
+def _without_test_markers(source) -> str:
+    """A code cell's source without nbval's marker comments (``# NBVAL_CHECK_OUTPUT``): they tell
+    ``make test`` which printed numbers must not change, and mean nothing to a reader."""
+    text = "".join(source) if isinstance(source, list) else source
+    return "\n".join(line for line in text.split("\n") if not NBVAL_MARKER.fullmatch(line.strip()))
+
+
 def _site_outputs(outputs: list[dict]) -> list[dict]:
     """A code cell's outputs as the site shows them: stand-ins as picture + read-out, and no live
     widget view (without a kernel and widget state myst-nb could only print its ``VBox(...)``
@@ -114,6 +123,8 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
         for cell in nb.get("cells", []):
             if cell.get("outputs"):
                 cell["outputs"] = _site_outputs(cell["outputs"])
+            if cell.get("cell_type") == "code":
+                cell["source"] = _without_test_markers(cell["source"])
         target = dest / nb_path.name
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)

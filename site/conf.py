@@ -58,7 +58,7 @@ nb_mime_priority_overrides = [
 ]
 nb_ipywidgets_js = {}  # no require.js / html-manager from a CDN
 nb_output_stderr = "show"
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution", "linkify"]
 # {{ repository }} in the site's Markdown (index.md): the repository URL of this file, as a link
 myst_substitutions = {"repository": f"[{REPOSITORY_URL}]({REPOSITORY_URL})"}
 myst_heading_anchors = 3

@@ -261,6 +261,7 @@ def test_every_panel_shows_its_stored_png_on_its_page(site_html):
         assert WIDGET_VIEW not in html and "widget-state+json" not in html, page.name
         # a live widget's text repr is no use to a reader (the stand-in shows the panel)
         assert "VBox(children=" not in html, f"{page.name}: a widget's VBox(...) repr is on the page"
+        assert not re.search(r">\s*# NBVAL_", html), f"{page.name}: an nbval marker comment is in a code cell"
         # every panel's read-out is on the page under its picture (issue 16 §3)
         readouts = [static_readout(out) for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
                     for out in cell.get("outputs", [])]
