@@ -1,4 +1,4 @@
-"""Every notebook is a slideshow (jupyterlab-rise): title slide, sections, each live panel on a
+"""Every notebook is a slideshow (jupyterlab-slideshow): title slide, sections, each live panel on a
 slide of its own, hidden solutions skipped."""
 from __future__ import annotations
 

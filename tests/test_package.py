@@ -186,8 +186,11 @@ def test_environment_yml_has_the_same_bounds_as_pyproject():
     conda = {}
     text = (ROOT / "environment.yml").read_text(encoding="utf-8")
     for line in text.split("\ndependencies:\n", 1)[1].splitlines():
-        m = re.fullmatch(r"  - ([A-Za-z0-9_.-]+)(.*)", line)
-        if m and m.group(1) not in ("python", "pip"):
+        # conda-forge packages, and the pip section's (a package conda-forge lacks)
+        m = re.fullmatch(r"  - ([A-Za-z0-9_.-]+)(.*)|      - ([A-Za-z][A-Za-z0-9_.-]+)(.*)", line)
+        if m and m.lastindex > 2:
+            conda[m.group(3).lower()] = m.group(3) + m.group(4).strip()
+        elif m and m.group(1) not in ("python", "pip"):
             conda[m.group(1).lower()] = m.group(1) + m.group(2).strip()
     assert conda == {name: spec.replace(" ", "") for name, spec in wanted.items()}
 

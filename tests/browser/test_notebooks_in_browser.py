@@ -16,6 +16,10 @@ from the Run menu, then assert that
 (e) notebooks 01 and 02: after a kernel restart / shutdown the panel says in words that its
     kernel is gone and shows its last picture (no "Error displaying widget").
 
+As slides (issue 15 §3), at 1024x768: notebook 03 presented with jupyterlab-slideshow (the
+``[lab]`` extra): the deck starts, the panel's slide shows the live panel inside the window, and a
+slider moved on the slide redraws its figure.
+
 At 1024x768 in lecture mode with the sidebar hidden (``lecture/NN_lecture.ipynb``, see
 ``conftest.py``): each panel fits the visible notebook, every slider read-out and the panel's
 read-out line are fully inside the window, and prose / code are projector-sized.
@@ -484,4 +488,52 @@ def test_lecture_mode_fits_a_projector(projector_page, jupyter_server, prefix):
         assert not errors, f"{path}: error output in lecture mode:\n" + "\n---\n".join(errors)
     except BaseException:
         _failure_artifacts(page, tag)
+        raise
+
+
+def _run_command(page, label: str) -> None:
+    """Run a JupyterLab command by its label, from the command palette."""
+    page.keyboard.press("Control+Shift+c")
+    page.locator(".lm-CommandPalette-input").first.fill(label)
+    page.locator(".lm-CommandPalette-item", has_text=label).first.click()
+
+
+def test_slides_show_the_live_panel(projector_page, jupyter_server):
+    page = projector_page
+    path = f"notebooks/{_find_notebook(jupyter_server, '03')}"
+    try:
+        _open_and_run(page, jupyter_server, path)
+        _shot(page, "03_slides_before")
+        page.locator(f"{NB} .jp-Cell").first.click()
+        page.keyboard.press("Escape")
+        _run_command(page, "Start Deck")
+        page.wait_for_timeout(2000)
+        assert page.locator("body[data-jp-deck-mode='presenting']").count(), "the deck did not start"
+        _shot(page, "03_slides_title")
+        panel = page.locator(f"{NB} {PANEL}").first
+        # Space advances one slide at a time; the panel has a slide of its own
+        for _ in range(15):
+            box = panel.bounding_box()
+            if box and box["y"] >= 0 and box["y"] + box["height"] <= 768 and panel.is_visible():
+                break
+            page.keyboard.press("Space")
+            page.wait_for_timeout(800)
+        box = panel.bounding_box()
+        _shot(page, "03_slides_panel")
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 768 + 0.5, \
+            f"the panel's slide does not show the whole panel in the 1024x768 window: {box}"
+        assert 0 <= box["x"] and box["x"] + box["width"] <= 1024 + 0.5, box
+        # live: a slider moved on the slide redraws the figure
+        image = panel.locator("img.widget-image").first
+        before = image.get_attribute("src")
+        handle = panel.locator(".widget-hslider .noUi-handle").first
+        handle.focus()
+        page.keyboard.press("End")
+        page.wait_for_function("([img, src]) => img.getAttribute('src') !== src",
+                               arg=[image.element_handle(), before], timeout=20_000)
+        _wait_kernel_idle(page, timeout=60)
+        _shot(page, "03_slides_panel_moved")
+        assert not _errors(page), _errors(page)
+    except Exception:
+        _failure_artifacts(page, "03_slides")
         raise
