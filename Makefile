@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
+# setuptools prints an "Editable installation ... be careful with folders ... with the same name as
+# your package" banner on every `pip install -e`; it says nothing a newcomer can act on, so hide it
+PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet
 # Jupyter refuses to run as root unless told; containers and some lab machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -24,25 +27,25 @@ $(BIN)/python:
 
 # `pip install ppdm-edu` is the library alone; the notebooks need the [lab] extra (JupyterLab, ipywidgets).
 $(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[lab]"
+	$(PIP) -e ".[lab]"
 	touch $@
 
 # The test extra includes the lab extra, so it satisfies `make lab` too.
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(PIP) -e ".[test]"
 	touch $@ $(VENV)/.lab-installed
 
 $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(PIP) -e ".[test,bench]"
 	touch $@
 
 # The browser tests also check the website and the JupyterLite build, hence the site extra.
 $(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,browser,site]"
+	$(PIP) -e ".[test,browser,site]"
 	touch $@ $(VENV)/.site-installed
 
 $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[site]"
+	$(PIP) -e ".[site]"
 	touch $@
 
 lab: $(VENV)/.lab-installed
