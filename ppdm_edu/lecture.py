@@ -33,9 +33,31 @@ _STATE = {"lecture": False}
 
 
 def style_path(name: str) -> str:
-    """Path of a style shipped with the package: ``"classroom"`` or ``"projector"``.
+    """Path of a matplotlib style shipped with the package.
 
-    Usable with ``matplotlib.style.use`` or ``matplotlib.style.context``.
+    Usable with ``matplotlib.style.use`` or ``matplotlib.style.context``, e.g. to draw one
+    figure in the projector style without switching the whole session (:func:`lecture_mode`).
+
+    Parameters
+    ----------
+    name : {"classroom", "projector"}
+        ``"classroom"``: the default laptop style; ``"projector"``: larger fonts, thicker lines
+        and markers, darker axes.
+
+    Returns
+    -------
+    str
+        Absolute path of ``styles/<name>.mplstyle`` inside the installed package.
+
+    Raises
+    ------
+    ValueError
+        If `name` is not one of the shipped styles.
+
+    Examples
+    --------
+    >>> style_path("projector").endswith("projector.mplstyle")
+    True
     """
     if name not in STYLES:
         raise ValueError(f"unknown style {name!r}; choose from {STYLES}")
@@ -81,7 +103,20 @@ def lecture_mode(enabled: bool = True) -> None:
 
 
 def is_lecture_mode() -> bool:
-    """Whether :func:`lecture_mode` was last switched on."""
+    """Whether :func:`lecture_mode` was last switched on.
+
+    Returns
+    -------
+    bool
+        ``True`` after ``lecture_mode(True)``, ``False`` after ``lecture_mode(False)`` and before
+        any call (the classroom style is the default).
+
+    Examples
+    --------
+    >>> lecture_mode(False)
+    >>> is_lecture_mode()
+    False
+    """
     return _STATE["lecture"]
 
 
@@ -89,6 +124,17 @@ def widget_width() -> str:
     """CSS width for slider widgets: wide enough to grab on a projector.
 
     Panels cap it at the cell's width (``max-width: 100%``) so the read-out stays visible.
+
+    Returns
+    -------
+    str
+        A CSS length: ``"820px"`` in lecture mode, ``"560px"`` otherwise.
+
+    Examples
+    --------
+    >>> lecture_mode(False)
+    >>> widget_width()
+    '560px'
     """
     return "820px" if _STATE["lecture"] else "560px"
 
@@ -142,6 +188,16 @@ def widget_css() -> str:
     Uses the CSS variables of JupyterLab (``--jp-content-font-size*``, ``--jp-code-font-size``)
     and of ipywidgets 8 (``--jp-widgets-*``), so it applies to the whole page, including panels
     created before the switch.
+
+    Returns
+    -------
+    str
+        An HTML ``<style>`` element, ready for ``IPython.display.HTML``.
+
+    Examples
+    --------
+    >>> widget_css().startswith("<style>")
+    True
     """
     return (
         "<style>\n"

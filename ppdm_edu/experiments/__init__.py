@@ -24,7 +24,31 @@ __all__ = ["REPRODUCTIONS", "load", *_EXPORTS]
 
 
 def load(name: str):
-    """The module behind a CLI name."""
+    """The reproduction module behind a CLI name of ``python -m ppdm_edu reproduce``.
+
+    Parameters
+    ----------
+    name : str
+        A key of ``REPRODUCTIONS``: ``"as2000-reconstruction"`` (Agrawal & Srikant 2000,
+        Fig. 2), ``"as2000"`` (Fig. 5, 6), ``"du-zhan"`` (Du & Zhan 2003, Fig. 2) or ``"liu"``
+        (Liu, Kantarcioglu & Thuraisingham 2008). ``"all"`` is handled by the CLI, not here.
+
+    Returns
+    -------
+    module
+        The imported module; its ``reproduce(mode, out_dir, seed)`` returns a
+        :class:`~ppdm_edu.experiments.report.Reproduction`.
+
+    Raises
+    ------
+    ValueError
+        If `name` is not a known reproduction.
+
+    Examples
+    --------
+    >>> load("du-zhan").__name__
+    'ppdm_edu.experiments.du_zhan'
+    """
     if name not in REPRODUCTIONS:
         raise ValueError(f"unknown reproduction {name!r}; choose from: all, {', '.join(REPRODUCTIONS)}")
     return importlib.import_module(f".{REPRODUCTIONS[name]}", __name__)

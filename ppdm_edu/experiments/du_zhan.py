@@ -164,8 +164,35 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
 
 
 def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
-    """Per theta: mean and variance of the accuracy (Fig. 2a, 2b), drop below the original accuracy
-    in percentage points, mean Section 4.3 estimate, mean |estimate - accuracy|, epsilon.
+    """Per theta: the mean and variance of Fig. 2(a) and 2(b) of Du & Zhan, and more.
+
+    Summarizes the runs of :func:`rr_theta_sweep`: the mean accuracy (Fig. 2a) and its variance
+    (Fig. 2b) over the runs, the drop below the original ID3 accuracy in percentage points, the
+    mean Section 4.3 estimate, the mean |estimate - accuracy| and the privacy level epsilon of
+    each theta.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per (theta, run), as :func:`rr_theta_sweep` returns: columns ``theta`` (the
+        probability of keeping a record, in [0, 1]), ``accuracy`` and ``estimated_accuracy``
+        (fractions in [0, 1]) and ``n_nodes``. ``df.attrs["original_accuracy"]`` (plain ID3 on
+        the original data) gives the drop; without it ``drop_points`` is NaN.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``theta`` (ascending): ``runs``, ``mean_accuracy``, ``variance`` and ``sd``
+        (sample, ddof = 1), ``min_accuracy``, ``max_accuracy``, ``mean_estimated``,
+        ``mean_abs_estimate_error``, ``mean_nodes``, ``drop_points`` (100 x (original - mean
+        accuracy)) and ``epsilon`` (``|ln(theta / (1 - theta))|``, the local differential privacy
+        of MRR, :func:`~ppdm_edu.randomized_response.epsilon`). Accuracies are fractions;
+        ``attrs["original_accuracy"]`` is carried over.
+
+    Raises
+    ------
+    ValueError
+        If `df` is empty or lacks one of the columns.
 
     Examples
     --------

@@ -101,8 +101,35 @@ def adult_xy(n_train: int | None = 10_000, rng=None):
     """The six continuous Adult attributes: (X_train, y_train, X_test, y_test) as float arrays.
 
     ``n_train`` records are drawn without replacement from adult.data (None: all 32,561);
-    the test set is all of adult.test.
+    the test set is all of adult.test (Section 7 of Liu, Kantarcioglu & Thuraisingham: 10,000
+    training records drawn anew in every repeat, all 16,281 test records).
 
+    Parameters
+    ----------
+    n_train : int or None, default 10_000
+        Training records to draw, from 1 to 32,561; None keeps all of adult.data in file order.
+    rng : None, int or numpy.random.Generator, default None
+        Seed of the draw; None gives fresh entropy.
+
+    Returns
+    -------
+    X_train : ndarray of float, shape (n_train, 6)
+        The attributes age, fnlwgt, education_num, capital_gain, capital_loss,
+        hours_per_week (in that order) of the drawn training records.
+    y_train : ndarray, shape (n_train,)
+        Their income class labels.
+    X_test : ndarray of float, shape (16281, 6)
+        The same attributes of every adult.test record.
+    y_test : ndarray, shape (16281,)
+        Their income class labels.
+
+    Raises
+    ------
+    ValueError
+        If `n_train` is outside 1 .. 32,561.
+
+    Examples
+    --------
     >>> X, y, Xt, yt = adult_xy(1000, rng=0)
     >>> X.shape, Xt.shape
     ((1000, 6), (16281, 6))
@@ -122,6 +149,37 @@ def adult_xy(n_train: int | None = 10_000, rng=None):
 def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
     """One noise model per column of ``X`` giving the data set's SNR (or ``snr``/``kind`` given).
 
+    Section 7 of Liu et al. sets the noise of each attribute by its signal-to-noise ratio
+    ``SNR = var(x) / var(noise)`` (:func:`~ppdm_edu.noise_for_snr`, with the variance of the
+    given sample): data1-data4 use Gaussian noise with SNR 1.7, 1.3, 1.0 and 0.5, data5 uniform
+    noise with a different SNR per attribute (:data:`DATASETS`).
+
+    Parameters
+    ----------
+    X : array-like of float, shape (n, n_columns)
+        The original records whose columns' variances set the noise (with the data sets'
+        SNRs: Adult's six continuous attributes, as :func:`adult_xy` returns them).
+    dataset : {"data1", "data2", "data3", "data4", "data5"}, default "data1"
+        The paper's perturbed data set giving the noise kind and SNRs not passed explicitly.
+    snr : float or sequence of float, optional
+        SNR (> 0) for every column, or one per column; overrides the data set's.
+    kind : {"gaussian", "uniform", "laplace"}, optional
+        Noise family; overrides the data set's.
+
+    Returns
+    -------
+    list of Noise
+        One noise model per column of `X`, with variance ``var(X[:, j]) / snr[j]``.
+
+    Raises
+    ------
+    ValueError
+        If `dataset` is unknown (and `snr` or `kind` is missing), `X` is not a finite 2-d
+        array, the number of SNRs is neither 1 nor the number of columns, or an SNR is not
+        > 0.
+
+    Examples
+    --------
     >>> X, *_ = adult_xy(2000, rng=0)
     >>> [n.kind for n in make_noises(X, "data5")][:2]
     ['uniform', 'uniform']
@@ -145,7 +203,32 @@ def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
 
 
 def perturb_columns(X, noises, rng=None) -> np.ndarray:
-    """``W = X + R`` with column j's noise drawn from ``noises[j]``."""
+    """``W = X + R`` with column j's noise drawn from ``noises[j]``.
+
+    Additive perturbation of every attribute, independently per record (Section 2 of Liu et
+    al., as in Agrawal & Srikant 2000).
+
+    Parameters
+    ----------
+    X : array-like of float, shape (n, n_columns)
+        The original records.
+    noises : sequence of Noise
+        One noise model per column (e.g. :func:`make_noises`).
+    rng : None, int or numpy.random.Generator, default None
+        Seed of the noise; None gives fresh entropy.
+
+    Returns
+    -------
+    ndarray of float, shape (n, n_columns)
+        The perturbed records ``W``.
+
+    Examples
+    --------
+    >>> X, *_ = adult_xy(500, rng=0)
+    >>> W = perturb_columns(X, make_noises(X, "data3"), rng=1)   # SNR 1: var(R) = var(X)
+    >>> W.shape, bool(abs(W[:, 0].var() / X[:, 0].var() - 2) < 0.3)
+    ((500, 6), True)
+    """
     rng = check_random_state(rng)
     X = np.asarray(X, dtype=float)
     return X + np.column_stack([nz.sample(X.shape[0], rng) for nz in noises])
@@ -154,9 +237,33 @@ def perturb_columns(X, noises, rng=None) -> np.ndarray:
 def privacy_loss_table(X, rng=None) -> pd.DataFrame:
     """Table 1: privacy loss 1 - 2^-I(X;W), mean over the six attributes, per data set.
 
+    Each data set's noise (:func:`make_noises`) perturbs `X`; the privacy loss of Agrawal &
+    Aggarwal (2001), ``P(X|W) = 1 - 2^-I(X;W)`` (:func:`~ppdm_edu.privacy.privacy_loss`), is
+    computed per attribute and averaged.
+
     Columns: ``bits`` (the definition: I in bits, k-NN estimate), ``nats`` (I in nats put in
     2^-I: the units slip we suspect in the paper), ``nats_known_noise`` (same, with
     I = h(W) - h(R) from the known noise), and ``paper``.
+
+    Parameters
+    ----------
+    X : ndarray of float, shape (n, 6)
+        Original training records of Adult's six continuous attributes (:func:`adult_xy`).
+    rng : None, int or numpy.random.Generator, default None
+        Seed of the noise (one stream for the five data sets in turn).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``data`` (data1 .. data5): ``noise`` (kind), ``bits``, ``nats``,
+        ``nats_known_noise`` (privacy losses in [0, 1)) and ``paper`` (Table 1's value).
+
+    Examples
+    --------
+    >>> X, *_ = adult_xy(500, rng=0)
+    >>> table = privacy_loss_table(X, rng=0)
+    >>> list(table.index), list(table.columns)
+    (['data1', 'data2', 'data3', 'data4', 'data5'], ['noise', 'bits', 'nats', 'nats_known_noise', 'paper'])
     """
     from ..privacy import privacy_loss
 
@@ -184,6 +291,45 @@ def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
     that the grid itself does not encode the class); the records are then sorted by ``w`` and the lowest
     ``N(I_1)`` get the midpoint of interval 1, the next ``N(I_2)`` that of interval 2, ...
     (AS2000 §4, "ByClass"). ``classes=None`` reconstructs all records together (no labels).
+
+    This is the "BE-recon" route of Table 5 of Liu et al.: train C4.5 or naive Bayes on the
+    values so reconstructed.
+
+    Parameters
+    ----------
+    W : array-like of float, shape (n, n_columns)
+        Perturbed records.
+    y : ndarray, shape (n,)
+        Their class labels (used to group the records when `classes` is given).
+    noises : sequence of Noise
+        The public noise of each column.
+    bounds : sequence of (float, float)
+        The domain ``(low, high)`` of each column, split into the intervals.
+    classes : sequence or None, default None
+        The class labels to reconstruct separately; None: all records together.
+    n_intervals : int, default 100
+        Equal-width intervals per attribute.
+
+    Returns
+    -------
+    ndarray of float, shape (n, n_columns)
+        Every perturbed value replaced by the midpoint of the interval its rank falls in.
+
+    Raises
+    ------
+    ValueError
+        As :func:`~ppdm_edu.reconstruction.reconstruct` (e.g. a column no value of which can
+        come from its `bounds` under its noise).
+
+    Examples
+    --------
+    >>> X, y, *_ = adult_xy(1000, rng=0)
+    >>> noises = make_noises(X, "data1")
+    >>> bounds = [(X[:, j].min(), X[:, j].max()) for j in range(6)]
+    >>> R = reconstruct_by_class(perturb_columns(X, noises, rng=1), y, noises, bounds,
+    ...                          classes=sorted(set(y)), n_intervals=20)
+    >>> R.shape, bool((R[:, 0] >= bounds[0][0]).all() and (R[:, 0] <= bounds[0][1]).all())
+    ((1000, 6), True)
     """
     from ..reconstruction import reconstruct
 
@@ -214,6 +360,57 @@ def run_repeat(rng, n_train=10_000, datasets=None, reconstruction=True, weight_c
     """One repeat of Tables 4, 5 and 7 (and the original-data baselines): a list of records.
 
     Each record is ``{"table", "row", "data", "accuracy"}`` with accuracy in %.
+
+    Draws a training set (:func:`adult_xy`); trains C4.5 and Gaussian naive Bayes on the original
+    records; then for every data set perturbs the training and test records with its noise
+    (:func:`make_noises`) and measures, each tested on original and on perturbed test records:
+
+    * Table 4: C4.5 and naive Bayes trained on the perturbed records, and naive Bayes with the
+      variance correction of §5.2 ("NB corrected", beyond the table);
+    * Table 7: PPDTC4.5 (§6) with the threshold method (threshold 0.3 for Gaussian, 0.5 for
+      uniform noise; also scored by Algorithm 4 on perturbed records) and with probability
+      weights and random path;
+    * Table 5 (if `reconstruction`): C4.5 and naive Bayes trained on records reconstructed by
+      class (:func:`reconstruct_by_class`), tested on "BE-recon" test records (reconstructed
+      using the test labels, as the paper's numbers suggest), on test records reconstructed
+      without labels, on original and on perturbed ones;
+    * a check (table ``"check"``): PPDTC4.5 with threshold 0.5 predicts like C4.5 on the
+      perturbed records.
+
+    Parameters
+    ----------
+    rng : None, int or numpy.random.Generator
+        Seed of the training draw, the noise and the random path (one stream, in that order).
+    n_train : int, default 10_000
+        Training records drawn from adult.data (the paper: 10,000).
+    datasets : sequence of str, optional
+        Among ``"data1"`` .. ``"data5"`` (default: all five).
+    reconstruction : bool, default True
+        Also run the reconstruction route of Table 5 (the slowest part).
+    weight_candidates : int, default 64
+        Split points tried per attribute and node by the probability-weight criterion of
+        PPDTC4.5 (fewer: faster, coarser).
+
+    Returns
+    -------
+    list of dict
+        One record per (table, row, data set) measured; the baselines have table and data
+        ``"original"`` and row ``"C4.5"`` or ``"NB"``. Rows named as in :data:`PAPER` have a
+        number in the paper (see :func:`summarize`).
+
+    Raises
+    ------
+    KeyError
+        If a name in `datasets` is not a data set.
+    ValueError
+        If `n_train` is outside 1 .. 32,561.
+
+    Examples
+    --------
+    >>> records = run_repeat(0, n_train=500, datasets=["data1"], reconstruction=False,
+    ...                      weight_candidates=8)
+    >>> records[2]["table"], records[2]["row"], records[2]["data"]
+    ('table4', 'C4.5 test on original', 'data1')
     """
     rng = check_random_state(rng)
     datasets = list(DATASETS) if datasets is None else list(datasets)
@@ -268,7 +465,47 @@ def run_repeat(rng, n_train=10_000, datasets=None, reconstruction=True, weight_c
 
 
 def threshold_curve(thresholds, kind, snr, n_train, rng):
-    """Fig. 1-2: threshold-method accuracy on original test records for each threshold."""
+    """Fig. 1-2: threshold-method accuracy on original test records for each threshold.
+
+    Fig. 1 of Liu et al. uses 10,000 training records with uniform noise (data5's SNRs),
+    Fig. 2 all 32,561 with Gaussian noise (the paper does not say which SNR; the reproduction
+    takes data1's 1.7). PPDTC4.5 with the threshold method (§6, Eq. 10-12) is trained on the
+    perturbed records for every threshold and tested on the original test records.
+
+    Parameters
+    ----------
+    thresholds : sequence of float
+        Thresholds of Eq. 10 and 12, each in (0, 1) (the reproduction: 0.1, 0.2, ..., 0.9).
+    kind : {"gaussian", "uniform", "laplace"}
+        Noise family.
+    snr : float or sequence of float
+        Signal-to-noise ratio ``var(x) / var(noise)`` (> 0) for every attribute, or one per
+        attribute.
+    n_train : int or None
+        Training records drawn from adult.data (None: all 32,561).
+    rng : None, int or numpy.random.Generator
+        Seed of the training draw and the noise.
+
+    Returns
+    -------
+    accuracies : ndarray of float, shape (len(thresholds),)
+        Test accuracy (%) of PPDTC4.5 for each threshold.
+    plain : float
+        Test accuracy (%) of plain C4.5 trained on the same perturbed records (the reference
+        line).
+
+    Raises
+    ------
+    ValueError
+        If a threshold is outside (0, 1), `snr` or `kind` is invalid, or `n_train` is out of
+        range.
+
+    Examples
+    --------
+    >>> accs, plain = threshold_curve((0.3, 0.5), "gaussian", 1.7, n_train=500, rng=0)
+    >>> accs.shape, bool(0 <= plain <= 100)
+    ((2,), True)
+    """
     rng = check_random_state(rng)
     X, y, Xt, yt = adult_xy(n_train, rng)
     noises = make_noises(X, snr=snr, kind=kind)
@@ -280,7 +517,34 @@ def threshold_curve(thresholds, kind, snr, n_train, rng):
 
 
 def summarize(records) -> pd.DataFrame:
-    """Mean, sd, min and max over repeats per (table, row, data)."""
+    """Mean, sd, min and max over repeats per (table, row, data).
+
+    Parameters
+    ----------
+    records : list of dict or pandas.DataFrame
+        The records of one or more :func:`run_repeat` calls: ``table``, ``row``, ``data`` and
+        ``accuracy`` (%).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (table, row, data), in the order first seen: ``mean``, ``std`` (sample,
+        NaN for one repeat), ``min``, ``max``, ``count`` (repeats) and ``paper`` (the number of
+        Tables 4, 5, 7 or the paper's original-data accuracy; NaN for rows beyond the paper).
+        This is ``liu_summary.csv``.
+
+    Raises
+    ------
+    ValueError
+        If `records` is empty or lacks one of the keys.
+
+    Examples
+    --------
+    >>> records = [{"table": "table4", "row": "NB test on original", "data": "data1", "accuracy": a}
+    ...            for a in (78.0, 79.0)]
+    >>> summarize(records)[["mean", "count", "paper"]].to_dict("records")
+    [{'mean': 78.5, 'count': 2, 'paper': 78.45}]
+    """
     frame = check_frame(records, "records", ["table", "row", "data", "accuracy"])
     g = frame.groupby(["table", "row", "data"], sort=False)["accuracy"]
     out = g.agg(["mean", "std", "min", "max", "count"]).reset_index()
@@ -302,6 +566,35 @@ def paper_vs_ours(summary: pd.DataFrame, table: str, rows=None) -> pd.DataFrame:
 
     Columns data1..data5 (``summary`` as returned by :func:`summarize` or read from
     ``liu_summary.csv``).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`summarize` output: columns ``table``, ``row``, ``data``, ``mean``, ``std`` and
+        ``paper``.
+    table : str
+        Which table: ``"table4"``, ``"table5"`` or ``"table7"`` (also ``"original"`` or
+        ``"check"``).
+    rows : sequence of str, optional
+        The rows to show, in this order (default: all of the table's, in order of appearance).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (row, line) with line ``paper``, ``ours`` (mean accuracy, %) and ``sd``;
+        one column per data set present, in the order data1 .. data5.
+
+    Raises
+    ------
+    ValueError
+        If `summary` has no row for `table`.
+
+    Examples
+    --------
+    >>> records = [{"table": "table4", "row": "NB test on original", "data": "data1", "accuracy": a}
+    ...            for a in (78.0, 79.0)]
+    >>> paper_vs_ours(summarize(records), "table4")["data1"].round(2).tolist()
+    [78.45, 78.5, 0.71]
     """
     sub = summary[summary["table"] == table]
     if sub.empty:

@@ -43,6 +43,41 @@ class Comparison:
 
     ``ours`` is a mean and ``ours_sd`` its standard deviation over repeats (None for one run).
     ``tolerance`` is how far ours may be from the paper's number and still count as reproduced.
+
+    Attributes
+    ----------
+    experiment : str
+        Where in the paper the number comes from, e.g. ``"Fig. 2(a)"`` or ``"§5.2 claim"``.
+    item : str
+        What is compared, with its unit, e.g. ``"F1 ByClass: accuracy (%)"``.
+    paper : float, str or None
+        The paper's number, a quoted claim (``"very close to Original"``), or None when the
+        paper only plots the quantity.
+    ours : float or str
+        Our measurement in the same unit as `paper` (a mean over repeats), or a text summary
+        of the evidence for a claim.
+    ours_sd : float or None, default None
+        Standard deviation of `ours` over the repeats; None for a single run or a text.
+    tolerance : float or None, default None
+        Largest ``|ours - paper|`` (same unit) still counted as reproduced; None for claims
+        and for items without a number in the paper.
+    verdict : str, default ""
+        One of ``"reproduced"``, ``"not reproduced"``, ``"no number in the paper"``, or
+        ``""`` (not judged); see :func:`verdict`.
+    note : str, default ""
+        Free text shown in the report's last column (scale, seeds, caveats).
+
+    Raises
+    ------
+    ValueError
+        If `verdict` is neither empty nor one of the three verdicts.
+
+    Examples
+    --------
+    >>> c = Comparison("Fig. 2(a)", "accuracy drop (points)", paper=5.0, ours=5.6, tolerance=1.0,
+    ...                verdict=verdict(5.0, 5.6, 1.0))
+    >>> c.verdict
+    'reproduced'
     """
 
     experiment: str
@@ -60,7 +95,33 @@ class Comparison:
 
 
 def prepare_output(mode: str, out_dir) -> Path:
-    """Check ``mode`` (one of :data:`MODES`) and create ``out_dir``; every ``reproduce`` starts so."""
+    """Check ``mode`` (one of :data:`MODES`) and create ``out_dir``; every ``reproduce`` starts so.
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        ``"quick"``: a lecture-sized run (minutes); ``"full"``: the paper's scale.
+    out_dir : str or path
+        Folder for the reproduction's figures, tables and report; created with its parents if
+        missing (an existing folder is kept as it is).
+
+    Returns
+    -------
+    pathlib.Path
+        `out_dir` as a :class:`~pathlib.Path`, now existing.
+
+    Raises
+    ------
+    ValueError
+        If `mode` is not ``"quick"`` or ``"full"`` (checked before anything is created).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     prepare_output("quick", Path(tmp) / "reports" / "quick").is_dir()
+    True
+    """
     if mode not in MODES:
         raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
     out_dir = Path(out_dir)
@@ -234,7 +295,33 @@ def documented_as(step: str, **parameters: tuple[str, str]) -> Callable:
     return decorate
 
 def verdict(paper, ours, tolerance) -> str:
-    """reproduced if |ours - paper| <= tolerance; 'no number in the paper' if paper is None."""
+    """The verdict of one comparison: is our number within `tolerance` of the paper's?
+
+    Parameters
+    ----------
+    paper : float or None
+        The paper's number; None when the paper gives none (it only plots the quantity).
+    ours : float
+        Our measurement, in the same unit as `paper`.
+    tolerance : float
+        Largest absolute difference ``|ours - paper|`` that still counts as reproduced
+        (same unit, >= 0). Ignored when `paper` is None.
+
+    Returns
+    -------
+    str
+        ``"reproduced"`` if ``|ours - paper| <= tolerance``, ``"not reproduced"`` otherwise,
+        and ``"no number in the paper"`` if `paper` is None.
+
+    Examples
+    --------
+    >>> verdict(84.0, 82.5, 2.0)
+    'reproduced'
+    >>> verdict(84.0, 80.0, 2.0)
+    'not reproduced'
+    >>> verdict(None, 80.0, 2.0)
+    'no number in the paper'
+    """
     if paper is None:
         return "no number in the paper"
     return "reproduced" if abs(float(ours) - float(paper)) <= float(tolerance) else "not reproduced"
@@ -258,6 +345,35 @@ class Reproduction:
     Frozen: change a field with :func:`dataclasses.replace` (e.g. the wall time, set by the
     command line). ``tasks_computed`` / ``tasks_resumed``: how many tasks ran and how many came
     from checkpoints of an earlier, interrupted run.
+
+    Attributes
+    ----------
+    name : str
+        The reproduction's CLI name (e.g. ``"du-zhan"``); the report is written to
+        ``out_dir/<name>.md``.
+    title : str
+        Heading of its section in the report (paper and figures reproduced).
+    comparisons : list of Comparison
+        Our numbers beside the paper's, one per table cell or claim.
+    files : list of pathlib.Path
+        Figures and tables written to the output folder.
+    remarks : list of str
+        Free-text bullet points (deviations from the paper, scale of the run).
+    seconds : float or None, default None
+        Wall time of the run, set by the command line; None if not measured.
+    mode : {"quick", "full"}, default "quick"
+        The scale the run used.
+    tasks_computed : int or None, default None
+        Tasks computed in this run; None when the run was not split into tasks.
+    tasks_resumed : int, default 0
+        Tasks whose results came from checkpoints of an earlier run.
+
+    Examples
+    --------
+    >>> rep = Reproduction("demo", "A demo", [Comparison("Fig. 1", "x", 1.0, 1.1, tolerance=0.2,
+    ...                                                  verdict="reproduced")])
+    >>> rep.counts()["reproduced"]
+    1
     """
 
     name: str
@@ -271,9 +387,37 @@ class Reproduction:
     tasks_resumed: int = 0
 
     def table(self) -> pd.DataFrame:
+        """The comparisons as a table, one row per :class:`Comparison`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``experiment``, ``item``, ``paper``, ``ours``, ``ours_sd``, ``tolerance``,
+            ``verdict``, ``note``; empty (no columns) if there are no comparisons.
+
+        Examples
+        --------
+        >>> rep = Reproduction("demo", "A demo", [Comparison("Fig. 1", "x", 1.0, 1.1)])
+        >>> rep.table()[["paper", "ours"]].values.tolist()
+        [[1.0, 1.1]]
+        """
         return pd.DataFrame([c.__dict__ for c in self.comparisons])
 
     def counts(self) -> dict[str, int]:
+        """How many comparisons got each verdict.
+
+        Returns
+        -------
+        dict of str to int
+            ``{"reproduced": n1, "not reproduced": n2, "no number in the paper": n3}``, every
+            verdict present (0 if unused); comparisons without a verdict are not counted.
+
+        Examples
+        --------
+        >>> Reproduction("demo", "A demo", [Comparison("Fig. 1", "x", None, 1.1,
+        ...                                            verdict="no number in the paper")]).counts()
+        {'reproduced': 0, 'not reproduced': 0, 'no number in the paper': 1}
+        """
         out = {v: 0 for v in VERDICTS}
         for c in self.comparisons:
             if c.verdict in out:
@@ -281,6 +425,31 @@ class Reproduction:
         return out
 
     def to_markdown(self) -> str:
+        """The reproduction's section of the report, in Markdown.
+
+        A ``##`` heading with the title, a line with mode, wall time and tasks (when
+        `seconds` is set), the comparison table (numbers with two decimals, ``mean ± sd``),
+        the remarks as bullet points and the names of the files written.
+
+        Returns
+        -------
+        str
+            Markdown text ending with a newline; ``python -m ppdm_edu reproduce NAME`` writes
+            it to ``out_dir/NAME.md``.
+
+        Examples
+        --------
+        >>> rep = Reproduction("demo", "A demo", [Comparison("Fig. 1", "x", 1.0, 1.1, 0.05,
+        ...                                                  tolerance=0.2, verdict="reproduced")])
+        >>> print(rep.to_markdown())
+        ## A demo
+        <BLANKLINE>
+        | experiment | item | paper | ours | verdict | note |
+        | --- | --- | --- | --- | --- | --- |
+        | Fig. 1 | x | 1.00 | 1.10 ± 0.05 | reproduced |  |
+        <BLANKLINE>
+        <BLANKLINE>
+        """
         lines = [f"## {self.title}", ""]
         if self.seconds is not None:
             tasks = ""

@@ -14,8 +14,8 @@ others: its traceback goes into the report and
 :func:`reproduce_all` raises :class:`ReproductionFailed` at the end (after writing the report), so
 the command exits non-zero.
 
-Example
--------
+Examples
+--------
 >>> from ppdm_edu.experiments.reproduce_all import reproduce_all
 >>> results = reproduce_all("quick", "reports/quick", seed=0)  # doctest: +SKIP
 """
@@ -47,7 +47,26 @@ class ReproductionFailed(RuntimeError):
 
 @dataclass(frozen=True)
 class RunOutcome:
-    """One reproduction's outcome: its :class:`Reproduction`, or the error it raised."""
+    """One reproduction's outcome: its :class:`Reproduction`, or the error it raised.
+
+    Attributes
+    ----------
+    name : str
+        The reproduction's CLI name, a key of :data:`~ppdm_edu.experiments.REPRODUCTIONS`.
+    reproduction : Reproduction or None
+        Its comparisons, files and remarks; None if it failed.
+    seconds : float
+        Compute time in seconds: its tasks' run times summed over workers, plus assembling and
+        writing its files (0.0 if planning failed).
+    error : str or None, default None
+        The traceback of the exception it raised (in planning, in a task or in assembling);
+        None if it succeeded.
+
+    Examples
+    --------
+    >>> RunOutcome("du-zhan", None, 0.0, error="Traceback ...").ok
+    False
+    """
 
     name: str
     reproduction: Reproduction | None
@@ -56,6 +75,13 @@ class RunOutcome:
 
     @property
     def ok(self) -> bool:
+        """Whether the reproduction ran to the end (``error`` is None).
+
+        Returns
+        -------
+        bool
+            ``True`` if it succeeded and ``reproduction`` holds its result.
+        """
         return self.error is None
 
 
@@ -111,7 +137,29 @@ def _overall(outcome: RunOutcome) -> str:
 
 
 def summary_markdown(outcomes: list[RunOutcome]) -> str:
-    """The summary table (one row per reproduction) — what the README shows."""
+    """The summary table (one row per reproduction) — what the README shows.
+
+    Comparisons without a verdict get one from their paper number, our number and the
+    tolerance (:func:`~ppdm_edu.experiments.report.verdict`) before they are counted.
+
+    Parameters
+    ----------
+    outcomes : list of RunOutcome
+        What :func:`reproduce_all` returned, in the order of the table's rows.
+
+    Returns
+    -------
+    str
+        A Markdown table: per reproduction the number of cells, how many are reproduced, not
+        reproduced or without a paper number, its compute time and an overall verdict (a failed
+        reproduction shows the last line of its error instead).
+
+    Examples
+    --------
+    >>> rep = Reproduction("demo", "Demo", [Comparison("Fig. 1", "x", 1.0, 1.1, tolerance=0.2)])
+    >>> print(summary_markdown([RunOutcome("demo", rep, 3.0)]).splitlines()[-1])
+    | Demo (`demo`) | 1 | 1 | 0 | 0 | 3 s | reproduced |
+    """
     lines = [
         "| reproduction | cells | reproduced | not reproduced | no paper number | time | verdict |",
         "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
@@ -142,7 +190,34 @@ def _versions() -> str:
 
 
 def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: float) -> str:
-    """The whole REPORT.md."""
+    """The whole REPORT.md: header, summary table, then every reproduction's section.
+
+    Parameters
+    ----------
+    outcomes : list of RunOutcome
+        What :func:`reproduce_all` returned.
+    mode : {"quick", "full"}
+        The scale of the run; the header says whether verdicts are at the papers' scale.
+    seed : int
+        The root seed of the run, quoted in the command line of the header.
+    seconds : float
+        Total wall time of the run in seconds.
+
+    Returns
+    -------
+    str
+        Markdown: the command, date (UTC), wall time, CPUs and package versions; how to read a
+        verdict; :func:`summary_markdown`; then for each reproduction its
+        :meth:`~ppdm_edu.experiments.report.Reproduction.to_markdown` section with a one-line
+        verdict, or its traceback if it failed.
+
+    Examples
+    --------
+    >>> rep = Reproduction("demo", "Demo", [Comparison("Fig. 1", "x", 1.0, 1.1, tolerance=0.2)])
+    >>> text = report_markdown([RunOutcome("demo", rep, 3.0)], "quick", seed=0, seconds=4.0)
+    >>> text.splitlines()[0]
+    '# Reproducing the papers (quick)'
+    """
     when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"# Reproducing the papers ({mode})",
