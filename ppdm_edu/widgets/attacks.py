@@ -49,6 +49,22 @@ class SpectralAttackPanel(Panel):
     factors (:func:`ppdm_edu.datasets.correlated_data`); ``sigma`` is the noise standard
     deviation in units of each attribute's standard deviation. The records and the noise are
     drawn with fixed seeds, so moving a slider changes one thing only.
+
+    Left: the eigenvalues of the perturbed data against the noise band
+    (:class:`~ppdm_edu.plots.attacks.SpectrumDrawing`). Right: attribute 1's true values
+    against the published and the recovered ones; the read-out gives the RMSE of the perturbed
+    values, of the spectral filter and of the Gaussian Bayes estimate.
+
+    Parameters
+    ----------
+    **initial
+        Initial control values: ``correlation`` (float in [0, 1], default 0.99) and ``sigma``
+        (float in [0.1, 3], default 1.0).
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
     """
 
     title = "Spectral filtering (Kargupta et al. 2003): correlated attributes betray the noise"
@@ -123,7 +139,22 @@ class _PosteriorResult:
 
 
 class PosteriorIntervalPanel(Panel):
-    """Privacy level slider -> Table 1 width versus the attacker's posterior interval width."""
+    """Privacy level slider -> Table 1 width versus the attacker's posterior interval width.
+
+    Plateau data with Gaussian noise whose 95 % interval is ``privacy`` times the data's range:
+    the figure (:func:`~ppdm_edu.plots.attacks.plot_posterior_width`) and the read-out compare
+    the width Table 1 promises with the attacker's posterior 95 % intervals and their coverage.
+
+    Parameters
+    ----------
+    **initial
+        Initial control value: ``privacy`` (float in [0.1, 3], default 1.0).
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
+    """
 
     title = "What the distribution tells the attacker: posterior 95 % interval vs Table 1"
     figsize = (7.0, 4.0)

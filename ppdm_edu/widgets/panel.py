@@ -207,7 +207,23 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
 
 
 class Panel:
-    """Controls + figure + message line. Display it by leaving it as the last expression of a cell."""
+    """Controls + figure + message line. Display it by leaving it as the last expression of a cell.
+
+    A subclass builds its controls (:meth:`build_controls`), computes a result from their values
+    with the package's algorithms (:meth:`compute`) and draws it (:meth:`draw`, with an HTML
+    read-out from :meth:`summary`). Building the panel runs the first update.
+
+    Parameters
+    ----------
+    **initial
+        Initial control values, by control name (the keys of :meth:`build_controls`), e.g.
+        ``theta=0.8``; the other controls keep their defaults.
+
+    Raises
+    ------
+    ValueError
+        If a name in ``initial`` is not one of the panel's controls.
+    """
 
     #: shown above the controls
     title: str = ""
@@ -254,15 +270,48 @@ class Panel:
         raise NotImplementedError
 
     def compute(self, **values):
-        """Run the real algorithm for the current control values; return a result object."""
+        """Run the real algorithm for the current control values; return a result object.
+
+        A ``ValueError`` (a setting the algorithm rejects) is shown as a message instead of the
+        figure.
+
+        Parameters
+        ----------
+        **values
+            The value of every control, by name (:meth:`values`).
+
+        Returns
+        -------
+        object
+            Whatever :meth:`draw` and :meth:`summary` need.
+        """
         raise NotImplementedError
 
     def draw(self, figure: Figure, result) -> None:
-        """Draw ``result`` into ``figure`` (a new, empty one at every update)."""
+        """Draw ``result`` into ``figure`` (a new, empty one at every update).
+
+        Parameters
+        ----------
+        figure : matplotlib.figure.Figure
+            An empty figure without a layout engine, sized by :meth:`figure_geometry`.
+        result : object
+            What :meth:`compute` returned.
+        """
         raise NotImplementedError
 
     def summary(self, result) -> str:
-        """Optional HTML shown under the figure (numbers the slide talks about)."""
+        """Optional HTML shown under the figure (numbers the slide talks about).
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned.
+
+        Returns
+        -------
+        str
+            HTML; empty by default.
+        """
         return ""
 
     def redraw(self, figure: Figure, result) -> bool:
@@ -356,6 +405,11 @@ class Panel:
 
         Projector fonts are about 1.5x larger; without a larger canvas, titles, legends and axis
         labels of a panel designed for the classroom style collide or are clipped.
+
+        Returns
+        -------
+        tuple of float or None
+            Width and height in inches, or None (no ``figsize``: matplotlib's default).
         """
         if self.figsize is None:
             return None
@@ -366,10 +420,24 @@ class Panel:
 
     @staticmethod
     def slider_layout():
-        # max_width: a slider wider than the cell pushes its read-out out of sight ("1" for 100)
+        """The layout of every panel's sliders: :func:`~ppdm_edu.lecture.widget_width` wide.
+
+        Returns
+        -------
+        ipywidgets.Layout
+            A new layout, never wider than the cell (a slider wider than the cell pushes its
+            read-out out of sight: "1" for 100).
+        """
         return widgets.Layout(width=widget_width(), max_width="100%")
 
     def values(self) -> dict:
+        """The controls' current values.
+
+        Returns
+        -------
+        dict
+            ``{name: value}``: the keyword arguments of :meth:`compute`.
+        """
         return {name: control.value for name, control in self.controls.items()}
 
     def _on_change(self, change) -> None:

@@ -39,6 +39,26 @@ def attribute_sample(name: str, n: int = 10_000, seed: int = 0) -> np.ndarray:
 
     The values come from the first of :func:`~ppdm_edu.validation.spawn_rngs`'s streams of
     ``seed``; the panel draws its noise from the second, so noise never depends on the data.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`ATTRIBUTES`: Adult's ``age`` (sampled without replacement from the
+        training set) or Agrawal & Srikant's synthetic ``salary``.
+    n : int, default 10000
+        Number of values.
+    seed : int, default 0
+        Seed of the data stream.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n`` float values, read-only (kept in a cache).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`ATTRIBUTES`.
     """
     if name not in ATTRIBUTES:
         raise ValueError(f"unknown attribute {name!r}; allowed: {', '.join(ATTRIBUTES)}")
@@ -78,6 +98,20 @@ class RandomizationPanel(Panel):
     :func:`~ppdm_edu.privacy.privacy_measures`. The mutual information uses the known noise
     model, I = h(W) - h(R) (``estimator="known-noise"``), to stay within the 100 ms budget; the
     notebook checks it against the k-NN estimate.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the data and of the noise (independent streams); the same at every update.
+    **initial
+        Initial control values: ``attribute`` (a key of :data:`ATTRIBUTES`), ``kind``
+        ("uniform" or "gaussian"), ``level`` (privacy in %, 0-200, default 50) and
+        ``confidence`` (0.5-1, default 0.95).
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
 
     Examples
     --------

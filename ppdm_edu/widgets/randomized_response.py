@@ -22,6 +22,19 @@ class WarnerSurveyPanel(Panel):
     and shows the sampling distribution of the unbiased estimate against the truth and Warner's
     theoretical +-2 SE band. theta = 0.5 shows why nothing can be estimated.
 
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the surveys; the same at every update, so a slider changes the setting only.
+    **initial
+        Initial control values: ``theta`` (float in [0, 1], default 0.7), ``n`` (10-5,000
+        respondents, default 200) and ``pi`` (true P(A = yes) in [0, 1], default 0.3).
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
+
     Examples
     --------
     >>> panel = WarnerSurveyPanel(theta=0.8, n=500)

@@ -96,6 +96,25 @@ class ReconstructionPanel(Panel):
     paper's, or iterations chosen by held-out likelihood). Every update draws
     fresh data and noise with the same seed, randomizes and reconstructs.
 
+    The figure is one panel of Fig. 2 of Agrawal & Srikant (2000)
+    (:func:`~ppdm_edu.plots.reconstruction.plot_reconstruction`); the read-out gives the TV
+    distances of the randomized and the reconstructed values to the original.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the data and of the noise (independent streams); the same at every update.
+    **initial
+        Initial control values: ``shape`` ("plateau" or "triangles"), ``noise`` ("gaussian"
+        or "uniform"), ``privacy`` (%, 0-200, default 100), ``n`` (records, default 10,000),
+        ``n_intervals`` (default 20), ``method`` ("bayes" or "em") and ``stop`` ("paper" or
+        "cross-validation").
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
+
     Examples
     --------
     >>> panel = ReconstructionPanel(n=2_000)
@@ -163,6 +182,33 @@ class ReconstructionIterationsPanel(Panel):
     The reconstruction runs once, when the panel is built (``shape``, ``noise``, ``privacy``,
     ``n``, ``n_intervals``, ``method``, ``tol``, ``seed`` as in :class:`ReconstructionPanel`);
     the slider only picks which stored estimate to draw, starting from the uniform one.
+
+    Parameters
+    ----------
+    shape : str, default "triangles"
+        Original distribution, "plateau" or "triangles".
+    noise : str, default "gaussian"
+        Noise kind, "gaussian" or "uniform".
+    privacy : int, default 100
+        Privacy level in % (the noise's 95 % interval as a share of the range [0, 1]).
+    n : int, default 10000
+        Number of records.
+    n_intervals : int, default 20
+        Number of intervals of the reconstruction.
+    method : str, default "bayes"
+        "bayes" (the paper's iterative rule) or "em".
+    tol : float, optional
+        Stopping threshold of the reconstruction (default: the library's).
+    seed : int, default 0
+        Seed of the data and of the noise.
+    **initial
+        Initial control value: ``iteration`` (default: the last one).
+
+    Raises
+    ------
+    ValueError
+        If a setting is invalid (unknown shape, privacy 0 %) or ``initial`` names an unknown
+        control.
 
     Examples
     --------

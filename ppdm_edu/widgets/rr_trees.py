@@ -18,7 +18,27 @@ __all__ = ["RRTreePanel", "RRTreeResult"]
 
 @dataclass(frozen=True)
 class RRTreeResult:
-    """What one slider position shows."""
+    """What one slider position shows.
+
+    Attributes
+    ----------
+    theta : float
+        Probability a record is sent unchanged.
+    original_accuracy : float
+        Accuracy of ID3 on the original data, in [0, 1].
+    accuracy : float
+        Accuracy of RR-ID3 on the true test set.
+    estimated_accuracy : float
+        Accuracy estimated from the disguised test set (Section 4.3).
+    n_nodes : int
+        Nodes of the RR-ID3 tree.
+    original_nodes : int
+        Nodes of the ID3 tree of the original data.
+    tree_text : str
+        The first levels of the RR-ID3 tree, as text.
+    disguised_label : bool
+        Whether the class label was disguised too.
+    """
 
     theta: float
     original_accuracy: float
@@ -49,6 +69,21 @@ class RRTreePanel(Panel):
     2,000 test records, and estimates its accuracy from a test set disguised with the same theta
     (Section 4.3). The first levels of the tree are printed under the figure. theta = 0.5 shows
     why no tree can be built.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the disguise (the test set uses ``seed + 1``).
+    text_depth : int, default 3
+        Levels of the tree printed under the figure.
+    **initial
+        Initial control values: ``theta`` (float in [0, 1], default 0.7) and
+        ``disguised_label`` (bool, default True).
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
 
     Examples
     --------

@@ -20,7 +20,27 @@ __all__ = ["TreesPanel", "TreesResult"]
 
 @dataclass(frozen=True)
 class TreesResult:
-    """What one position of the controls shows."""
+    """What one position of the controls shows.
+
+    Attributes
+    ----------
+    function : int
+        Classification function of Table 3.
+    noise : str
+        Noise kind, "gaussian" or "uniform".
+    privacy : float
+        Privacy level as a fraction of the range (1.0 = 100 %).
+    accuracies : dict
+        ``{algorithm: test accuracy in [0, 1]}`` for the selected algorithms.
+    seconds : dict
+        ``{algorithm: training time in s}`` (of the first training).
+    n_leaves : dict
+        ``{algorithm: leaves of its tree}``.
+    n_train : int
+        Training records.
+    n_test : int
+        Test records.
+    """
 
     function: int
     noise: str
@@ -67,6 +87,28 @@ class TreesPanel(Panel):
     and scores it on 5,000 original test records (Sec. 5.1). Original is trained on the
     unperturbed records (once per function: it does not depend on the noise). The training
     times shown are those of the first training.
+
+    The figure is one setting of Fig. 5 of Agrawal & Srikant (2000), as bars
+    (:func:`~ppdm_edu.plots.trees.plot_accuracy_bars`); the read-out tables accuracy, leaves and
+    training time.
+
+    Parameters
+    ----------
+    n_train : int, default 10000
+        Training records per function.
+    n_test : int, default 5000
+        Test records per function.
+    seed : int, default 0
+        Seed of the data and of the noise.
+    **initial
+        Initial control values: ``function`` (1-5), ``noise`` ("gaussian" or "uniform"),
+        ``privacy`` (%, 0-200, default 100) and ``algorithms`` (a tuple of
+        ``ppdm_edu.experiments.as2000_trees.ALGORITHMS``).
+
+    Raises
+    ------
+    ValueError
+        If ``initial`` names a control the panel does not have.
 
     Examples
     --------
