@@ -18,7 +18,7 @@ from ..plots.attacks import RecoveryDrawing, SpectrumDrawing, plot_posterior_wid
 from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
@@ -74,16 +74,13 @@ class SpectralAttackPanel(Panel):
     seed = 0
 
     def build_controls(self):
-        style = {"description_width": "initial"}
         return {
-            "correlation": widgets.FloatSlider(
-                value=0.99, min=0.0, max=1.0, step=0.01, description="correlation", tooltip="share of each attribute explained by the common factor",
-                readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
-                style=style),
-            "sigma": widgets.FloatSlider(
-                value=1.0, min=0.1, max=3.0, step=0.05, description="noise σ / sd", tooltip="noise standard deviation over the attribute standard deviation",
-                readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
-                style=style),
+            "correlation": slider(
+                widgets.FloatSlider, value=0.99, min=0.0, max=1.0, step=0.01, description="correlation",
+                tooltip="share of each attribute explained by the common factor", readout_format=".2f"),
+            "sigma": slider(
+                widgets.FloatSlider, value=1.0, min=0.1, max=3.0, step=0.05, description="noise σ / sd",
+                tooltip="noise standard deviation over the attribute standard deviation", readout_format=".2f"),
         }
 
     def compute(self, correlation, sigma):
@@ -163,11 +160,9 @@ class PosteriorIntervalPanel(Panel):
 
     def build_controls(self):
         return {
-            "privacy": widgets.FloatSlider(
-                value=1.0, min=0.1, max=3.0, step=0.05,
-                description="privacy level", tooltip="Table 1 interval width / range", readout_format=".2f",
-                continuous_update=False, layout=self.slider_layout(),
-                style={"description_width": "initial"}),
+            "privacy": slider(
+                widgets.FloatSlider, value=1.0, min=0.1, max=3.0, step=0.05,
+                description="privacy level", tooltip="Table 1 interval width / range", readout_format=".2f"),
         }
 
     def __init__(self, **initial):

@@ -45,7 +45,7 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "static_picture", "static_readout", "STATIC_CLASS",
+__all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture", "static_readout", "STATIC_CLASS",
            "LIVE_CLASS", "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
@@ -538,3 +538,85 @@ class Panel:
             bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
         bundle["text/plain"] = f"<{type(self).__name__}: run the notebook to use the controls>"
         return bundle
+
+
+# -- helpers shared by the panels -------------------------------------------------------------
+def slider(kind, **options):
+    """A slider laid out as every panel's: updates on release, full label, cell-safe width.
+
+    The controls of the panels differ in their range and label only; this sets the rest once:
+    ``continuous_update=False`` (the algorithm runs when the slider is let go), the label's
+    ``description_width`` "initial" and :meth:`Panel.slider_layout`.
+
+    Parameters
+    ----------
+    kind : type
+        :class:`ipywidgets.IntSlider` or :class:`ipywidgets.FloatSlider`.
+    **options
+        Its arguments (``value``, ``min``, ``max``, ``step``, ``description``,
+        ``readout_format``, ``tooltip``, ...); they override the defaults above.
+
+    Returns
+    -------
+    ipywidgets.ValueWidget
+        The new slider.
+
+    Examples
+    --------
+    >>> s = slider(widgets.IntSlider, value=3, min=0, max=9, description="n")
+    >>> s.value, s.continuous_update, s.style.description_width
+    (3, False, 'initial')
+    """
+    defaults = {"continuous_update": False, "style": {"description_width": "initial"},
+                "layout": Panel.slider_layout()}
+    return kind(**{**defaults, **options})
+
+
+def margin_axes(figure, **margins):
+    """One axes filling ``figure`` inside fixed margins given in font heights.
+
+    Panels draw without a layout engine; :func:`figure_margins` turns the margins into figure
+    fractions and the axes takes the rectangle between them.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The panel's figure.
+    **margins
+        ``left``, ``bottom``, ``top``, ``right`` in font heights (see :func:`figure_margins`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The new axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = margin_axes(Figure(figsize=(8, 3), dpi=100), left=4.0, top=0.6)
+    >>> bool(0 < ax.get_position().x0 < 0.2)
+    True
+    """
+    m = figure_margins(figure, **margins)
+    return figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
+
+
+def epsilon_text(eps: float) -> str:
+    """The privacy level epsilon as a panel's read-out shows it.
+
+    Parameters
+    ----------
+    eps : float
+        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.epsilon` of theta).
+
+    Returns
+    -------
+    str
+        Two decimals, or "∞ (no privacy)" for an infinite epsilon (theta 0 or 1).
+
+    Examples
+    --------
+    >>> epsilon_text(0.8473), epsilon_text(float("inf"))
+    ('0.85', '∞ (no privacy)')
+    """
+    return "∞ (no privacy)" if eps == float("inf") else f"{eps:.2f}"

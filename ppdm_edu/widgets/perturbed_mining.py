@@ -19,7 +19,7 @@ from ..datasets import ADULT_CONTINUOUS
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability, spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
@@ -118,13 +118,11 @@ class PerturbedTreePanel(Panel):
         super().__init__(**initial)
 
     def build_controls(self):
-        common = dict(continuous_update=False, layout=Panel.slider_layout(),
-                      style={"description_width": "initial"})
         return {
-            "threshold": widgets.FloatSlider(value=0.3, min=0.05, max=0.95, step=0.05,
-                                             description="threshold", readout_format=".2f", **common),
-            "snr": widgets.FloatSlider(value=1.7, min=0.2, max=5.0, step=0.1, description="SNR",
-                                       readout_format=".1f", **common),
+            "threshold": slider(widgets.FloatSlider, value=0.3, min=0.05, max=0.95, step=0.05,
+                                description="threshold", readout_format=".2f"),
+            "snr": slider(widgets.FloatSlider, value=1.7, min=0.2, max=5.0, step=0.1, description="SNR",
+                          readout_format=".1f"),
             "kind": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
                                           description="noise"),
         }

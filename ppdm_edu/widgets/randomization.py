@@ -17,7 +17,7 @@ from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..validation import spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, margin_axes, slider
 
 __all__ = ["RandomizationPanel", "ATTRIBUTES", "attribute_sample"]
 
@@ -141,14 +141,11 @@ class RandomizationPanel(Panel):
                                           description="attribute", style=style),
             "kind": widgets.ToggleButtons(options=["uniform", "gaussian"], value="uniform",
                                           description="noise", style=style),
-            "level": widgets.FloatSlider(value=50.0, min=0.0, max=200.0, step=5.0,
-                                         description="privacy (%)", tooltip="privacy level: width of the noise interval at this confidence, in % of the range",
-                                         readout_format=".0f", continuous_update=False,
-                                         style=style, layout=self.slider_layout()),
-            "confidence": widgets.FloatSlider(value=0.95, min=0.5, max=1.0, step=0.005,
-                                              description="confidence", readout_format=".3f",
-                                              continuous_update=False, style=style,
-                                              layout=self.slider_layout()),
+            "level": slider(widgets.FloatSlider, value=50.0, min=0.0, max=200.0, step=5.0,
+                            description="privacy (%)", tooltip="privacy level: width of the noise interval at this confidence, in % of the range",
+                            readout_format=".0f"),
+            "confidence": slider(widgets.FloatSlider, value=0.95, min=0.5, max=1.0, step=0.005,
+                                 description="confidence", readout_format=".3f"),
         }
 
     def compute(self, attribute, kind, level, confidence) -> RandomizationResult:
@@ -173,8 +170,7 @@ class RandomizationPanel(Panel):
         figure.set_layout_engine(None)
         # Title and legend live in the HTML read-out (summary), where text costs nothing; in
         # the PNG they cost about a third of the drawing time (p95 budget: 100 ms per update).
-        m = figure_margins(figure, left=2.0, bottom=3.0, top=0.4)
-        ax = figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
+        ax = margin_axes(figure, left=2.0, bottom=3.0, top=0.4)
         plot_original_vs_perturbed(result.x, result.w, ax=ax, bins=60, value_range=result.domain,
                                    label=result.attribute.split(" ")[0], unit=result.unit,
                                    legend=False)

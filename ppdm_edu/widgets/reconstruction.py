@@ -17,7 +17,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, margin_axes, slider
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
 
@@ -41,8 +41,7 @@ def _axes(figure):
     # "none", which leaves a placeholder engine) also spares savefig its extra layout draw;
     # the axes rectangle is given directly.
     figure.set_layout_engine(None)
-    m = figure_margins(figure, left=4.0, bottom=3.0, top=0.6)
-    return figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
+    return margin_axes(figure, left=4.0, bottom=3.0, top=0.6)
 
 
 _LEGEND = (
@@ -140,16 +139,12 @@ class ReconstructionPanel(Panel):
                                            description="original", style=style),
             "noise": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
                                            description="noise", style=style),
-            "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
-                                         continuous_update=False, style=style,
-                                         layout=self.slider_layout()),
-            "n": widgets.IntSlider(value=10_000, min=500, max=50_000, step=500,
-                                   description="n (records)", continuous_update=False,
-                                   style=style, layout=self.slider_layout()),
-            "n_intervals": widgets.IntSlider(value=20, min=5, max=100, step=1,
-                                             description="intervals", continuous_update=False,
-                                             style=style, layout=self.slider_layout()),
+            "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
+                              description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
+            "n": slider(widgets.IntSlider, value=10_000, min=500, max=50_000, step=500,
+                        description="n (records)"),
+            "n_intervals": slider(widgets.IntSlider, value=20, min=5, max=100, step=1,
+                                  description="intervals"),
             "method": widgets.ToggleButtons(options=["bayes", "em"], value="bayes",
                                             description="method", style=style),
             # the paper's chi^2 rule, or iterations chosen by held-out likelihood (notebook 02)
@@ -237,10 +232,8 @@ class ReconstructionIterationsPanel(Panel):
     def build_controls(self) -> dict:
         last = self.run.rec.n_iter
         return {
-            "iteration": widgets.IntSlider(value=last, min=0, max=last, step=1,
-                                           description="iteration", continuous_update=True,
-                                           style={"description_width": "initial"},
-                                           layout=self.slider_layout()),
+            "iteration": slider(widgets.IntSlider, value=last, min=0, max=last, step=1,
+                                description="iteration", continuous_update=True),
         }
 
     def compute(self, iteration):

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ..plots.rr_trees import plot_panel_accuracy
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from .panel import Panel
+from .panel import Panel, epsilon_text, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
@@ -109,10 +109,9 @@ class RRTreePanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "theta": widgets.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.01,
-                                         description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
-                                         readout_format=".2f", continuous_update=False,
-                                         style=style, layout=self.slider_layout()),
+            "theta": slider(widgets.FloatSlider, value=0.7, min=0.0, max=1.0, step=0.01,
+                            description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
+                            readout_format=".2f"),
             "disguised_label": widgets.Checkbox(value=True, description="class label disguised too",
                                                 style=style),
         }
@@ -167,8 +166,7 @@ class RRTreePanel(Panel):
                             result.theta, ax=figure.add_subplot())
 
     def summary(self, result) -> str:
-        eps = epsilon(result.theta)
-        eps_text = "∞ (no privacy)" if eps == float("inf") else f"{eps:.2f}"
+        eps_text = epsilon_text(epsilon(result.theta))
         return (
             f"<b>θ = {result.theta:.2f}</b>, ε = {eps_text}; "
             f"accuracy {100 * result.accuracy:.1f} % (original ID3 {100 * result.original_accuracy:.1f} %), "

@@ -12,7 +12,7 @@ import numpy as np
 from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
-from .panel import Panel, figure_margins
+from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["TreesPanel", "TreesResult"]
@@ -137,10 +137,8 @@ class TreesPanel(Panel):
                                          value=1, description="function", tooltip="classification function of Table 3", style=style),
             "noise": widgets.ToggleButtons(options=[("Gaussian", "gaussian"), ("Uniform", "uniform")],
                                            value="gaussian", description="noise", style=style),
-            "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
-                                         continuous_update=False, style=style,
-                                         layout=self.slider_layout()),
+            "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
+                              description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
             "algorithms": widgets.SelectMultiple(
                 options=[(ALGORITHM_STYLE[a][0], a) for a in ALGORITHMS],
                 value=("original", "randomized", "byclass"), rows=5,
