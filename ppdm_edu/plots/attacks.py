@@ -142,7 +142,7 @@ def plot_spectrum(result: RecordReconstruction, ax=None, n: int | None = None, t
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the eigenvalues, the noise band and its legend.
     """
     ax = _ax(ax)
     SpectrumDrawing(ax, result, n=n, title=title)
@@ -238,7 +238,7 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the two scatter clouds and the diagonal.
     """
     ax = _ax(ax)
     RecoveryDrawing(ax, X, W, estimate, attribute=attribute, max_points=max_points, label=label)
@@ -262,7 +262,7 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
     apriori_width : float
         Width of the Table 1 interval (the noise's interval at the same confidence).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the intervals; a new figure and axes when omitted.
     n_show : int, default 30
         Number of records drawn (picked at random, shown sorted by ``w``).
     seed : int, default 0
@@ -271,7 +271,7 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with one pair of intervals per record.
     """
     ax = _ax(ax)
     x, w = np.asarray(x, dtype=float), np.asarray(w, dtype=float)
@@ -315,7 +315,7 @@ def plot_posterior_width(w, est: BayesEstimate, apriori_width: float, ax=None,
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the width curve and the reference lines.
     """
     ax = _ax(ax)
     w = np.asarray(w, dtype=float)
@@ -344,12 +344,12 @@ def plot_breach(rho1: float, rho2: float, ax=None):
     rho2 : float
         Posterior level that counts as a breach, in (rho1, 1).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the posterior curve; a new figure and axes when omitted.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the posterior curve and the shaded breach range.
     """
     from ..ldp import max_theta_without_breach, rr_posterior
 
@@ -391,7 +391,7 @@ def plot_log_likelihood_ratio(noises: dict, x1: float, x2: float, w, ax=None, ep
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with one loss curve per noise (legend below it).
     """
     from ..ldp import log_likelihood_ratio
 

@@ -130,7 +130,7 @@ def plot_p_s1(noise, t: float = 0.0, threshold: float | None = 0.5, ax=None, lab
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the p_S1 curve, the split and the threshold lines.
     """
     ax = _ax(ax)
     PSOneDrawing(ax, noise, t, threshold, label=label, color=color, span=span)
@@ -158,7 +158,7 @@ def plot_threshold_curve(figures: pd.DataFrame, figure: int = 1, ax=None, title=
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the accuracy curve and the C4.5 line.
     """
     ax = _ax(ax)
     d = figures[figures["figure"] == figure]
@@ -192,14 +192,14 @@ def plot_paper_vs_ours(summary: pd.DataFrame, table: str, rows, ax=None, title=N
     rows : iterable of str
         The table's rows to draw (classifier and test-set names), one pair of bars each.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the bars; a new figure and axes when omitted.
     title : str, optional
         Axes title.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the grouped bars (legend below it).
     """
     ax = _ax(ax)
     rows = list(rows)
@@ -288,7 +288,7 @@ def plot_accuracy_bars(values: dict, ax=None, title=None, baseline: float | None
     values : dict
         ``{name: accuracy in %}``; the names are the bars, top to bottom.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the bars; a new figure and axes when omitted.
     title : str, optional
         Axes title.
     baseline : float, optional
@@ -297,7 +297,7 @@ def plot_accuracy_bars(values: dict, ax=None, title=None, baseline: float | None
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with one labelled bar per entry.
     """
     ax = _ax(ax)
     AccuracyBarsDrawing(ax, values, title=title, baseline=baseline)

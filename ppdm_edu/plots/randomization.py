@@ -86,7 +86,7 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
     w : array-like of shape (n,)
         Perturbed values ``x + r``.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the histograms; a new figure and axes when omitted.
     bins : int, default 60
         Number of bins over both samples (aligned to ``x``'s recording grid if it has one).
     value_range : tuple of float, optional
@@ -101,7 +101,7 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the two histograms.
     """
     ax = _axes(ax)
     x = np.asarray(x, dtype=float)
@@ -153,7 +153,7 @@ def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None)
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the noise densities and shaded intervals.
 
     Raises
     ------
@@ -201,7 +201,7 @@ def plot_table1_curves(ax=None, confidences=None):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with one width curve per noise and the paper's markers.
     """
     ax = _axes(ax)
     if confidences is None:
@@ -245,7 +245,7 @@ def plot_loss_vs_snr(snr_values=None, ours=None, paper=None, ax=None, labels=("o
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the closed-form curve and the measured points.
     """
     ax = _axes(ax)
     grid = np.linspace(0.0, 3.0, 200)

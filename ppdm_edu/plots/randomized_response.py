@@ -57,7 +57,7 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the histogram of the estimates.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
@@ -158,7 +158,7 @@ def plot_mrr_sweep(frame, ax=None, title: str | None = None):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the runs, their mean ± 2 SD and the truth.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.8))

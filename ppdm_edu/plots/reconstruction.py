@@ -75,7 +75,7 @@ def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Recons
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the density curves.
     """
     ax = _new_ax(ax)
     edges = rec.edges
@@ -167,7 +167,7 @@ def plot_iteration(rec: Reconstruction, iteration: int, x=None, w=None, ax=None,
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with that iterate, titled with its number.
 
     Raises
     ------
@@ -364,7 +364,7 @@ def plot_tv_by_iteration(rec: Reconstruction, truth, ax=None, label=None):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the TV curve.
 
     Raises
     ------
@@ -434,7 +434,7 @@ def plot_error_grid(frame, ax=None, log_x: bool = True):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with one TV curve per sigma (legend to the right).
     """
     ax = _new_ax(ax)
     for sigma, group in frame.groupby("sigma"):

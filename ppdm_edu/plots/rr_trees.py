@@ -47,7 +47,7 @@ def plot_mean_accuracy(df: pd.DataFrame, ax=None, original=None, show_runs: bool
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the Fig. 2(a) curve.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
@@ -86,7 +86,7 @@ def plot_accuracy_variance(df: pd.DataFrame, ax=None, log: bool = True):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the Fig. 2(b) curve.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
@@ -149,7 +149,7 @@ def plot_estimated_vs_true(df: pd.DataFrame, ax=None, clip=(40.0, 100.0)):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the runs and the diagonal (and a colour bar beside it).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 5))
@@ -191,12 +191,12 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
     theta : float
         Probability a record is sent unchanged.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the bars; a new figure and axes when omitted.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the three bars.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3))

@@ -155,14 +155,14 @@ def plot_accuracy_bars(accuracies: dict, ax=None, title: str = ""):
     accuracies : dict
         ``{algorithm: accuracy in [0, 1]}`` with keys of :data:`ALGORITHM_STYLE`.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the bars; a new figure and axes when omitted.
     title : str, default ""
         Axes title (none when empty).
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with one labelled bar per entry.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3))
@@ -197,7 +197,7 @@ def plot_class_histograms(x, w, y, edges, reconstructed=None, ax=None, labels=("
     reconstructed : dict, optional
         ``{class: Reconstruction}``; their ``counts`` are drawn per interval.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure and axes when omitted.
+        Where to draw the histograms; a new figure and axes when omitted.
     labels : tuple of str, default ("Group B", "Group A")
         Names of class 0 and class 1 in the legend.
     attribute : str, default "value"
@@ -206,7 +206,7 @@ def plot_class_histograms(x, w, y, edges, reconstructed=None, ax=None, labels=("
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the per-class histograms (legend below it).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.5))
@@ -259,7 +259,7 @@ def plot_partition(tree, X, y, features=(0, 1), ax=None, labels=None, resolution
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes with the regions and the records.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4))

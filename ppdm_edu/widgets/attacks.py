@@ -60,11 +60,6 @@ class SpectralAttackPanel(Panel):
     **initial
         Initial control values: ``correlation`` (float in [0, 1], default 0.99) and ``sigma``
         (float in [0.1, 3], default 1.0).
-
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
     """
 
     title = "Spectral filtering (Kargupta et al. 2003): correlated attributes betray the noise"
@@ -146,11 +141,6 @@ class PosteriorIntervalPanel(Panel):
     ----------
     **initial
         Initial control value: ``privacy`` (float in [0.1, 3], default 1.0).
-
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
     """
 
     title = "What the distribution tells the attacker: posterior 95 % interval vs Table 1"

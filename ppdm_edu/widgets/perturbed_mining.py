@@ -87,11 +87,6 @@ class PerturbedTreePanel(Panel):
         Initial control values: ``threshold`` (float in [0.05, 0.95], default 0.3), ``snr``
         (float in [0.2, 5], default 1.7) and ``kind`` ("gaussian" or "uniform").
 
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
-
     Examples
     --------
     >>> panel = PerturbedTreePanel()          # doctest: +SKIP

@@ -108,11 +108,6 @@ class RandomizationPanel(Panel):
         ("uniform" or "gaussian"), ``level`` (privacy in %, 0-200, default 50) and
         ``confidence`` (0.5-1, default 0.95).
 
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
-
     Examples
     --------
     >>> panel = RandomizationPanel(level=100.0)

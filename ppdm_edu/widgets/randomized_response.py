@@ -30,11 +30,6 @@ class WarnerSurveyPanel(Panel):
         Initial control values: ``theta`` (float in [0, 1], default 0.7), ``n`` (10-5,000
         respondents, default 200) and ``pi`` (true P(A = yes) in [0, 1], default 0.3).
 
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
-
     Examples
     --------
     >>> panel = WarnerSurveyPanel(theta=0.8, n=500)

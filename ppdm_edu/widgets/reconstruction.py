@@ -109,11 +109,6 @@ class ReconstructionPanel(Panel):
         ``n_intervals`` (default 20), ``method`` ("bayes" or "em") and ``stop`` ("paper" or
         "cross-validation").
 
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
-
     Examples
     --------
     >>> panel = ReconstructionPanel(n=2_000)

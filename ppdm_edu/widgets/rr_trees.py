@@ -80,11 +80,6 @@ class RRTreePanel(Panel):
         Initial control values: ``theta`` (float in [0, 1], default 0.7) and
         ``disguised_label`` (bool, default True).
 
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
-
     Examples
     --------
     >>> panel = RRTreePanel(theta=0.8)

@@ -105,11 +105,6 @@ class TreesPanel(Panel):
         ``privacy`` (%, 0-200, default 100) and ``algorithms`` (a tuple of
         ``ppdm_edu.experiments.as2000_trees.ALGORITHMS``).
 
-    Raises
-    ------
-    ValueError
-        If ``initial`` names a control the panel does not have.
-
     Examples
     --------
     >>> panel = TreesPanel(function=1, noise="uniform", privacy=100)
