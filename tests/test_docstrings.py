@@ -28,16 +28,16 @@ Exclusions (all listed here, each with its reason):
   ``widgets.panel.Panel``);
 - constants and other non-callable module attributes (``__version__``, palettes, tables):
   numpydoc validates callables and classes;
-- ``EXCLUDED_CHECKS`` below: per object, the check and the reason;
-- ``docstring_debt.txt``: the objects that failed when the check was introduced, each a strict
-  expected failure until it is fixed (then its line must go).
+- ``EXCLUDED_CHECKS`` below: per object, the check and the reason.
+
+Every other public object must pass: there is no list of exceptions (the documentation debt that
+once was one was paid off in full).
 """
 from __future__ import annotations
 
 import dataclasses
 import importlib
 import inspect
-import pathlib
 import pkgutil
 import re
 import warnings
@@ -156,15 +156,7 @@ def test_public_module_declares_all(module_name):
     assert not missing, f"{module_name}.__all__ lists names it does not define: {missing}"
 
 
-# Documentation debt: the public objects whose docstrings did not pass when this test was written
-# (one per line in docstring_debt.txt). Each is a strict xfail, so fixing one fails the test
-# until its line is deleted: the list can only shrink, and a NEW public object must pass.
-DEBT = set((pathlib.Path(__file__).with_name("docstring_debt.txt")).read_text().split())
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="listed in docstring_debt.txt"))
-    if p in DEBT else p for p in PUBLIC])
+@pytest.mark.parametrize("path", list(PUBLIC))
 def test_public_docstring(path):
     errors = docstring_errors(path, PUBLIC[path])
     assert not errors, f"{path}:\n  " + "\n  ".join(errors)

@@ -122,9 +122,27 @@ class SpectrumDrawing:
 def plot_spectrum(result: RecordReconstruction, ax=None, n: int | None = None, title: str | None = None):
     """Eigenvalues of the perturbed covariance (noise units) against the pure-noise band.
 
-    Points above the Marchenko-Pastur edge (shaded band) are the signal Kargupta et al. keep.
-    With ``n`` (number of records) the Tracy-Widom finite-sample edge is drawn too. To redraw
-    for a new result without a new figure, use :class:`SpectrumDrawing`.
+    Points above the Marchenko-Pastur edge (shaded band) are the signal Kargupta et al. (ICDM
+    2003, Fig. 2 style) keep; the others are dropped as noise. With ``n`` (number of records) the
+    Tracy-Widom finite-sample edge is drawn too. To redraw for a new result without a new
+    figure, use :class:`SpectrumDrawing`.
+
+    Parameters
+    ----------
+    result : RecordReconstruction
+        What :func:`ppdm_edu.attacks.spectral_filter` returned (eigenvalues, noise bounds and
+        the number of components kept).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    n : int, optional
+        Number of records: draws the Tracy-Widom 99 % edge too.
+    title : str, optional
+        Axes title (default "Spectrum of the perturbed data").
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the eigenvalues, the noise band and its legend.
     """
     ax = _ax(ax)
     SpectrumDrawing(ax, result, n=n, title=title)
@@ -201,7 +219,26 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
                          label: str = "spectral filter"):
     """True value (x) against the perturbed value and against the attacker's estimate (y).
 
+    Points on the diagonal are records recovered exactly; the grey cloud is what was published.
     To redraw for new records without a new figure, use :class:`RecoveryDrawing`.
+
+    Parameters
+    ----------
+    X, W, estimate : array-like of shape (n, d)
+        True, perturbed and recovered records.
+    attribute : int, default 0
+        Which column is shown.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    max_points : int, default 500
+        The first ``max_points`` records are drawn.
+    label : str, default "spectral filter"
+        Legend label of the estimate.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the two scatter clouds and the diagonal.
     """
     ax = _ax(ax)
     RecoveryDrawing(ax, X, W, estimate, attribute=attribute, max_points=max_points, label=label)
@@ -210,7 +247,32 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
 
 def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=None,
                              n_show: int = 30, seed: int = 0):
-    """For a few records: the paper's interval around w (grey) and the posterior interval."""
+    """For a few records: the paper's interval around w (grey) and the posterior interval.
+
+    The grey bar is the interval Agrawal & Srikant's Table 1 promises (``w`` plus or minus half
+    its width, whatever the data); the blue bar is the attacker's posterior interval, which
+    uses the distribution of X and is often much shorter. The red dot is the true value.
+
+    Parameters
+    ----------
+    x, w : array-like of shape (n,)
+        Original and perturbed values.
+    est : BayesEstimate
+        The posterior intervals of every record (:func:`ppdm_edu.posterior.bayes_estimate`).
+    apriori_width : float
+        Width of the Table 1 interval (the noise's interval at the same confidence).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the intervals; a new figure and axes when omitted.
+    n_show : int, default 30
+        Number of records drawn (picked at random, shown sorted by ``w``).
+    seed : int, default 0
+        Seed of the random pick.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with one pair of intervals per record.
+    """
     ax = _ax(ax)
     x, w = np.asarray(x, dtype=float), np.asarray(w, dtype=float)
     rng = np.random.default_rng(seed)
@@ -232,7 +294,29 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
 
 def plot_posterior_width(w, est: BayesEstimate, apriori_width: float, ax=None,
                          bounds: tuple[float, float] | None = None):
-    """Posterior interval width as a function of the perturbed value w."""
+    """Posterior interval width as a function of the perturbed value w.
+
+    The Table 1 width is a dashed constant; the posterior width changes with ``w`` and drops
+    near the edges of the data's range, where the prior rules values out.
+
+    Parameters
+    ----------
+    w : array-like of shape (n,)
+        Perturbed values.
+    est : BayesEstimate
+        The posterior intervals of the same records.
+    apriori_width : float
+        Width of the Table 1 interval, drawn as a dashed line.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    bounds : tuple of float, optional
+        ``(low, high)`` of the attribute: its width is drawn as a dotted line.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the width curve and the reference lines.
+    """
     ax = _ax(ax)
     w = np.asarray(w, dtype=float)
     order = np.argsort(w)
@@ -248,7 +332,25 @@ def plot_posterior_width(w, est: BayesEstimate, apriori_width: float, ax=None,
 
 
 def plot_breach(rho1: float, rho2: float, ax=None):
-    """Posterior of a property with prior rho1 after the most telling RR answer, against theta."""
+    """Posterior of a property with prior rho1 after the most telling RR answer, against theta.
+
+    A rho1-to-rho2 privacy breach (Evfimievski, Gehrke & Srikant 2003) happens where the curve
+    rises above ``rho2``; that range of theta is shaded.
+
+    Parameters
+    ----------
+    rho1 : float
+        Prior probability of the property, in (0, 1).
+    rho2 : float
+        Posterior level that counts as a breach, in (rho1, 1).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the posterior curve; a new figure and axes when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the posterior curve and the shaded breach range.
+    """
     from ..ldp import max_theta_without_breach, rr_posterior
 
     ax = _ax(ax)
@@ -267,7 +369,30 @@ def plot_breach(rho1: float, rho2: float, ax=None):
 
 
 def plot_log_likelihood_ratio(noises: dict, x1: float, x2: float, w, ax=None, epsilon: float | None = None):
-    """ln f(w - x1) - ln f(w - x2) against w for several noises (LDP: bounded by epsilon)."""
+    """ln f(w - x1) - ln f(w - x2) against w for several noises (LDP: bounded by epsilon).
+
+    The privacy loss of publishing ``w`` when the input is ``x1`` or ``x2``: a noise gives
+    epsilon-local differential privacy only if the curve stays inside the band. Infinite
+    losses (an output impossible under one input) are marked at the frame's edge.
+
+    Parameters
+    ----------
+    noises : dict
+        ``{label: noise object}``; at most four are drawn, in their own colours.
+    x1, x2 : float
+        The two inputs compared.
+    w : array-like
+        Output values at which the loss is evaluated.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    epsilon : float, optional
+        Shade the band ``|loss| <= epsilon``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with one loss curve per noise (legend below it).
+    """
     from ..ldp import log_likelihood_ratio
 
     ax = _ax(ax)

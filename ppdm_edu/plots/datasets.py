@@ -13,7 +13,27 @@ _GROUP_NAMES = {1: "Group A", 0: "Group B"}
 
 
 def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=None):
-    """Age against salary, coloured by class, for the given Table 3 functions."""
+    """Age against salary, coloured by class, for the given Table 3 functions.
+
+    The synthetic data of Agrawal & Srikant (2000, Table 2): one scatter plot per
+    classification function shows the regions of Group A and Group B that a tree must learn.
+
+    Parameters
+    ----------
+    functions : sequence of int, default (1, 2)
+        Classification functions of Table 3, one panel each.
+    n : int, default 3000
+        Records drawn per function.
+    seed : int, default 0
+        Seed of :func:`ppdm_edu.datasets.agrawal`.
+    axes : sequence of matplotlib.axes.Axes, optional
+        One axes per function; a new row of axes when omitted.
+
+    Returns
+    -------
+    sequence of matplotlib.axes.Axes
+        The axes drawn on (the legend is outside the last one).
+    """
     if axes is None:
         _, axes = plt.subplots(1, len(functions), figsize=(5.5 * len(functions), 4.2), squeeze=False)
         axes = axes.ravel()
@@ -33,7 +53,25 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=N
 
 
 def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
-    """The two original distributions of AS2000 Fig. 2: density and a sample histogram."""
+    """The two original distributions of AS2000 Fig. 2: density and a sample histogram.
+
+    The plateau and the triangles of Fig. 2 of Agrawal & Srikant (2000), the shapes that
+    notebook 02 randomizes and reconstructs.
+
+    Parameters
+    ----------
+    n : int, default 10000
+        Size of the sample drawn from each shape.
+    seed : int, default 0
+        Seed of the samples.
+    axes : sequence of two matplotlib.axes.Axes, optional
+        Where to draw plateau and triangles; a new figure when omitted.
+
+    Returns
+    -------
+    sequence of matplotlib.axes.Axes
+        The two axes drawn on.
+    """
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     grid = np.linspace(0, 1, 401)
@@ -51,7 +89,24 @@ def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
 
 
 def plot_adult_continuous(frame, axes=None):
-    """Histograms of Adult's six continuous attributes, split by income class."""
+    """Histograms of Adult's six continuous attributes, split by income class.
+
+    Each class is normalised on its own (``common_norm=False``), so that the shapes of the two
+    classes can be compared although "> 50K" is the smaller class.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Adult records with the columns of :data:`ppdm_edu.datasets.ADULT_CONTINUOUS` and
+        ``income`` (0 or 1), e.g. ``load_adult("train").frame``.
+    axes : sequence of matplotlib.axes.Axes, optional
+        Six axes, one per attribute; a new 2 x 3 grid when omitted.
+
+    Returns
+    -------
+    sequence of matplotlib.axes.Axes
+        The axes drawn on (the legend is in the first).
+    """
     if axes is None:
         _, axes = plt.subplots(2, 3, figsize=(13, 6.5))
         axes = np.asarray(axes).ravel()

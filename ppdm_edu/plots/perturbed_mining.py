@@ -109,6 +109,28 @@ def plot_p_s1(noise, t: float = 0.0, threshold: float | None = 0.5, ax=None, lab
     Records whose ``p_S1`` is above ``threshold`` are sent left (to S1); for a decreasing
     ``p_S1`` that is ``w < t + c`` with ``c = F_R^-1(1 - threshold)``: a dotted line marks it.
     To redraw for a new split without a new figure, use :class:`PSOneDrawing`.
+
+    Parameters
+    ----------
+    noise : noise object
+        The attribute's noise (its ``sf`` and ``std`` are used).
+    t : float, default 0.0
+        Split point on the original values (a solid vertical line).
+    threshold : float or None, default 0.5
+        Threshold of Eq. 12, drawn as a dashed level; None draws the curve alone.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    label : str, optional
+        Legend label of the curve (default: the noise's kind and sd).
+    color : str, optional
+        Colour of the curve and of the cut line.
+    span : float, optional
+        Half width of the w range around ``t`` (default: 4 noise sd).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the p_S1 curve, the split and the threshold lines.
     """
     ax = _ax(ax)
     PSOneDrawing(ax, noise, t, threshold, label=label, color=color, span=span)
@@ -118,8 +140,25 @@ def plot_p_s1(noise, t: float = 0.0, threshold: float | None = 0.5, ax=None, lab
 def plot_threshold_curve(figures: pd.DataFrame, figure: int = 1, ax=None, title=None):
     """Fig. 1 / 2: threshold-method accuracy on original test records against the threshold.
 
-    ``figures`` is the ``liu_figures.csv`` frame (columns figure, repeat, threshold, accuracy,
-    c45_on_w); mean ± sd over repeats, and C4.5 on the perturbed values as a dashed line.
+    Reproduces Fig. 1 or Fig. 2 of Liu, Kantarcioglu & Thuraisingham: the mean ± sd over the
+    repeats of the threshold method's accuracy, and C4.5 trained on the perturbed values as a
+    dashed line.
+
+    Parameters
+    ----------
+    figures : pandas.DataFrame
+        The ``liu_figures.csv`` frame (columns figure, repeat, threshold, accuracy, c45_on_w).
+    figure : int, default 1
+        Which figure of the paper (the rows with this ``figure``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the accuracy curve and the C4.5 line.
     """
     ax = _ax(ax)
     d = figures[figures["figure"] == figure]
@@ -138,7 +177,30 @@ def plot_threshold_curve(figures: pd.DataFrame, figure: int = 1, ax=None, title=
 
 
 def plot_paper_vs_ours(summary: pd.DataFrame, table: str, rows, ax=None, title=None):
-    """Grouped bars: the paper's accuracy (hatched) beside ours (mean ± sd) per data set."""
+    """Grouped bars: the paper's accuracy (hatched) beside ours (mean ± sd) per data set.
+
+    Compares one table of Liu, Kantarcioglu & Thuraisingham with our reproduction on the five
+    perturbed versions of Adult (data1 to data5); a dotted line marks the majority class.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        The summary of :func:`ppdm_edu.experiments.liu.summarize` (or ``liu_summary.csv``;
+        columns table, row, data, paper, mean, std).
+    table : str
+        Which table of the paper (value of the ``table`` column).
+    rows : iterable of str
+        The table's rows to draw (classifier and test-set names), one pair of bars each.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the bars; a new figure and axes when omitted.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the grouped bars (legend below it).
+    """
     ax = _ax(ax)
     rows = list(rows)
     data = ["data1", "data2", "data3", "data4", "data5"]
@@ -218,7 +280,24 @@ class AccuracyBarsDrawing:
 def plot_accuracy_bars(values: dict, ax=None, title=None, baseline: float | None = None):
     """Horizontal bars of accuracies (in %), e.g. for the widget panel.
 
+    Each bar is labelled with its value; the x axis starts at 50 % (lower if a value is lower).
     To redraw for new accuracies without a new figure, use :class:`AccuracyBarsDrawing`.
+
+    Parameters
+    ----------
+    values : dict
+        ``{name: accuracy in %}``; the names are the bars, top to bottom.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the bars; a new figure and axes when omitted.
+    title : str, optional
+        Axes title.
+    baseline : float, optional
+        A dotted vertical line (e.g. the majority-class accuracy).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with one labelled bar per entry.
     """
     ax = _ax(ax)
     AccuracyBarsDrawing(ax, values, title=title, baseline=baseline)

@@ -28,7 +28,27 @@ def _axes(ax, figsize=(8, 3.6)):
 
 
 def noise_label(noise: Noise, unit: str = "") -> str:
-    """A short label such as ``uniform, α = 19.2 years`` for titles and legends."""
+    """A short label such as ``uniform, α = 19.2 years`` for titles and legends.
+
+    Parameters
+    ----------
+    noise : Noise
+        A :class:`~ppdm_edu.randomization.UniformNoise` (labelled α) or
+        :class:`~ppdm_edu.randomization.GaussianNoise` (labelled σ).
+    unit : str, default ""
+        Unit of the attribute, written after the value (``$`` is escaped for mathtext).
+
+    Returns
+    -------
+    str
+        The noise's kind, symbol and scale.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> noise_label(GaussianNoise(2.5), "years")
+    'gaussian, σ = 2.5 years'
+    """
     symbol = "α" if noise.kind == "uniform" else "σ"
     value = f"{noise.scale:,.0f}" if noise.scale >= 100 else f"{noise.scale:.3g}"
     unit = unit.replace("$", r"\$")  # a lone $ would start matplotlib's mathtext
@@ -58,6 +78,30 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
     ``value_range = (low, high)`` is given the attribute's domain is shaded. The original is
     colour ``C0`` (filled), the perturbed values ``C1`` (line): ``legend=False`` leaves the key
     to the caller (the panel puts it in its HTML read-out, where text costs nothing).
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        Original values.
+    w : array-like of shape (n,)
+        Perturbed values ``x + r``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the histograms; a new figure and axes when omitted.
+    bins : int, default 60
+        Number of bins over both samples (aligned to ``x``'s recording grid if it has one).
+    value_range : tuple of float, optional
+        ``(low, high)`` of the attribute's domain, shaded grey.
+    label : str, default "x"
+        Name of the attribute on the x axis.
+    unit : str, default ""
+        Unit of the attribute, in parentheses after ``label``.
+    legend : bool, default True
+        Draw the legend (with head room above the histograms for it).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the two histograms.
     """
     ax = _axes(ax)
     x = np.asarray(x, dtype=float)
@@ -90,7 +134,32 @@ def plot_original_vs_perturbed(x, w, ax=None, bins: int = 60, value_range=None, 
 
 
 def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None):
-    """Densities of noise models with their shortest ``confidence`` interval shaded (Table 1)."""
+    """Densities of noise models with their shortest ``confidence`` interval shaded (Table 1).
+
+    The width of that interval is Agrawal & Srikant's (2000, Table 1) privacy measure; the
+    legend gives it for each noise.
+
+    Parameters
+    ----------
+    noises : iterable of Noise
+        Uniform or Gaussian noises, drawn in colours C0, C1, ...
+    confidence : float, default 0.95
+        Confidence of the shaded interval.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    labels : sequence of str, optional
+        Legend names of the noises (default: their ``repr``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the noise densities and shaded intervals.
+
+    Raises
+    ------
+    ValueError
+        If an element of ``noises`` is not a :class:`~ppdm_edu.randomization.Noise`.
+    """
     ax = _axes(ax)
     noises = list(noises)
     for noise in noises:
@@ -119,7 +188,20 @@ def plot_noise_intervals(noises, confidence: float = 0.95, ax=None, labels=None)
 def plot_table1_curves(ax=None, confidences=None):
     """Table 1 as curves: interval width (in W, 2 alpha or sigma) against confidence.
 
-    The paper's nine printed values are the markers; the curves are exact.
+    Table 1 of Agrawal & Srikant (2000) for every confidence: the paper's nine printed values
+    are the markers; the curves are exact.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    confidences : array-like, optional
+        Confidence levels of the curves (default: 300 points in [0.01, 0.999]).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with one width curve per noise and the paper's markers.
     """
     ax = _axes(ax)
     if confidences is None:
@@ -142,8 +224,28 @@ def plot_loss_vs_snr(snr_values=None, ours=None, paper=None, ax=None, labels=("o
                      extra=None):
     """Privacy loss against SNR: the Gaussian closed form, with optional measured points.
 
-    ``ours`` and ``paper`` are sequences aligned with ``snr_values``; ``extra`` is an optional
-    ``(values, label)`` pair drawn as a third series.
+    The curve is the loss ``1 - (1 + SNR)^(-1/2)`` of Gaussian data with Gaussian noise
+    (Agrawal & Aggarwal 2001); measured losses are drawn as markers over it.
+
+    Parameters
+    ----------
+    snr_values : array-like, optional
+        SNR of the measured points (needed for any markers).
+    ours : array-like, optional
+        Our measured losses, aligned with ``snr_values`` (filled circles).
+    paper : array-like, optional
+        The paper's losses, aligned with ``snr_values`` (open squares).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    labels : tuple of str, default ("ours", "paper")
+        Legend labels of ``ours`` and ``paper``.
+    extra : tuple, optional
+        ``(values, label)``: a third series aligned with ``snr_values`` (triangles).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the closed-form curve and the measured points.
     """
     ax = _axes(ax)
     grid = np.linspace(0.0, 3.0, 200)

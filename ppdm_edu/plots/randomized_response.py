@@ -36,11 +36,15 @@ def _lattice_edges(theta: float, n: int, lo: float, hi: float, bins: int) -> np.
 def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100, legend: bool = True):
     """Histogram of the estimates of many surveys, with the truth and the +-2 SE band.
 
+    The sampling distribution of Warner's unbiased estimate (Du & Zhan 2003, Section 3): it
+    widens as theta approaches 0.5 and spills outside the possible proportions [0, 1] (grey).
+
     Parameters
     ----------
     sim : SurveySimulation
         From :func:`ppdm_edu.experiments.rr_simulation.simulate_warner_surveys`.
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
     xlim : (float, float)
         Fixed horizontal range (estimates outside it are counted in the legend, not drawn).
     bins : int
@@ -49,6 +53,11 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     legend : bool
         Draw the legend (the widget panel explains the colours in its HTML read-out instead,
         which is cheaper to redraw).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the histogram of the estimates.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
@@ -78,8 +87,25 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
 def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None):
     """Why theta near 0.5 protects more and costs more: SE of the estimate and epsilon vs theta.
 
-    Left: Warner's standard error at sample size ``n``, against a direct question. Right: the privacy level epsilon = |ln(theta / (1 - theta))| (smaller is
-    more private).
+    Left: Warner's standard error at sample size ``n``, against a direct question. Right: the
+    privacy level epsilon = |ln(theta / (1 - theta))| (smaller is more private).
+
+    Parameters
+    ----------
+    pi : float, default 0.3
+        True proportion P(A = yes) the standard error is computed at.
+    n : int, default 1000
+        Respondents per survey.
+    axes : sequence of two matplotlib.axes.Axes, optional
+        Where to draw the cost (left) and the privacy (right); a new figure when omitted.
+    thetas : array-like, optional
+        Values of theta on the x axes (default: [0, 1] without a gap around 0.5, where there
+        is no estimate).
+
+    Returns
+    -------
+    sequence of matplotlib.axes.Axes
+        The two axes drawn on.
     """
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -116,7 +142,23 @@ def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None)
 def plot_mrr_sweep(frame, ax=None, title: str | None = None):
     """MRR estimates of P(E) against theta: every run as a dot, mean +- 2 SD, and the truth.
 
-    ``frame`` is the tidy output of :func:`ppdm_edu.experiments.rr_simulation.mrr_theta_sweep`.
+    How the MRR estimate of a conjunction of attributes (Du & Zhan 2003, Section 4.1) scatters
+    as theta approaches 0.5, where the estimate is undefined (dashed line).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The tidy output of :func:`ppdm_edu.experiments.rr_simulation.mrr_theta_sweep`
+        (columns theta, estimate, truth).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the runs, their mean ± 2 SD and the truth.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.8))

@@ -51,16 +51,31 @@ def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Recons
                         title: str | None = None, legend: bool = True, probabilities=None):
     """Fig. 2 style: densities of the original, randomized and reconstructed values.
 
+    One panel of Fig. 2 of Agrawal & Srikant (2000): the reconstructed density (one point per
+    interval) lies close to the original while the randomized values are spread out.
+
     Parameters
     ----------
     rec : Reconstruction
+        The reconstruction (its intervals are the grid of every curve).
     x, w : array-like, optional
         Original and perturbed values (drawn when given; the randomized line is counted on the
         same grid extended to cover ``w``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
     em : Reconstruction, optional
         A second reconstruction (e.g. EM) drawn dashed.
+    title : str, optional
+        Axes title.
+    legend : bool, default True
+        Draw the legend (panels and :func:`plot_fig2` put it elsewhere).
     probabilities : array-like, optional
         Draw these interval probabilities instead of ``rec.probabilities`` (animation frames).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the density curves.
     """
     ax = _new_ax(ax)
     edges = rec.edges
@@ -87,7 +102,24 @@ def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Recons
 
 
 def plot_fig2(cases, axes=None):
-    """The four panels of Fig. 2 from :func:`~ppdm_edu.experiments.as2000_reconstruction.fig2_case` results."""
+    """The four panels of Fig. 2 from :func:`~ppdm_edu.experiments.as2000_reconstruction.fig2_case` results.
+
+    Fig. 2 of Agrawal & Srikant (2000): plateau and triangles, each with Gaussian and uniform
+    noise; every panel shows the original, randomized, reconstructed (Bayes) and EM densities
+    and the total-variation distances. One legend serves the four panels.
+
+    Parameters
+    ----------
+    cases : iterable of Fig2Case
+        The four cases, in the order of ``axes``.
+    axes : sequence of matplotlib.axes.Axes, optional
+        One axes per case; a new 2 x 2 figure (column by column) when omitted.
+
+    Returns
+    -------
+    sequence of matplotlib.axes.Axes
+        The axes drawn on.
+    """
     if axes is None:
         import matplotlib.pyplot as plt
 
@@ -114,7 +146,34 @@ def plot_fig2(cases, axes=None):
 
 
 def plot_iteration(rec: Reconstruction, iteration: int, x=None, w=None, ax=None, truth=None):
-    """The estimate after ``iteration`` steps (row of ``rec.history``)."""
+    """The estimate after ``iteration`` steps (row of ``rec.history``).
+
+    A :func:`plot_reconstruction` of one iterate, titled with its number and, given ``truth``,
+    its total-variation distance to the original.
+
+    Parameters
+    ----------
+    rec : Reconstruction
+        A result of ``reconstruct(..., keep_history=True)``.
+    iteration : int
+        Which iterate (0 is the uniform start); clipped to the history.
+    x, w : array-like, optional
+        Original and perturbed values, drawn as densities.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    truth : array-like, optional
+        Interval probabilities of the original distribution.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with that iterate, titled with its number.
+
+    Raises
+    ------
+    ValueError
+        If ``rec`` kept no history.
+    """
     if rec.history is None:
         raise ValueError("this reconstruction kept no history: use reconstruct(..., keep_history=True)")
     j = int(np.clip(iteration, 0, rec.history.shape[0] - 1))
@@ -286,7 +345,32 @@ def animate_reconstruction(rec: Reconstruction, x=None, w=None, frames=None, fig
 
 
 def plot_tv_by_iteration(rec: Reconstruction, truth, ax=None, label=None):
-    """TV distance to the original after each iteration, with the stopping point marked."""
+    """TV distance to the original after each iteration.
+
+    Shows how close each iterate of the reconstruction gets to the original distribution, so
+    that the paper's stopping point can be judged.
+
+    Parameters
+    ----------
+    rec : Reconstruction
+        A result of ``reconstruct(..., keep_history=True)``.
+    truth : array-like
+        Interval probabilities of the original distribution on ``rec.edges``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    label : str, optional
+        Legend label of the curve (to compare several reconstructions on one axes).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the TV curve.
+
+    Raises
+    ------
+    ValueError
+        If ``rec`` kept no history.
+    """
     ax = _new_ax(ax)
     if rec.history is None:
         raise ValueError("this reconstruction kept no history: use reconstruct(..., keep_history=True)")
@@ -333,7 +417,25 @@ def plot_heldout_loglik(rec: Reconstruction, ax=None, paper_n_iter: int | None =
 
 
 def plot_error_grid(frame, ax=None, log_x: bool = True):
-    """TV of the reconstruction against n, one line per sigma (from ``error_grid``)."""
+    """TV of the reconstruction against n, one line per sigma (from ``error_grid``).
+
+    How the reconstruction error shrinks with more records, and grows with more noise.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The output of :func:`ppdm_edu.experiments.as2000_reconstruction.error_grid` (columns
+        n, sigma, tv_reconstructed).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    log_x : bool, default True
+        Logarithmic n axis.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with one TV curve per sigma (legend to the right).
+    """
     ax = _new_ax(ax)
     for sigma, group in frame.groupby("sigma"):
         ax.plot(group["n"], group["tv_reconstructed"], marker="o", label=f"σ = {sigma:g}")

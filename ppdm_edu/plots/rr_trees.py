@@ -30,13 +30,24 @@ def _by_theta(df: pd.DataFrame):
 def plot_mean_accuracy(df: pd.DataFrame, ax=None, original=None, show_runs: bool = True):
     """Fig. 2(a): mean accuracy of RR-ID3 per theta, with the original ID3 accuracy as a line.
 
+    Fig. 2(a) of Du & Zhan (2003): accuracy falls as theta approaches 0.5 (shaded band).
+
     Parameters
     ----------
-    df : DataFrame from :func:`ppdm_edu.experiments.rr_theta_sweep`
+    df : pandas.DataFrame
+        The tidy output of :func:`ppdm_edu.experiments.rr_theta_sweep` (one row per run:
+        theta, accuracy, ...).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
     original : float, optional
         Accuracy of ID3 on the original data; default ``df.attrs["original_accuracy"]``.
     show_runs : bool
         Also draw every single run as a faint dot (shows the spread behind the mean).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the Fig. 2(a) curve.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
@@ -58,7 +69,25 @@ def plot_mean_accuracy(df: pd.DataFrame, ax=None, original=None, show_runs: bool
 
 
 def plot_accuracy_variance(df: pd.DataFrame, ax=None, log: bool = True):
-    """Fig. 2(b): variance of the accuracy (in %², over the runs) per theta."""
+    """Fig. 2(b): variance of the accuracy (in %², over the runs) per theta.
+
+    Fig. 2(b) of Du & Zhan (2003): the trees become unstable as theta approaches 0.5.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy output of :func:`ppdm_edu.experiments.rr_theta_sweep` (one row per run:
+        theta, accuracy, ...).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    log : bool, default True
+        Symmetric-log y axis (the variance spans orders of magnitude).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the Fig. 2(b) curve.
+    """
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
     _, var = _by_theta(df)
@@ -75,7 +104,24 @@ def plot_accuracy_variance(df: pd.DataFrame, ax=None, log: bool = True):
 
 
 def plot_fig2(df: pd.DataFrame, axes=None):
-    """Both panels of Fig. 2 side by side."""
+    """Both panels of Fig. 2 side by side.
+
+    Fig. 2 of Du & Zhan (2003): :func:`plot_mean_accuracy` (left) and
+    :func:`plot_accuracy_variance` (right).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy output of :func:`ppdm_edu.experiments.rr_theta_sweep` (one row per run:
+        theta, accuracy, ...).
+    axes : sequence of two matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+
+    Returns
+    -------
+    sequence of matplotlib.axes.Axes
+        The two axes drawn on.
+    """
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     plot_mean_accuracy(df, ax=axes[0])
@@ -89,6 +135,21 @@ def plot_estimated_vs_true(df: pd.DataFrame, ax=None, clip=(40.0, 100.0)):
     One dot per run, coloured by |2 theta - 1| (the factor Eq. 3 divides by; 0 at theta = 0.5),
     with the diagonal. Points outside ``clip`` (the estimate
     is unbiased but unbounded near theta = 0.5) are drawn at the border and counted in the title.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy output of :func:`ppdm_edu.experiments.rr_theta_sweep` (columns theta,
+        accuracy, estimated_accuracy).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    clip : tuple of float, default (40.0, 100.0)
+        Range of both axes, in %.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the runs and the diagonal (and a colour bar beside it).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 5))
@@ -113,7 +174,30 @@ def plot_estimated_vs_true(df: pd.DataFrame, ax=None, clip=(40.0, 100.0)):
 
 
 def plot_panel_accuracy(original: float, accuracy: float, estimated: float, theta: float, ax=None):
-    """The widget's picture: original ID3, RR-ID3 on the true test set, and the §4.3 estimate."""
+    """The widget's picture: original ID3, RR-ID3 on the true test set, and the §4.3 estimate.
+
+    Three horizontal bars labelled with their values; the title gives theta and its epsilon.
+    An axes without a layout engine gets ``tight_layout`` once, so that the labels fit.
+
+    Parameters
+    ----------
+    original : float
+        Accuracy of ID3 on the original data, in [0, 1] (also a dashed line).
+    accuracy : float
+        Accuracy of RR-ID3 on the true test set, in [0, 1].
+    estimated : float
+        Accuracy estimated from the disguised test set (Du & Zhan 2003, Section 4.3); may fall
+        outside [0, 1].
+    theta : float
+        Probability a record is sent unchanged.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the bars; a new figure and axes when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the three bars.
+    """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3))
     labels = ["ID3 on original data", "RR-ID3, true test set", "RR-ID3, estimated\nfrom disguised test set"]
@@ -142,6 +226,20 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
 
 def side_by_side(left: str, right: str, titles=("left", "right"), gap: int = 4) -> str:
     """Two blocks of text (e.g. two ``export_text`` outputs) printed next to each other.
+
+    Parameters
+    ----------
+    left, right : str
+        The two blocks (lines separated by newlines).
+    titles : tuple of str, default ("left", "right")
+        A heading line above each block.
+    gap : int, default 4
+        Spaces between the longest left line and the right block.
+
+    Returns
+    -------
+    str
+        The lines side by side, without trailing spaces.
 
     Examples
     --------

@@ -35,7 +35,26 @@ def _mean_accuracy(df: pd.DataFrame) -> pd.DataFrame:
 def plot_fig5(df: pd.DataFrame, fig=None, privacy=(0.25, 1.0), noises=("gaussian", "uniform")):
     """Fig. 5: accuracy per function for each algorithm; one panel per (noise, privacy level).
 
-    ``df`` is the tidy frame of :func:`ppdm_edu.experiments.as2000_accuracy`.
+    Fig. 5 of Agrawal & Srikant (2000): Original, Randomized, Global, ByClass and Local
+    (mean over repeats) for each classification function of Table 3, one legend below.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy frame of :func:`ppdm_edu.experiments.as2000_accuracy` (columns function,
+        noise, privacy, algorithm, accuracy).
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw the panels on (it should use constrained layout, for the legend); a
+        new one when omitted.
+    privacy : sequence of float, default (0.25, 1.0)
+        Privacy levels, one column of panels each.
+    noises : sequence of str, default ("gaussian", "uniform")
+        Noise kinds, one row of panels each.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
     """
     if fig is None:
         fig = plt.figure(figsize=(10, 7), layout="constrained")
@@ -69,7 +88,23 @@ def plot_fig5(df: pd.DataFrame, fig=None, privacy=(0.25, 1.0), noises=("gaussian
 def plot_fig6(df: pd.DataFrame, fig=None, functions=(1, 2, 3, 5)):
     """Fig. 6: accuracy vs privacy level for ByClass and Randomized, Gaussian (G) and Uniform (U).
 
-    Original (no perturbation) is the dotted line. One panel per function.
+    Fig. 6 of Agrawal & Srikant (2000). Original (no perturbation) is the dotted line. One
+    panel per function; unused panels of the grid are hidden.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy frame of :func:`ppdm_edu.experiments.as2000_accuracy`.
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw the panels on (constrained layout, for the legend); a new one when
+        omitted.
+    functions : sequence of int, default (1, 2, 3, 5)
+        Classification functions to show (those absent from ``df`` are skipped).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
     """
     if fig is None:
         fig = plt.figure(figsize=(10, 7), layout="constrained")
@@ -110,7 +145,25 @@ def plot_fig6(df: pd.DataFrame, fig=None, functions=(1, 2, 3, 5)):
 
 
 def plot_accuracy_bars(accuracies: dict, ax=None, title: str = ""):
-    """Bars of test accuracy (%) per algorithm, ``{algorithm: accuracy in [0, 1]}``."""
+    """Bars of test accuracy (%) per algorithm, ``{algorithm: accuracy in [0, 1]}``.
+
+    The bars are in the order and colours of :data:`ALGORITHM_STYLE`, each labelled with its
+    value; a dotted line marks 50 % (guessing on balanced classes).
+
+    Parameters
+    ----------
+    accuracies : dict
+        ``{algorithm: accuracy in [0, 1]}`` with keys of :data:`ALGORITHM_STYLE`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the bars; a new figure and axes when omitted.
+    title : str, default ""
+        Axes title (none when empty).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with one labelled bar per entry.
+    """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3))
     names = [a for a in ALGORITHM_STYLE if a in accuracies]
@@ -143,6 +196,17 @@ def plot_class_histograms(x, w, y, edges, reconstructed=None, ax=None, labels=("
         Interval boundaries (the reconstruction's).
     reconstructed : dict, optional
         ``{class: Reconstruction}``; their ``counts`` are drawn per interval.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the histograms; a new figure and axes when omitted.
+    labels : tuple of str, default ("Group B", "Group A")
+        Names of class 0 and class 1 in the legend.
+    attribute : str, default "value"
+        Name of the attribute on the x axis.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the per-class histograms (legend below it).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.5))
@@ -171,7 +235,31 @@ def plot_class_histograms(x, w, y, edges, reconstructed=None, ax=None, labels=("
 def plot_partition(tree, X, y, features=(0, 1), ax=None, labels=None, resolution: int = 300):
     """Records of two attributes coloured by class, with the regions of a fitted tree.
 
-    The tree must use only these two attributes (e.g. the credit-risk example of Fig. 3).
+    The tree must use only these two attributes (e.g. the credit-risk example of Fig. 3 of
+    Agrawal & Srikant 2000); the shaded regions are its predictions on a grid.
+
+    Parameters
+    ----------
+    tree : fitted classifier
+        A fitted tree of :mod:`ppdm_edu.trees` (``classes_``, ``predict`` and its feature
+        names are used).
+    X : array-like or pandas.DataFrame of shape (n, d)
+        The records (a frame if the tree was fitted on named columns).
+    y : array-like of shape (n,)
+        Class of each record.
+    features : tuple of int, default (0, 1)
+        Columns of ``X`` on the x and y axes.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure and axes when omitted.
+    labels : sequence of str, optional
+        Axis labels (default: the tree's feature names).
+    resolution : int, default 300
+        Grid points per axis for the regions.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes with the regions and the records.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4))

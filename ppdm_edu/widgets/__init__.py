@@ -14,7 +14,16 @@ __all__ = ["Panel", "all_panels"]
 
 
 def all_panels() -> dict[str, type[Panel]]:
-    """Every concrete panel class in ``ppdm_edu.widgets``, keyed ``module.ClassName``."""
+    """Every concrete panel class in ``ppdm_edu.widgets``, keyed ``module.ClassName``.
+
+    Imports every widgets module; private classes (leading underscore) and the base
+    :class:`~ppdm_edu.widgets.panel.Panel` are left out.
+
+    Returns
+    -------
+    dict
+        ``{"module.ClassName": panel class}``, e.g. ``"trees.TreesPanel"``.
+    """
     found: dict[str, type[Panel]] = {}
     for info in pkgutil.iter_modules(__path__):
         if info.name == "panel":

@@ -18,7 +18,7 @@ from ..plots.attacks import RecoveryDrawing, SpectrumDrawing, plot_posterior_wid
 from ..posterior import BayesEstimate, bayes_estimate
 from ..randomization import GaussianNoise
 from ..validation import spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
@@ -49,6 +49,17 @@ class SpectralAttackPanel(Panel):
     factors (:func:`ppdm_edu.datasets.correlated_data`); ``sigma`` is the noise standard
     deviation in units of each attribute's standard deviation. The records and the noise are
     drawn with fixed seeds, so moving a slider changes one thing only.
+
+    Left: the eigenvalues of the perturbed data against the noise band
+    (:class:`~ppdm_edu.plots.attacks.SpectrumDrawing`). Right: attribute 1's true values
+    against the published and the recovered ones; the read-out gives the RMSE of the perturbed
+    values, of the spectral filter and of the Gaussian Bayes estimate.
+
+    Parameters
+    ----------
+    **initial
+        Initial control values: ``correlation`` (float in [0, 1], default 0.99) and ``sigma``
+        (float in [0.1, 3], default 1.0).
     """
 
     title = "Spectral filtering (Kargupta et al. 2003): correlated attributes betray the noise"
@@ -58,16 +69,13 @@ class SpectralAttackPanel(Panel):
     seed = 0
 
     def build_controls(self):
-        style = {"description_width": "initial"}
         return {
-            "correlation": widgets.FloatSlider(
-                value=0.99, min=0.0, max=1.0, step=0.01, description="correlation", tooltip="share of each attribute explained by the common factor",
-                readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
-                style=style),
-            "sigma": widgets.FloatSlider(
-                value=1.0, min=0.1, max=3.0, step=0.05, description="noise σ / sd", tooltip="noise standard deviation over the attribute standard deviation",
-                readout_format=".2f", continuous_update=False, layout=self.slider_layout(),
-                style=style),
+            "correlation": slider(
+                widgets.FloatSlider, value=0.99, min=0.0, max=1.0, step=0.01, description="correlation",
+                tooltip="share of each attribute explained by the common factor", readout_format=".2f"),
+            "sigma": slider(
+                widgets.FloatSlider, value=1.0, min=0.1, max=3.0, step=0.05, description="noise σ / sd",
+                tooltip="noise standard deviation over the attribute standard deviation", readout_format=".2f"),
         }
 
     def compute(self, correlation, sigma):
@@ -123,7 +131,17 @@ class _PosteriorResult:
 
 
 class PosteriorIntervalPanel(Panel):
-    """Privacy level slider -> Table 1 width versus the attacker's posterior interval width."""
+    """Privacy level slider -> Table 1 width versus the attacker's posterior interval width.
+
+    Plateau data with Gaussian noise whose 95 % interval is ``privacy`` times the data's range:
+    the figure (:func:`~ppdm_edu.plots.attacks.plot_posterior_width`) and the read-out compare
+    the width Table 1 promises with the attacker's posterior 95 % intervals and their coverage.
+
+    Parameters
+    ----------
+    **initial
+        Initial control value: ``privacy`` (float in [0.1, 3], default 1.0).
+    """
 
     title = "What the distribution tells the attacker: posterior 95 % interval vs Table 1"
     figsize = (7.0, 4.0)
@@ -132,11 +150,9 @@ class PosteriorIntervalPanel(Panel):
 
     def build_controls(self):
         return {
-            "privacy": widgets.FloatSlider(
-                value=1.0, min=0.1, max=3.0, step=0.05,
-                description="privacy level", tooltip="Table 1 interval width / range", readout_format=".2f",
-                continuous_update=False, layout=self.slider_layout(),
-                style={"description_width": "initial"}),
+            "privacy": slider(
+                widgets.FloatSlider, value=1.0, min=0.1, max=3.0, step=0.05,
+                description="privacy level", tooltip="Table 1 interval width / range", readout_format=".2f"),
         }
 
     def __init__(self, **initial):

@@ -45,7 +45,7 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "static_picture", "static_readout", "STATIC_CLASS",
+__all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture", "static_readout", "STATIC_CLASS",
            "LIVE_CLASS", "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
@@ -207,7 +207,23 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
 
 
 class Panel:
-    """Controls + figure + message line. Display it by leaving it as the last expression of a cell."""
+    """Controls + figure + message line. Display it by leaving it as the last expression of a cell.
+
+    A subclass builds its controls (:meth:`build_controls`), computes a result from their values
+    with the package's algorithms (:meth:`compute`) and draws it (:meth:`draw`, with an HTML
+    read-out from :meth:`summary`). Building the panel runs the first update.
+
+    Parameters
+    ----------
+    **initial
+        Initial control values, by control name (the keys of :meth:`build_controls`), e.g.
+        ``theta=0.8``; the other controls keep their defaults.
+
+    Raises
+    ------
+    ValueError
+        If a name in ``initial`` is not one of the panel's controls.
+    """
 
     #: shown above the controls
     title: str = ""
@@ -254,15 +270,48 @@ class Panel:
         raise NotImplementedError
 
     def compute(self, **values):
-        """Run the real algorithm for the current control values; return a result object."""
+        """Run the real algorithm for the current control values; return a result object.
+
+        A ``ValueError`` (a setting the algorithm rejects) is shown as a message instead of the
+        figure.
+
+        Parameters
+        ----------
+        **values
+            The value of every control, by name (:meth:`values`).
+
+        Returns
+        -------
+        object
+            Whatever :meth:`draw` and :meth:`summary` need.
+        """
         raise NotImplementedError
 
     def draw(self, figure: Figure, result) -> None:
-        """Draw ``result`` into ``figure`` (a new, empty one at every update)."""
+        """Draw ``result`` into ``figure`` (a new, empty one at every update).
+
+        Parameters
+        ----------
+        figure : matplotlib.figure.Figure
+            An empty figure without a layout engine, sized by :meth:`figure_geometry`.
+        result : object
+            What :meth:`compute` returned.
+        """
         raise NotImplementedError
 
     def summary(self, result) -> str:
-        """Optional HTML shown under the figure (numbers the slide talks about)."""
+        """Optional HTML shown under the figure (numbers the slide talks about).
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned.
+
+        Returns
+        -------
+        str
+            HTML; empty by default.
+        """
         return ""
 
     def redraw(self, figure: Figure, result) -> bool:
@@ -356,6 +405,11 @@ class Panel:
 
         Projector fonts are about 1.5x larger; without a larger canvas, titles, legends and axis
         labels of a panel designed for the classroom style collide or are clipped.
+
+        Returns
+        -------
+        tuple of float or None
+            Width and height in inches, or None (no ``figsize``: matplotlib's default).
         """
         if self.figsize is None:
             return None
@@ -366,10 +420,24 @@ class Panel:
 
     @staticmethod
     def slider_layout():
-        # max_width: a slider wider than the cell pushes its read-out out of sight ("1" for 100)
+        """The layout of every panel's sliders: :func:`~ppdm_edu.lecture.widget_width` wide.
+
+        Returns
+        -------
+        ipywidgets.Layout
+            A new layout, never wider than the cell (a slider wider than the cell pushes its
+            read-out out of sight: "1" for 100).
+        """
         return widgets.Layout(width=widget_width(), max_width="100%")
 
     def values(self) -> dict:
+        """The controls' current values.
+
+        Returns
+        -------
+        dict
+            ``{name: value}``: the keyword arguments of :meth:`compute`.
+        """
         return {name: control.value for name, control in self.controls.items()}
 
     def _on_change(self, change) -> None:
@@ -470,3 +538,85 @@ class Panel:
             bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
         bundle["text/plain"] = f"<{type(self).__name__}: run the notebook to use the controls>"
         return bundle
+
+
+# -- helpers shared by the panels -------------------------------------------------------------
+def slider(kind, **options):
+    """A slider laid out as every panel's: updates on release, full label, cell-safe width.
+
+    The controls of the panels differ in their range and label only; this sets the rest once:
+    ``continuous_update=False`` (the algorithm runs when the slider is let go), the label's
+    ``description_width`` "initial" and :meth:`Panel.slider_layout`.
+
+    Parameters
+    ----------
+    kind : type
+        :class:`ipywidgets.IntSlider` or :class:`ipywidgets.FloatSlider`.
+    **options
+        Its arguments (``value``, ``min``, ``max``, ``step``, ``description``,
+        ``readout_format``, ``tooltip``, ...); they override the defaults above.
+
+    Returns
+    -------
+    ipywidgets.ValueWidget
+        The new slider.
+
+    Examples
+    --------
+    >>> s = slider(widgets.IntSlider, value=3, min=0, max=9, description="n")
+    >>> s.value, s.continuous_update, s.style.description_width
+    (3, False, 'initial')
+    """
+    defaults = {"continuous_update": False, "style": {"description_width": "initial"},
+                "layout": Panel.slider_layout()}
+    return kind(**{**defaults, **options})
+
+
+def margin_axes(figure, **margins):
+    """One axes filling ``figure`` inside fixed margins given in font heights.
+
+    Panels draw without a layout engine; :func:`figure_margins` turns the margins into figure
+    fractions and the axes takes the rectangle between them.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The panel's figure.
+    **margins
+        ``left``, ``bottom``, ``top``, ``right`` in font heights (see :func:`figure_margins`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The new axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = margin_axes(Figure(figsize=(8, 3), dpi=100), left=4.0, top=0.6)
+    >>> bool(0 < ax.get_position().x0 < 0.2)
+    True
+    """
+    m = figure_margins(figure, **margins)
+    return figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
+
+
+def epsilon_text(eps: float) -> str:
+    """The privacy level epsilon as a panel's read-out shows it.
+
+    Parameters
+    ----------
+    eps : float
+        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.epsilon` of theta).
+
+    Returns
+    -------
+    str
+        Two decimals, or "∞ (no privacy)" for an infinite epsilon (theta 0 or 1).
+
+    Examples
+    --------
+    >>> epsilon_text(0.8473), epsilon_text(float("inf"))
+    ('0.85', '∞ (no privacy)')
+    """
+    return "∞ (no privacy)" if eps == float("inf") else f"{eps:.2f}"

@@ -17,7 +17,7 @@ from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..validation import spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, margin_axes, slider
 
 __all__ = ["RandomizationPanel", "ATTRIBUTES", "attribute_sample"]
 
@@ -39,6 +39,26 @@ def attribute_sample(name: str, n: int = 10_000, seed: int = 0) -> np.ndarray:
 
     The values come from the first of :func:`~ppdm_edu.validation.spawn_rngs`'s streams of
     ``seed``; the panel draws its noise from the second, so noise never depends on the data.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`ATTRIBUTES`: Adult's ``age`` (sampled without replacement from the
+        training set) or Agrawal & Srikant's synthetic ``salary``.
+    n : int, default 10000
+        Number of values.
+    seed : int, default 0
+        Seed of the data stream.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n`` float values, read-only (kept in a cache).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`ATTRIBUTES`.
     """
     if name not in ATTRIBUTES:
         raise ValueError(f"unknown attribute {name!r}; allowed: {', '.join(ATTRIBUTES)}")
@@ -79,6 +99,15 @@ class RandomizationPanel(Panel):
     model, I = h(W) - h(R) (``estimator="known-noise"``), to stay within the 100 ms budget; the
     notebook checks it against the k-NN estimate.
 
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the data and of the noise (independent streams); the same at every update.
+    **initial
+        Initial control values: ``attribute`` (a key of :data:`ATTRIBUTES`), ``kind``
+        ("uniform" or "gaussian"), ``level`` (privacy in %, 0-200, default 50) and
+        ``confidence`` (0.5-1, default 0.95).
+
     Examples
     --------
     >>> panel = RandomizationPanel(level=100.0)
@@ -107,14 +136,11 @@ class RandomizationPanel(Panel):
                                           description="attribute", style=style),
             "kind": widgets.ToggleButtons(options=["uniform", "gaussian"], value="uniform",
                                           description="noise", style=style),
-            "level": widgets.FloatSlider(value=50.0, min=0.0, max=200.0, step=5.0,
-                                         description="privacy (%)", tooltip="privacy level: width of the noise interval at this confidence, in % of the range",
-                                         readout_format=".0f", continuous_update=False,
-                                         style=style, layout=self.slider_layout()),
-            "confidence": widgets.FloatSlider(value=0.95, min=0.5, max=1.0, step=0.005,
-                                              description="confidence", readout_format=".3f",
-                                              continuous_update=False, style=style,
-                                              layout=self.slider_layout()),
+            "level": slider(widgets.FloatSlider, value=50.0, min=0.0, max=200.0, step=5.0,
+                            description="privacy (%)", tooltip="privacy level: width of the noise interval at this confidence, in % of the range",
+                            readout_format=".0f"),
+            "confidence": slider(widgets.FloatSlider, value=0.95, min=0.5, max=1.0, step=0.005,
+                                 description="confidence", readout_format=".3f"),
         }
 
     def compute(self, attribute, kind, level, confidence) -> RandomizationResult:
@@ -139,8 +165,7 @@ class RandomizationPanel(Panel):
         figure.set_layout_engine(None)
         # Title and legend live in the HTML read-out (summary), where text costs nothing; in
         # the PNG they cost about a third of the drawing time (p95 budget: 100 ms per update).
-        m = figure_margins(figure, left=2.0, bottom=3.0, top=0.4)
-        ax = figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
+        ax = margin_axes(figure, left=2.0, bottom=3.0, top=0.4)
         plot_original_vs_perturbed(result.x, result.w, ax=ax, bins=60, value_range=result.domain,
                                    label=result.attribute.split(" ")[0], unit=result.unit,
                                    legend=False)

@@ -8,7 +8,7 @@ from ..experiments.rr_simulation import simulate_warner_surveys
 from ..lecture import OKABE_ITO
 from ..plots.randomized_response import SAMPLING_XLIM, plot_sampling_distribution
 from ..randomized_response import epsilon, sample_size_factor
-from .panel import Panel, figure_margins
+from .panel import Panel, epsilon_text, margin_axes, slider
 
 __all__ = ["WarnerSurveyPanel"]
 
@@ -21,6 +21,14 @@ class WarnerSurveyPanel(Panel):
     (:func:`~ppdm_edu.experiments.rr_simulation.simulate_warner_surveys`, one binomial draw per survey)
     and shows the sampling distribution of the unbiased estimate against the truth and Warner's
     theoretical +-2 SE band. theta = 0.5 shows why nothing can be estimated.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the surveys; the same at every update, so a slider changes the setting only.
+    **initial
+        Initial control values: ``theta`` (float in [0, 1], default 0.7), ``n`` (10-5,000
+        respondents, default 200) and ``pi`` (true P(A = yes) in [0, 1], default 0.3).
 
     Examples
     --------
@@ -39,19 +47,13 @@ class WarnerSurveyPanel(Panel):
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
-        style = {"description_width": "initial"}
         return {
-            "theta": widgets.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.01,
-                                         description="θ (truthful question)", readout_format=".2f",
-                                         continuous_update=False, style=style,
-                                         layout=self.slider_layout()),
-            "n": widgets.IntSlider(value=200, min=10, max=5_000, step=10,
-                                   description="n (respondents)", continuous_update=False,
-                                   style=style, layout=self.slider_layout()),
-            "pi": widgets.FloatSlider(value=0.3, min=0.0, max=1.0, step=0.05,
-                                      description="true P(A = yes)", readout_format=".2f",
-                                      continuous_update=False, style=style,
-                                      layout=self.slider_layout()),
+            "theta": slider(widgets.FloatSlider, value=0.7, min=0.0, max=1.0, step=0.01,
+                            description="θ (truthful question)", readout_format=".2f"),
+            "n": slider(widgets.IntSlider, value=200, min=10, max=5_000, step=10,
+                        description="n (respondents)"),
+            "pi": slider(widgets.FloatSlider, value=0.3, min=0.0, max=1.0, step=0.05,
+                         description="true P(A = yes)", readout_format=".2f"),
         }
 
     def compute(self, theta, n, pi):
@@ -61,13 +63,11 @@ class WarnerSurveyPanel(Panel):
     def draw(self, figure, result) -> None:
         # fixed margins (the Panel figure has no layout engine: it would double the render time)
         # margins grow with the font (lecture mode uses larger fonts)
-        m = figure_margins(figure, left=4.0, bottom=3.0, top=1.8)
-        rect = (m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"])
-        plot_sampling_distribution(result, ax=figure.add_axes(rect), legend=False)
+        ax = margin_axes(figure, left=4.0, bottom=3.0, top=1.8)
+        plot_sampling_distribution(result, ax=ax, legend=False)
 
     def summary(self, result) -> str:
-        eps = epsilon(result.theta)
-        eps_text = "∞ (no privacy)" if eps == float("inf") else f"{eps:.2f}"
+        eps_text = epsilon_text(epsilon(result.theta))
         factor = sample_size_factor(result.truth, result.theta) if 0 < result.truth < 1 else float("nan")
         factor_text = "—" if factor != factor else f"{factor:.1f}×"
         off = int(np.sum((result.estimates < SAMPLING_XLIM[0]) | (result.estimates > SAMPLING_XLIM[1])))

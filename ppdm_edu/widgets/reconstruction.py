@@ -17,7 +17,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import spawn_rngs
-from .panel import Panel, figure_margins
+from .panel import Panel, margin_axes, slider
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
 
@@ -41,8 +41,7 @@ def _axes(figure):
     # "none", which leaves a placeholder engine) also spares savefig its extra layout draw;
     # the axes rectangle is given directly.
     figure.set_layout_engine(None)
-    m = figure_margins(figure, left=4.0, bottom=3.0, top=0.6)
-    return figure.add_axes((m["left"], m["bottom"], m["right"] - m["left"], m["top"] - m["bottom"]))
+    return margin_axes(figure, left=4.0, bottom=3.0, top=0.6)
 
 
 _LEGEND = (
@@ -96,6 +95,20 @@ class ReconstructionPanel(Panel):
     paper's, or iterations chosen by held-out likelihood). Every update draws
     fresh data and noise with the same seed, randomizes and reconstructs.
 
+    The figure is one panel of Fig. 2 of Agrawal & Srikant (2000)
+    (:func:`~ppdm_edu.plots.reconstruction.plot_reconstruction`); the read-out gives the TV
+    distances of the randomized and the reconstructed values to the original.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the data and of the noise (independent streams); the same at every update.
+    **initial
+        Initial control values: ``shape`` ("plateau" or "triangles"), ``noise`` ("gaussian"
+        or "uniform"), ``privacy`` (%, 0-200, default 100), ``n`` (records, default 10,000),
+        ``n_intervals`` (default 20), ``method`` ("bayes" or "em") and ``stop`` ("paper" or
+        "cross-validation").
+
     Examples
     --------
     >>> panel = ReconstructionPanel(n=2_000)
@@ -121,16 +134,12 @@ class ReconstructionPanel(Panel):
                                            description="original", style=style),
             "noise": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
                                            description="noise", style=style),
-            "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
-                                         continuous_update=False, style=style,
-                                         layout=self.slider_layout()),
-            "n": widgets.IntSlider(value=10_000, min=500, max=50_000, step=500,
-                                   description="n (records)", continuous_update=False,
-                                   style=style, layout=self.slider_layout()),
-            "n_intervals": widgets.IntSlider(value=20, min=5, max=100, step=1,
-                                             description="intervals", continuous_update=False,
-                                             style=style, layout=self.slider_layout()),
+            "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
+                              description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
+            "n": slider(widgets.IntSlider, value=10_000, min=500, max=50_000, step=500,
+                        description="n (records)"),
+            "n_intervals": slider(widgets.IntSlider, value=20, min=5, max=100, step=1,
+                                  description="intervals"),
             "method": widgets.ToggleButtons(options=["bayes", "em"], value="bayes",
                                             description="method", style=style),
             # the paper's chi^2 rule, or iterations chosen by held-out likelihood (notebook 02)
@@ -164,6 +173,33 @@ class ReconstructionIterationsPanel(Panel):
     ``n``, ``n_intervals``, ``method``, ``tol``, ``seed`` as in :class:`ReconstructionPanel`);
     the slider only picks which stored estimate to draw, starting from the uniform one.
 
+    Parameters
+    ----------
+    shape : str, default "triangles"
+        Original distribution, "plateau" or "triangles".
+    noise : str, default "gaussian"
+        Noise kind, "gaussian" or "uniform".
+    privacy : int, default 100
+        Privacy level in % (the noise's 95 % interval as a share of the range [0, 1]).
+    n : int, default 10000
+        Number of records.
+    n_intervals : int, default 20
+        Number of intervals of the reconstruction.
+    method : str, default "bayes"
+        "bayes" (the paper's iterative rule) or "em".
+    tol : float, optional
+        Stopping threshold of the reconstruction (default: the library's).
+    seed : int, default 0
+        Seed of the data and of the noise.
+    **initial
+        Initial control value: ``iteration`` (default: the last one).
+
+    Raises
+    ------
+    ValueError
+        If a setting is invalid (unknown shape, privacy 0 %) or ``initial`` names an unknown
+        control.
+
     Examples
     --------
     >>> panel = ReconstructionIterationsPanel(n=2_000)
@@ -191,10 +227,8 @@ class ReconstructionIterationsPanel(Panel):
     def build_controls(self) -> dict:
         last = self.run.rec.n_iter
         return {
-            "iteration": widgets.IntSlider(value=last, min=0, max=last, step=1,
-                                           description="iteration", continuous_update=True,
-                                           style={"description_width": "initial"},
-                                           layout=self.slider_layout()),
+            "iteration": slider(widgets.IntSlider, value=last, min=0, max=last, step=1,
+                                description="iteration", continuous_update=True),
         }
 
     def compute(self, iteration):

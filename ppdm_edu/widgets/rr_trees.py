@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ..plots.rr_trees import plot_panel_accuracy
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from .panel import Panel
+from .panel import Panel, epsilon_text, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
@@ -18,7 +18,27 @@ __all__ = ["RRTreePanel", "RRTreeResult"]
 
 @dataclass(frozen=True)
 class RRTreeResult:
-    """What one slider position shows."""
+    """What one slider position shows.
+
+    Attributes
+    ----------
+    theta : float
+        Probability a record is sent unchanged.
+    original_accuracy : float
+        Accuracy of ID3 on the original data, in [0, 1].
+    accuracy : float
+        Accuracy of RR-ID3 on the true test set.
+    estimated_accuracy : float
+        Accuracy estimated from the disguised test set (Section 4.3).
+    n_nodes : int
+        Nodes of the RR-ID3 tree.
+    original_nodes : int
+        Nodes of the ID3 tree of the original data.
+    tree_text : str
+        The first levels of the RR-ID3 tree, as text.
+    disguised_label : bool
+        Whether the class label was disguised too.
+    """
 
     theta: float
     original_accuracy: float
@@ -50,6 +70,16 @@ class RRTreePanel(Panel):
     (Section 4.3). The first levels of the tree are printed under the figure. theta = 0.5 shows
     why no tree can be built.
 
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of the disguise (the test set uses ``seed + 1``).
+    text_depth : int, default 3
+        Levels of the tree printed under the figure.
+    **initial
+        Initial control values: ``theta`` (float in [0, 1], default 0.7) and
+        ``disguised_label`` (bool, default True).
+
     Examples
     --------
     >>> panel = RRTreePanel(theta=0.8)
@@ -74,10 +104,9 @@ class RRTreePanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "theta": widgets.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.01,
-                                         description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
-                                         readout_format=".2f", continuous_update=False,
-                                         style=style, layout=self.slider_layout()),
+            "theta": slider(widgets.FloatSlider, value=0.7, min=0.0, max=1.0, step=0.01,
+                            description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
+                            readout_format=".2f"),
             "disguised_label": widgets.Checkbox(value=True, description="class label disguised too",
                                                 style=style),
         }
@@ -132,8 +161,7 @@ class RRTreePanel(Panel):
                             result.theta, ax=figure.add_subplot())
 
     def summary(self, result) -> str:
-        eps = epsilon(result.theta)
-        eps_text = "∞ (no privacy)" if eps == float("inf") else f"{eps:.2f}"
+        eps_text = epsilon_text(epsilon(result.theta))
         return (
             f"<b>θ = {result.theta:.2f}</b>, ε = {eps_text}; "
             f"accuracy {100 * result.accuracy:.1f} % (original ID3 {100 * result.original_accuracy:.1f} %), "

@@ -12,7 +12,7 @@ import numpy as np
 from ..datasets import agrawal
 from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
-from .panel import Panel, figure_margins
+from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["TreesPanel", "TreesResult"]
@@ -20,7 +20,27 @@ __all__ = ["TreesPanel", "TreesResult"]
 
 @dataclass(frozen=True)
 class TreesResult:
-    """What one position of the controls shows."""
+    """What one position of the controls shows.
+
+    Attributes
+    ----------
+    function : int
+        Classification function of Table 3.
+    noise : str
+        Noise kind, "gaussian" or "uniform".
+    privacy : float
+        Privacy level as a fraction of the range (1.0 = 100 %).
+    accuracies : dict
+        ``{algorithm: test accuracy in [0, 1]}`` for the selected algorithms.
+    seconds : dict
+        ``{algorithm: training time in s}`` (of the first training).
+    n_leaves : dict
+        ``{algorithm: leaves of its tree}``.
+    n_train : int
+        Training records.
+    n_test : int
+        Test records.
+    """
 
     function: int
     noise: str
@@ -68,6 +88,23 @@ class TreesPanel(Panel):
     unperturbed records (once per function: it does not depend on the noise). The training
     times shown are those of the first training.
 
+    The figure is one setting of Fig. 5 of Agrawal & Srikant (2000), as bars
+    (:func:`~ppdm_edu.plots.trees.plot_accuracy_bars`); the read-out tables accuracy, leaves and
+    training time.
+
+    Parameters
+    ----------
+    n_train : int, default 10000
+        Training records per function.
+    n_test : int, default 5000
+        Test records per function.
+    seed : int, default 0
+        Seed of the data and of the noise.
+    **initial
+        Initial control values: ``function`` (1-5), ``noise`` ("gaussian" or "uniform"),
+        ``privacy`` (%, 0-200, default 100) and ``algorithms`` (a tuple of
+        ``ppdm_edu.experiments.as2000_trees.ALGORITHMS``).
+
     Examples
     --------
     >>> panel = TreesPanel(function=1, noise="uniform", privacy=100)
@@ -95,10 +132,8 @@ class TreesPanel(Panel):
                                          value=1, description="function", tooltip="classification function of Table 3", style=style),
             "noise": widgets.ToggleButtons(options=[("Gaussian", "gaussian"), ("Uniform", "uniform")],
                                            value="gaussian", description="noise", style=style),
-            "privacy": widgets.IntSlider(value=100, min=0, max=200, step=5,
-                                         description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range",
-                                         continuous_update=False, style=style,
-                                         layout=self.slider_layout()),
+            "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
+                              description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
             "algorithms": widgets.SelectMultiple(
                 options=[(ALGORITHM_STYLE[a][0], a) for a in ALGORITHMS],
                 value=("original", "randomized", "byclass"), rows=5,
