@@ -6,13 +6,15 @@ import numpy as np
 import seaborn as sns
 
 from ..datasets import ADULT_CONTINUOUS, agrawal, plateau, plateau_pdf, triangles, triangles_pdf
+from ..validation import renamed_seed_to_rng
 
 __all__ = ["plot_agrawal_classes", "plot_fig2_shapes", "plot_adult_continuous"]
 
 _GROUP_NAMES = {1: "Group A", 0: "Group B"}
 
 
-def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=None):
+@renamed_seed_to_rng
+def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, rng=0, axes=None):
     """Age against salary, coloured by class, for the given Table 3 functions.
 
     The synthetic data of Agrawal & Srikant (2000, Table 2): one scatter plot per
@@ -24,8 +26,9 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=N
         Classification functions of Table 3, one panel each.
     n : int, default 3000
         Records drawn per function.
-    seed : int, default 0
-        Seed of :func:`ppdm_edu.datasets.agrawal`.
+    rng : int, numpy.random.Generator or None, default 0
+        Random numbers of :func:`ppdm_edu.datasets.agrawal` (SPEC 7). An int draws the same
+        records for every function; a Generator draws fresh ones for each.
     axes : sequence of matplotlib.axes.Axes, optional
         One axes per function; a new row of axes when omitted.
 
@@ -38,7 +41,7 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=N
         _, axes = plt.subplots(1, len(functions), figsize=(5.5 * len(functions), 4.2), squeeze=False)
         axes = axes.ravel()
     for ax, function in zip(axes, functions):
-        X, y = agrawal(n, function=function, rng=seed)
+        X, y = agrawal(n, function=function, rng=rng)
         frame = X.assign(group=[_GROUP_NAMES[v] for v in y])
         sns.scatterplot(data=frame, x="age", y="salary", hue="group", hue_order=["Group A", "Group B"],
                         s=8, alpha=0.6, linewidth=0, ax=ax)
@@ -52,7 +55,8 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, seed: int = 0, axes=N
     return axes
 
 
-def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
+@renamed_seed_to_rng
+def plot_fig2_shapes(n: int = 10_000, rng=0, axes=None):
     """The two original distributions of AS2000 Fig. 2: density and a sample histogram.
 
     The plateau and the triangles of Fig. 2 of Agrawal & Srikant (2000), the shapes that
@@ -62,8 +66,8 @@ def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
     ----------
     n : int, default 10000
         Size of the sample drawn from each shape.
-    seed : int, default 0
-        Seed of the samples.
+    rng : int, numpy.random.Generator or None, default 0
+        Random numbers of the two samples (SPEC 7).
     axes : sequence of two matplotlib.axes.Axes, optional
         Where to draw plateau and triangles; a new figure when omitted.
 
@@ -77,7 +81,7 @@ def plot_fig2_shapes(n: int = 10_000, seed: int = 0, axes=None):
     grid = np.linspace(0, 1, 401)
     for ax, (name, sampler, pdf) in zip(axes, [("plateau", plateau, plateau_pdf),
                                                 ("triangles", triangles, triangles_pdf)]):
-        ax.hist(sampler(n, rng=seed), bins=20, range=(0, 1), density=True, alpha=0.45,
+        ax.hist(sampler(n, rng=rng), bins=20, range=(0, 1), density=True, alpha=0.45,
                 label=f"sample, n = {n:,}")
         ax.plot(grid, pdf(grid), color="black", label="density")
         ax.set_title(name)
