@@ -496,6 +496,16 @@ def render_markdown(res: dict) -> str:
     return "\n".join(out)
 
 
+# RESULTS.md from this heading on is not generated here (see _kept_section)
+KEPT_HEADING = "## Panel updates in the browser"
+
+
+def _kept_section(text: str) -> str:
+    """The part of an existing RESULTS.md from :data:`KEPT_HEADING` on ("" if it has none)."""
+    at = text.find(KEPT_HEADING)
+    return text[at:] if at >= 0 else ""
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default=",".join(SECTIONS),
@@ -525,7 +535,10 @@ def main(argv=None) -> int:
     res["load_after"] = _load()
     args.out.mkdir(parents=True, exist_ok=True)
     md = render_markdown(res)
-    (args.out / "RESULTS.md").write_text(md + "\n")
+    results = args.out / "RESULTS.md"
+    # the browser-measured section is written by hand from `make test-browser` runs: keep it
+    kept = _kept_section(results.read_text(encoding="utf-8")) if results.exists() else ""
+    results.write_text(md + "\n" + (f"\n{kept}" if kept else ""))
     _, missed = targets_table(res)
     res["missed_targets"] = missed
     (args.out / "results.json").write_text(json.dumps(res, indent=2, default=str) + "\n")
