@@ -383,6 +383,10 @@ def test_reports_benchmarks_and_api_pages(site_html):
     assert len(figures) == len(list((REPO / "reports" / "full").glob("*.png")))
     assert "Reproducing the papers" in (site_html / "reports.html").read_text(encoding="utf-8")
     assert "Benchmarks" in (site_html / "benchmarks.html").read_text(encoding="utf-8")
+    # the lecturer's guide (notebooks/README.md, issue 15 §6) is a page of the site too
+    guide = (site_html / "lecturers.html").read_text(encoding="utf-8")
+    assert "Lecturer" in guide and "Start Deck" in guide and "lecturers.html" in (
+        site_html / "index.html").read_text(encoding="utf-8")
     api = (site_html / "generated" / "ppdm_edu.reconstruction.html").read_text(encoding="utf-8")
     assert "ppdm_edu.reconstruction.reconstruct" in api
 
