@@ -42,6 +42,7 @@ __all__ = [
     "renamed_seed_to_rng",
     "check_size",
     "check_frame",
+    "check_class_counts",
     "MAX_ELEMENTS",
 ]
 
@@ -1175,3 +1176,57 @@ def check_frame(frame, name: str, columns) -> pd.DataFrame:
     if missing:
         raise ValueError(f"{name} lacks the column(s) {missing}; it has {list(frame.columns)[:20]}")
     return frame
+
+
+def check_class_counts(counts, name: str = "counts", *, one_dimensional: bool = False,
+                       positive_sum: bool = False) -> np.ndarray:
+    """Class counts (or weights) of a set of records: finite numbers >= 0, one per class.
+
+    The split criteria of the trees (gini of AS2000 Section 4.1, C4.5's entropy and gain ratio,
+    the MDL leaf cost) take such counts; a NaN or a negative count would give a number that
+    means nothing instead of an error.
+
+    Parameters
+    ----------
+    counts : array-like of float
+        The counts, classes along the last axis.
+    name : str, default "counts"
+        The argument's name, for the message.
+    one_dimensional : bool, default False
+        Require exactly one set of counts, shape ``(k,)`` and non-empty; otherwise any leading
+        axes are allowed, shape ``(..., k)`` with ``k >= 1``.
+    positive_sum : bool, default False
+        Require at least one record (a sum > 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        The counts as a float array.
+
+    Raises
+    ------
+    TypeError
+        If ``counts`` holds text.
+    ValueError
+        If it holds NaN/inf or a negative count, has the wrong shape, or (with
+        ``positive_sum``) sums to 0.
+
+    Examples
+    --------
+    >>> check_class_counts([3, 1]).tolist()
+    [3.0, 1.0]
+    >>> check_class_counts([-1, 3])
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be class counts >= 0, got -1.0
+    """
+    c = check_finite_array(counts, name, allow_empty=not one_dimensional)
+    if one_dimensional and c.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of class counts, got shape {c.shape}")
+    if not one_dimensional and (c.ndim == 0 or c.shape[-1] < 1):
+        raise ValueError(f"{name} must hold one count per class (last axis), got shape {c.shape}")
+    if (c < 0).any():
+        raise ValueError(f"{name} must be class counts >= 0, got {float(c.min())!r}")
+    if positive_sum and c.sum() <= 0:
+        raise ValueError(f"{name} must have a positive sum (at least one record), got {c.tolist()!r}")
+    return c

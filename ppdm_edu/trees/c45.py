@@ -63,7 +63,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..randomization import Noise
 from ..validation import (
-    check_finite_array,
+    check_class_counts,
     check_fit_data,
     check_noise_mapping,
     check_predict_data,
@@ -85,18 +85,6 @@ def _xlog2x(c):
     pos = c > 0
     out[pos] = c[pos] * np.log2(c[pos])
     return out
-
-
-def _check_counts(counts, name: str, *, positive_sum: bool = True) -> np.ndarray:
-    """Class counts: a non-empty 1-D array of finite numbers >= 0 (with a positive sum)."""
-    c = check_finite_array(counts, name)
-    if c.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of class counts, got shape {c.shape}")
-    if (c < 0).any():
-        raise ValueError(f"{name} must be class counts >= 0, got {float(c.min())!r}")
-    if positive_sum and c.sum() <= 0:
-        raise ValueError(f"{name} must have a positive sum (at least one record), got {c.tolist()!r}")
-    return c
 
 
 def entropy(counts) -> float:
@@ -123,7 +111,7 @@ def entropy(counts) -> float:
     >>> round(entropy([9, 5]), 4)
     0.9403
     """
-    counts = _check_counts(counts, "counts")
+    counts = check_class_counts(counts, "counts", one_dimensional=True, positive_sum=True)
     n = counts.sum()
     return float((_xlog2x(n) - _xlog2x(counts).sum()) / n)
 
@@ -157,8 +145,8 @@ def gain_ratio(left_counts, right_counts) -> tuple[float, float]:
     >>> round(g, 4), round(r, 4)
     (0.4591, 0.5)
     """
-    left = _check_counts(left_counts, "left_counts", positive_sum=False)
-    right = _check_counts(right_counts, "right_counts", positive_sum=False)
+    left = check_class_counts(left_counts, "left_counts", one_dimensional=True)
+    right = check_class_counts(right_counts, "right_counts", one_dimensional=True)
     if left.shape != right.shape:
         raise ValueError("left_counts and right_counts must have one count per class, got shapes "
                          f"{left.shape} and {right.shape}")

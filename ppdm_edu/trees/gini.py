@@ -48,9 +48,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..validation import (
+    check_class_counts,
     check_finite_1d,
     check_finite_2d,
-    check_finite_array,
     check_fit_data,
     check_predict_data,
     feature_names,
@@ -65,16 +65,6 @@ _PRUNING = (None, "mdl")
 # --------------------------------------------------------------------------------------------
 # The gini index (Section 4.1)
 # --------------------------------------------------------------------------------------------
-
-def _check_counts(counts, name: str) -> np.ndarray:
-    """Class counts along the last axis: finite and >= 0 (a NaN or negative count is refused)."""
-    c = check_finite_array(counts, name, allow_empty=True)
-    if c.ndim == 0 or c.shape[-1] < 1:
-        raise ValueError(f"{name} must hold one count per class (last axis), got shape {c.shape}")
-    if (c < 0).any():
-        raise ValueError(f"{name} must be class counts >= 0, got {float(c.min())!r}")
-    return c
-
 
 def gini(counts) -> float | np.ndarray:
     """gini(S) = 1 - sum_j p_j^2 from class counts (Section 4.1); the last axis holds the classes.
@@ -102,7 +92,7 @@ def gini(counts) -> float | np.ndarray:
     >>> gini([3, 0])
     0.0
     """
-    c = _check_counts(counts, "counts")
+    c = check_class_counts(counts, "counts")
     n = c.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         g = 1.0 - ((c / n[..., None]) ** 2).sum(axis=-1)
@@ -135,8 +125,8 @@ def gini_split(left_counts, right_counts) -> float | np.ndarray:
     >>> round(gini_split([3, 0], [1, 2]), 4)   # Fig. 3: Age < 25 splits 3 High | 1 High, 2 Low
     0.2222
     """
-    left = _check_counts(left_counts, "left_counts")
-    right = _check_counts(right_counts, "right_counts")
+    left = check_class_counts(left_counts, "left_counts")
+    right = check_class_counts(right_counts, "right_counts")
     if left.shape != right.shape:
         raise ValueError(f"left and right counts must have the same shape, got {left.shape} and {right.shape}")
     n1, n2 = left.sum(axis=-1), right.sum(axis=-1)
@@ -227,7 +217,7 @@ def mdl_leaf_cost(counts) -> np.ndarray:
     >>> round(float(mdl_leaf_cost([50, 50])), 1), round(float(mdl_leaf_cost([100, 0])), 1)
     (104.5, 4.5)
     """
-    c = _check_counts(counts, "counts")
+    c = check_class_counts(counts, "counts")
     k = c.shape[-1]
     n = c.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
