@@ -45,8 +45,8 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture", "static_readout", "STATIC_CLASS",
-           "LIVE_CLASS", "KERNEL_GONE_TEXT"]
+__all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture",
+           "static_readout", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0
@@ -63,6 +63,13 @@ KERNEL_GONE_TEXT = ("This panel's kernel is gone (restarted or shut down, or the
 # the picture inside a stand-in, as Panel.static_html writes it
 _STATIC_PICTURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"')
 _STATIC_READOUT = re.compile(rf'<div class="{_STATIC_READOUT_CLASS}">(.*)</div></div>\Z', re.S)
+
+
+def _stand_in_html(output: dict) -> str:
+    """The HTML of a saved output if it is a panel's stand-in, else ``""``."""
+    text = output.get("data", {}).get("text/html", "")
+    text = "".join(text) if isinstance(text, list) else text
+    return text if STATIC_CLASS in text else ""
 
 
 def static_picture(output: dict) -> tuple[bytes, str] | None:
@@ -87,9 +94,8 @@ def static_picture(output: dict) -> tuple[bytes, str] | None:
     >>> static_picture({"output_type": "stream", "text": "hello"}) is None
     True
     """
-    text = output.get("data", {}).get("text/html", "")
-    text = "".join(text) if isinstance(text, list) else text
-    if STATIC_CLASS not in text:
+    text = _stand_in_html(output)
+    if not text:
         return None
     m = _STATIC_PICTURE.search(text)
     if m is None:
@@ -119,9 +125,8 @@ def static_readout(output: dict) -> str:
     >>> static_readout({"output_type": "stream", "text": "hello"})
     ''
     """
-    text = output.get("data", {}).get("text/html", "")
-    text = "".join(text) if isinstance(text, list) else text
-    if STATIC_CLASS not in text:
+    text = _stand_in_html(output)
+    if not text:
         return ""
     m = _STATIC_READOUT.search(text)
     return m[1] if m else ""
