@@ -57,8 +57,6 @@ CITATIONS = {
 NBVAL_MARKER = re.compile(r"# NBVAL_[A-Z_]+")
 # the MIME type of a live ipywidgets view in a saved notebook
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-# the theme centres tables; a panel's read-out table belongs under the figure's left edge, as live
-READOUT_STYLE = "<style>.ppdm-readout table {margin-left: 0;}</style>"
 # MathJax 3 pieces the site needs: the combined TeX+MathML -> CHTML component and what it loads
 # on demand (TeX extensions, CHTML fonts, the menu, accessibility and speech).
 MATHJAX_PARTS = ["tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y", "sre", "adaptors"]
@@ -89,7 +87,7 @@ def _static_panel(output: dict) -> list[dict] | None:
     readout = static_readout(output)
     if readout:
         outputs.append({"output_type": "display_data", "metadata": {},
-                        "data": {"text/html": READOUT_STYLE + f'<div class="ppdm-readout">{readout}</div>',
+                        "data": {"text/html": f'<div class="ppdm-readout">{readout}</div>',  # ppdm.css
                                  "text/plain": alt}})
     return outputs
 
