@@ -9,11 +9,12 @@ PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip instal
 # Jupyter refuses to run as root unless told; containers and some lab machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast test-browser site lite bench reproduce clean help
+.PHONY: lab test test-deps test-fast test-browser site lite bench reproduce clean help
 
 help:
 	@echo "make lab           create .venv (once) with the lab extra and start JupyterLab on notebooks/"
 	@echo "make test          create/refresh .venv with the test extra; ruff, unit tests, doctests, every notebook (nbval)"
+	@echo "make test-deps     unit tests, doctests and nbval again with the oldest and the newest allowed dependencies"
 	@echo "make test-browser  build the site and JupyterLite, test them; drive JupyterLab and the site in headless Chromium"
 	@echo "make site          the course as a static website in site/_build/html (committed outputs, no execution)"
 	@echo "make lite          the course in JupyterLite (Python in the browser) in site/_build/html/lite"
@@ -61,6 +62,11 @@ test: $(VENV)/.test-installed
 	$(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
 	$(BIN)/python -m pytest -m "not browser" --durations=10 || status=1; \
 	exit $$status
+
+# The same suite (no browser) with every dependency at its lowest allowed version and at the newest
+# release (.venv-oldest, .venv-newest; see ci/test-deps.sh).
+test-deps:
+	PYTHON=$(PYTHON) bash ci/test-deps.sh
 
 # Unit tests and doctests, no notebooks.
 test-fast: $(VENV)/.test-installed
