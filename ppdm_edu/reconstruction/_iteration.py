@@ -1,5 +1,24 @@
-"""The iteration of Fig. 1 with Eq. 3 (Agrawal & Srikant 2000, Sec. 3), and its preparation."""
+"""The iteration of Fig. 1 with Eq. 3 (Agrawal & Srikant 2000, Sec. 3), and its preparation.
+
+One iteration is two matrix-vector products (``D = A @ Pr`` and ``A.T @ (N / D)``) and a few
+length-m operations. At small m (the panels, every node of the Local tree) numpy's per-call
+overhead is the cost, not the arithmetic, so the loop below does only what an iteration needs:
+
+* the guards of the general update (a bin the estimate cannot produce, ``N / D`` overflowing) are
+  one test, ``max(N / D) <= 1e290``; only an iteration that fails it takes the general
+  update (:func:`_general_step`, which handles both cases exactly as before);
+* the paper's stopping statistic (Sec. 3) is computed for a block of iterations at once from the
+  kept estimates, and the loop stops at the *first* iteration of the block that meets the rule:
+  the same iteration, the same estimate and the same statistic as testing after every
+  iteration (the extra iterations of the block are discarded). The block length is predicted
+  from the statistic's geometric decay, so few iterations are wasted;
+* every array is written in place (``out=``), with the same operations in the same order as the
+  plain update, so the estimates are bit-for-bit those of testing after every iteration
+  (``tests/test_reconstruction.py::test_block_stopping_stops_where_the_paper_rule_stops``).
+"""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -13,78 +32,163 @@ DEFAULT_MAX_ITER = 1000
 #: so an unbounded ``max_iter`` could run for hours (one iteration is O(m^2)); the paper's rule
 #: stops after tens to hundreds.
 MAX_ITER = 100_000
+# N / D above this is computed another way (A @ ratio must not overflow either)
 _MAX_RATIO = 1e290
+# the longest block of iterations between two evaluations of the stopping rule
+_MAX_BLOCK = 64
 
 
-def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_history: bool):
+def _general_step(N: np.ndarray, A: np.ndarray, AT: np.ndarray, pr: np.ndarray, n: float):
+    """One update of Eq. 3 with every guard; the new estimate, or None when the loop must stop."""
+    # Eq. 3: the denominators sum_t A[s, t] Pr(X in I_t) are computed once per
+    # iteration and re-used for every p (footnote 2: O(m^2) instead of O(m^3)).
+    D = A @ pr
+    ok = D > 0.0
+    with np.errstate(over="ignore"):
+        if ok.all():
+            ratio = N / D
+            n_eff = n
+        else:
+            # an observed bin that the current estimate cannot produce carries no
+            # information about it: leave it out instead of dividing by zero (never NaN)
+            ratio = np.where(ok, N / np.where(ok, D, 1.0), 0.0)
+            n_eff = float(N[ok].sum())
+            if n_eff <= 0.0:
+                return None
+    huge = ratio > _MAX_RATIO
+    if huge.any():
+        # a bin whose likelihood under the estimate is tiny (D below ~1e-300, e.g. a far
+        # Gaussian tail): N / D overflows to inf. Its share of the counts is computed
+        # directly instead, N_s * A[s, t] Pr_t / D_s <= N_s (exact, never inf or NaN).
+        ratio = np.where(huge, 0.0, ratio)
+        share = N[huge, None] * ((A[huge] * pr) / D[huge, None])
+        new = (pr * (AT @ ratio) + share.sum(axis=0)) / n_eff
+    else:
+        new = pr * (AT @ ratio) / n_eff
+    total = new.sum()
+    if not total > 0.0 or not np.isfinite(total):  # pragma: no cover - defensive
+        return None
+    new /= total
+    return new
+
+
+def successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
+    """Pearson chi^2 between successive count estimates ``n Pr_j`` (rows of ``estimates``).
+
+    Row ``j`` of the result compares ``estimates[j + 1]`` with ``estimates[j]``:
+    ``sum_p (N_{j+1}(I_p) - N_j(I_p))^2 / N_j(I_p)`` over the intervals with ``N_j(I_p) > 0``
+    (Sec. 3, "Stopping Criterion").
+    """
+    prev = n * estimates[:-1]
+    diff = n * estimates[1:] - prev
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        # a tiny prev: the statistic is inf, i.e. not converged
+        stats = (diff**2 / prev).sum(axis=1)
+    for j in np.flatnonzero(~(prev > 0.0).all(axis=1)):  # rare: an interval at exactly 0
+        pos = prev[j] > 0.0
+        with np.errstate(over="ignore"):
+            stats[j] = np.sum(diff[j][pos] ** 2 / prev[j][pos])
+    return stats
+
+
+def _next_block(stats: np.ndarray, threshold: float, block: int) -> int:
+    """How many iterations to run before the next test: where the statistic's geometric decay
+    over the last block predicts it reaches the threshold (1 .. _MAX_BLOCK)."""
+    last = float(stats[-1])
+    if stats.size >= 2 and 0.0 < last < float(stats[-2]) and threshold > 0.0:
+        rate = math.log(last / float(stats[-2]))  # < 0
+        steps = math.log(threshold / last) / rate if last > threshold else 1.0
+        if math.isfinite(steps):
+            return int(min(_MAX_BLOCK, max(1, math.ceil(steps))))
+    return min(_MAX_BLOCK, 2 * block)
+
+
+def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_history: bool,
+            block: int | None = None):
     """Run Fig. 1 / Eq. 3 on observed bin counts ``N`` (m_w,) with response ``A`` (m_w, m).
 
-    Rows of ``A`` must not be all zero. Returns (pr, n_iter, converged, history, statistic,
-    threshold).
+    Rows of ``A`` must not be all zero and ``N`` must be positive. Returns (pr, n_iter,
+    converged, history, statistic, threshold). ``block`` fixes the number of iterations
+    between two tests of the stopping rule (``block=1``: after every iteration); the default
+    predicts it. Whatever the block, the result is the same.
     """
-    m = A.shape[1]
+    m_w, m = A.shape
     n = float(N.sum())
-    pr = np.full(m, 1.0 / m)  # step (1): uniform start
     threshold = chi2_threshold(m, tol)
-    history = [pr] if keep_history else None
-    statistic = float("nan")
-    converged = False
-    n_iter = 0
     AT = np.ascontiguousarray(A.T)
-    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is reported after the loop)
-        # Eq. 3: the denominators sum_t A[s, t] Pr(X in I_t) are computed once per
-        # iteration and re-used for every p (footnote 2: O(m^2) instead of O(m^3)).
-        D = A @ pr
-        ok = D > 0.0
-        with np.errstate(over="ignore"):
-            if ok.all():
-                ratio = N / D
-                n_eff = n
-            else:
-                # an observed bin that the current estimate cannot produce carries no
-                # information about it: leave it out instead of dividing by zero (never NaN)
-                ratio = np.where(ok, N / np.where(ok, D, 1.0), 0.0)
-                n_eff = float(N[ok].sum())
-                if n_eff <= 0.0:
+    fixed = block is not None
+    block = 2 if block is None else int(block)
+    # rows of `est`: the estimate before the block, then one row per iteration of the block
+    est = np.empty((_MAX_BLOCK + 1 if not fixed else block + 1, m))
+    est[0] = 1.0 / m  # step (1): uniform start
+    history = [est[0].copy()] if keep_history else None
+    D, ratio = np.empty(m_w), np.empty(m_w)
+    T = np.empty(m)
+    statistic = float("nan")
+    done = 0  # iterations completed and accepted
+    while done < max_iter:
+        k = min(block, max_iter - done)
+        stopped = False  # the general update asked to stop (at iteration done + j + 1)
+        j = 0
+        while j < k:
+            pr, new = est[j], est[j + 1]
+            np.matmul(A, pr, out=D)
+            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+                np.divide(N, D, out=ratio)
+            if ratio.max() <= _MAX_RATIO:  # every bin possible, no overflow: the plain update
+                np.matmul(AT, ratio, out=T)
+                np.multiply(pr, T, out=new)
+                np.divide(new, n, out=new)
+                total = new.sum()
+                if not total > 0.0 or not math.isfinite(total):  # pragma: no cover - defensive
+                    stopped = True
                     break
-        huge = ratio > _MAX_RATIO
-        if huge.any():
-            # a bin whose likelihood under the estimate is tiny (D below ~1e-300, e.g. a far
-            # Gaussian tail): N / D overflows to inf. Its share of the counts is computed
-            # directly instead, N_s * A[s, t] Pr_t / D_s <= N_s (exact, never inf or NaN).
-            ratio = np.where(huge, 0.0, ratio)
-            share = N[huge, None] * ((A[huge] * pr) / D[huge, None])
-            new = (pr * (AT @ ratio) + share.sum(axis=0)) / n_eff
-        else:
-            new = pr * (AT @ ratio) / n_eff
-        total = new.sum()
-        if not total > 0.0 or not np.isfinite(total):  # pragma: no cover - defensive
-            break
-        new /= total
-        # stopping criterion: Pearson chi^2 between successive count estimates n Pr_j
-        prev = n * pr
-        diff = n * new - prev
-        pos = prev > 0.0
-        with np.errstate(over="ignore"):  # a tiny prev: the statistic is inf, i.e. not converged
-            statistic = float(np.sum(diff[pos] ** 2 / prev[pos]))
-        pr = new
+                np.divide(new, total, out=new)
+            else:
+                step = _general_step(N, A, AT, pr, n)
+                if step is None:
+                    stopped = True
+                    break
+                new[:] = step
+            j += 1
+        # the paper's test after each iteration of the block, in order: stop at the first pass
+        stats = successive_chi2(est[: j + 1], n) if j else np.empty(0)
+        hit = np.flatnonzero(stats <= threshold)
+        if hit.size:
+            j = int(hit[0]) + 1
         if keep_history:
-            history.append(pr)
-        if statistic <= threshold:
-            converged = True
-            break
-    hist = np.array(history) if keep_history else None
-    return pr, n_iter, converged, hist, statistic, threshold
+            history.extend(row.copy() for row in est[1: j + 1])
+        if j:
+            statistic = float(stats[j - 1])
+        done += j
+        if hit.size:
+            return est[j].copy(), done, True, _stack(history), statistic, threshold
+        if stopped:  # reported as the iteration that could not run, as the plain loop did
+            return est[j].copy(), done + 1, False, _stack(history), statistic, threshold
+        if not fixed:
+            block = _next_block(stats, threshold, block)
+        est[0] = est[j]
+    return est[0].copy(), done, False, _stack(history), statistic, threshold
+
+
+def _stack(history):
+    return None if history is None else np.array(history)
 
 
 def check_run_args(method, max_iter, tol):
+    """The checked ``(method, max_iter, tol)`` of a reconstruction."""
     method = check_method(method)
     max_iter = check_integer(max_iter, "max_iter", minimum=1, maximum=MAX_ITER)
     tol = check_tol(tol)
     return method, max_iter, tol
 
 
-def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) -> Reconstruction:
+def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
+           owned: bool = False) -> Reconstruction:
+    """Prepare ``A`` (drop impossible/empty bins, scale) and run :func:`iterate`.
+
+    ``owned``: ``A`` was built for this call and may be scaled in place (no copy).
+    """
     keep_history = check_bool(keep_history, "keep_history")
     possible = A.sum(axis=1) > 0.0
     n_ignored = int(N[~possible].sum())
@@ -93,11 +197,9 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) -> 
             "none of the perturbed values can come from the domain "
             f"[{edges[0]}, {edges[-1]}] under {noise!r}; check bounds and the noise model"
         )
-    if not possible.all():
-        N, A = N[possible], A[possible]
-    keep = N > 0
+    keep = possible & (N > 0)
     if not keep.all():
-        N, A = N[keep], A[keep]
+        N, A, owned = N[keep], A[keep], True
     if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
         check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
                    "keep_history=False)", per_item=int(A.shape[1]))
@@ -105,14 +207,18 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history) -> 
     # matrix of tiny (even subnormal) likelihoods from overflowing N / (A Pr) to inf.
     top = float(A.max())
     if top != 1.0:
-        A = A / top
+        if owned:
+            A /= top
+        else:
+            A, owned = A / top, True
     # Eq. 3 is invariant to scaling any one row of A too; a row of far-tail likelihoods
     # (subnormal, ~1e-310) loses its digits in A @ Pr, so such rows are scaled by a power of 2
     # (exact: the same answer as for the row scaled to max 1, and no change to ordinary rows).
     row_top = A.max(axis=1)
     tiny = row_top < 1e-250
     if tiny.any():
-        A = A.copy()
+        if not owned:
+            A = A.copy()
         A[tiny] = np.ldexp(A[tiny], -np.frexp(row_top[tiny])[1][:, None])
     pr, n_iter, converged, history, statistic, threshold = iterate(
         N.astype(float), A, max_iter, tol, keep_history
