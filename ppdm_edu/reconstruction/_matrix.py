@@ -13,6 +13,8 @@ from ._grid import check_edges, check_method
 
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 MAX_MATRIX_ENTRIES = 20_000_000
+# entries per block of rows while building it (each temporary: 256 kB, in cache)
+_BLOCK_ENTRIES = 1 << 15
 
 
 def below_probability(edges: np.ndarray, c: float, noise: Noise) -> np.ndarray:
@@ -94,26 +96,44 @@ def response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
     # difference of numbers ~scale apart from values ~L^2 f_Y: it loses every digit. There the
     # mid-point value is exact to O(L^2) relative error, so use it.
     narrow = min(float(np.min(np.diff(edges))), float(np.min(w_upper - w_lower)))
+    m_w, m = w_lower.size, edges.size - 1
+    P = np.empty((m_w, m))
+    # Blocks of rows: every entry is computed by the same element-wise operations as on the
+    # whole matrix (the same numbers), but the temporaries stay in cache instead of being
+    # m_w x m arrays each; the matrix itself is the only large array.
+    rows = max(1, _BLOCK_ENTRIES // max(m, 1))
     if method == "em" and narrow >= 1e-4 * noise.std:
         a, b = edges[None, :-1], edges[None, 1:]
-        c, d = w_lower[:, None], w_upper[:, None]
         L = b - a
-        try:
-            P = (noise.cdf_integral(d - a) - noise.cdf_integral(d - b)
-                 - noise.cdf_integral(c - a) + noise.cdf_integral(c - b)) / L
-        except NotImplementedError:
-            # any other noise model: Gauss-Legendre quadrature of the CDF difference over I_p
-            nodes, weights = np.polynomial.legendre.leggauss(16)
-            P = np.zeros((c.shape[0], a.shape[1]))
-            for node, weight in zip(nodes, weights):
-                x = a + 0.5 * (node + 1.0) * L
-                P += 0.5 * weight * (noise.cdf(d - x) - noise.cdf(c - x))
-        # differences of nearly equal numbers can dip a hair below 0 or above 1
-        return np.clip(P, 0.0, 1.0)
+        closed_form = True
+        for s in range(0, m_w, rows):  # blocks of observed bins (bounded: m_w / rows blocks)
+            c, d = w_lower[s:s + rows, None], w_upper[s:s + rows, None]
+            block = P[s:s + rows]
+            if closed_form:
+                try:
+                    np.divide(noise.cdf_integral(d - a) - noise.cdf_integral(d - b)
+                              - noise.cdf_integral(c - a) + noise.cdf_integral(c - b), L,
+                              out=block)
+                except NotImplementedError:
+                    closed_form = False
+            if not closed_form:
+                # any other noise model: Gauss-Legendre quadrature of the CDF difference over I_p
+                nodes, weights = np.polynomial.legendre.leggauss(16)
+                block[...] = 0.0
+                for node, weight in zip(nodes, weights):
+                    x = a + 0.5 * (node + 1.0) * L
+                    block += 0.5 * weight * (noise.cdf(d - x) - noise.cdf(c - x))
+            # differences of nearly equal numbers can dip a hair below 0 or above 1
+            np.clip(block, 0.0, 1.0, out=block)
+        return P
     mx = 0.5 * (edges[:-1] + edges[1:])
     mw = 0.5 * (w_lower + w_upper)
     Lw = w_upper - w_lower
-    return _midpoint_pdf(noise, mw[:, None] - mx[None, :], float(Lw.min())) * Lw[:, None]
+    scale = float(Lw.min())
+    for s in range(0, m_w, rows):
+        np.multiply(_midpoint_pdf(noise, mw[s:s + rows, None] - mx[None, :], scale),
+                    Lw[s:s + rows, None], out=P[s:s + rows])
+    return P
 
 
 def _midpoint_pdf(noise: Noise, d: np.ndarray, scale: float) -> np.ndarray:

@@ -15,6 +15,7 @@ from ..validation import (
     check_positive,
     check_random_state,
 )
+from ._binning import bin_values
 from ._grid import check_edges, domain_bounds, extend_edges, make_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
 from ._matrix import MAX_MATRIX_ENTRIES, below_probability, response_matrix, response_pairs
@@ -120,9 +121,8 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     # capped before rounding up, since with subnormal intervals the ratio overflows to inf)
     with np.errstate(over="ignore"):
         k_out = int(math.ceil(min(reach(noise) / L, 1e9))) + 2
-    k = np.floor((np.clip(values, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
-    k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
-    bins, code, N = np.unique(k, return_inverse=True, return_counts=True)  # non-empty bins only
+    # non-empty bins only; each record's bin only for the cross-validation stop
+    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper")
     if bins.size * m > MAX_MATRIX_ENTRIES:
         raise ValueError(
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
@@ -131,11 +131,15 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     ks = bins.astype(float)
     w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
     A = response_pairs(edges, w_lower, w_upper, noise, method)
+    # A is ours: finish scales it in place (the iteration adds one transposed copy)
     if stop == "paper":
-        return finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history)
-    loglik = heldout_loglik(code.ravel(), A, folds, max_iter, check_random_state(rng))
+        return finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history,
+                      owned=True)
+    loglik = heldout_loglik(code, A, folds, max_iter, check_random_state(rng))
+    del code
     best = int(np.argmax(loglik))
-    rec = finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history)
+    rec = finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history,
+                 owned=True)
     if best == 0:  # the uniform start scores best: report it, not one step past it
         start = np.full(m, 1.0 / m)
         start.setflags(write=False)

@@ -72,8 +72,13 @@ def heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
     perturbed distribution the training folds' estimate predicts (Eq. 3's denominator).
     """
     n_bins, m = A.shape
-    fold = rng.permutation(code.size) % folds
-    C = np.bincount(fold * n_bins + code, minlength=folds * n_bins).reshape(folds, n_bins)
+    fold = rng.permutation(code.size)
+    # fold * n_bins + code, in place (no temporary of the size of the data)
+    np.remainder(fold, folds, out=fold)
+    np.multiply(fold, n_bins, out=fold)
+    np.add(fold, code, out=fold)
+    C = np.bincount(fold, minlength=folds * n_bins).reshape(folds, n_bins)
+    del fold
     C = C.astype(float)
     train = C.sum(axis=0)[None, :] - C                       # (K, m_w) training counts
     n_train = train.sum(axis=1, keepdims=True)
