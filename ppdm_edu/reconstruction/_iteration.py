@@ -4,9 +4,11 @@ One iteration is two matrix-vector products (``D = A @ Pr`` and ``A.T @ (N / D)`
 length-m operations. At small m (the panels, every node of the Local tree) numpy's per-call
 overhead is the cost, not the arithmetic, so the loop below does only what an iteration needs:
 
-* the guards of the general update (a bin the estimate cannot produce, ``N / D`` overflowing) are
-  one test, ``max(N / D) <= 1e290``; only an iteration that fails it takes the general
-  update (:func:`_general_step`, which handles both cases exactly as before);
+* the guards of the general update (a bin the estimate cannot produce, ``N / D`` overflowing)
+  cannot fire while every entry of the estimate is above a bound computed once from ``A`` and
+  ``N``; that is checked once per block, and from the first estimate below it on, every
+  iteration tests ``max(N / D) <= 1e290`` first and one that fails takes the general update
+  (:func:`_general_step`, which handles both cases exactly as before);
 * the paper's stopping statistic (Sec. 3) is computed for a block of iterations at once from the
   kept estimates, and the loop stops at the *first* iteration of the block that meets the rule:
   the same iteration, the same estimate and the same statistic as testing after every
@@ -116,58 +118,77 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     n = float(N.sum())
     threshold = chi2_threshold(m, tol)
     AT = np.ascontiguousarray(A.T)
+    # The plain update is safe (every D_s > 0 and N_s / D_s <= 1e290) whenever every entry of
+    # the estimate is at least `floor_pr`: then D_s >= (smallest row maximum of A) x min(Pr).
+    # Checked once per block on the kept estimates; an iteration that was not safe is run again
+    # with the guard tested before the update ("careful").
+    row_top = float(A.max(axis=1).min())
+    with np.errstate(over="ignore", divide="ignore"):
+        floor_pr = float(N.max()) / (row_top * _MAX_RATIO) * (1.0 + 1e-9)
+    careful = not math.isfinite(floor_pr)
     fixed = block is not None
     block = 2 if block is None else int(block)
     # rows of `est`: the estimate before the block, then one row per iteration of the block
     est = np.empty((_MAX_BLOCK + 1 if not fixed else block + 1, m))
+    rows = list(est)
     est[0] = 1.0 / m  # step (1): uniform start
     history = [est[0].copy()] if keep_history else None
     D, ratio = np.empty(m_w), np.empty(m_w)
     T = np.empty(m)
+    matmul, divide, multiply, add = np.matmul, np.divide, np.multiply, np.add.reduce
+    biggest, inf = np.maximum.reduce, math.inf
     statistic = float("nan")
     done = 0  # iterations completed and accepted
-    while done < max_iter:
-        k = min(block, max_iter - done)
-        stopped = False  # the general update asked to stop (at iteration done + j + 1)
-        j = 0
-        while j < k:
-            pr, new = est[j], est[j + 1]
-            np.matmul(A, pr, out=D)
-            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-                np.divide(N, D, out=ratio)
-            if ratio.max() <= _MAX_RATIO:  # every bin possible, no overflow: the plain update
-                np.matmul(AT, ratio, out=T)
-                np.multiply(pr, T, out=new)
-                np.divide(new, n, out=new)
-                total = new.sum()
-                if not total > 0.0 or not math.isfinite(total):  # pragma: no cover - defensive
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        while done < max_iter:
+            k = min(block, max_iter - done)
+            stopped = False  # the update asked to stop (at iteration done + j + 1)
+            j = 0
+            while j < k:  # the update of Eq. 3, in place, the same operations as _general_step
+                pr, new = rows[j], rows[j + 1]
+                matmul(A, pr, D)
+                divide(N, D, ratio)
+                if careful and not biggest(ratio) <= _MAX_RATIO:
+                    step = _general_step(N, A, AT, pr, n)
+                    if step is None:
+                        stopped = True
+                        break
+                    new[:] = step
+                    j += 1
+                    continue
+                matmul(AT, ratio, T)
+                multiply(pr, T, new)
+                divide(new, n, new)
+                total = add(new)
+                if not 0.0 < total < inf:  # pragma: no cover - defensive
                     stopped = True
                     break
-                np.divide(new, total, out=new)
-            else:
-                step = _general_step(N, A, AT, pr, n)
-                if step is None:
-                    stopped = True
-                    break
-                new[:] = step
-            j += 1
-        # the paper's test after each iteration of the block, in order: stop at the first pass
-        stats = successive_chi2(est[: j + 1], n) if j else np.empty(0)
-        hit = np.flatnonzero(stats <= threshold)
-        if hit.size:
-            j = int(hit[0]) + 1
-        if keep_history:
-            history.extend(row.copy() for row in est[1: j + 1])
-        if j:
-            statistic = float(stats[j - 1])
-        done += j
-        if hit.size:
-            return est[j].copy(), done, True, _stack(history), statistic, threshold
-        if stopped:  # reported as the iteration that could not run, as the plain loop did
-            return est[j].copy(), done + 1, False, _stack(history), statistic, threshold
-        if not fixed:
-            block = _next_block(stats, threshold, block)
-        est[0] = est[j]
+                divide(new, total, new)
+                j += 1
+            if not careful:
+                # was every estimate used above safe? (NaN fails too.) If not, keep the
+                # iterations before the first unsafe one and run on with the guard.
+                used = j + 1 if stopped else j
+                safe = est[:used].min(axis=1) >= floor_pr
+                if not safe.all():
+                    j, stopped, careful = int(np.argmin(safe)), False, True
+            # the paper's test after each iteration of the block, in order: stop at the first
+            stats = successive_chi2(est[: j + 1], n) if j else np.empty(0)
+            hit = np.flatnonzero(stats <= threshold)
+            if hit.size:
+                j = int(hit[0]) + 1
+            if keep_history:
+                history.extend(row.copy() for row in est[1: j + 1])
+            if j:
+                statistic = float(stats[j - 1])
+            done += j
+            if hit.size:
+                return est[j].copy(), done, True, _stack(history), statistic, threshold
+            if stopped:  # reported as the iteration that could not run, as the plain loop did
+                return est[j].copy(), done + 1, False, _stack(history), statistic, threshold
+            if not fixed:
+                block = _next_block(stats, threshold, block) if j else 1
+            est[0] = est[j]
     return est[0].copy(), done, False, _stack(history), statistic, threshold
 
 
