@@ -27,7 +27,7 @@ import numpy as np
 from ..validation import check_bool, check_integer, check_size
 from ._grid import check_method, check_tol
 from ._result import Reconstruction
-from ._stopping import chi2_threshold
+from ._stopping import stop_threshold
 
 DEFAULT_MAX_ITER = 1000
 #: The most iterations any reconstruction runs: with ``tol=0`` the loop runs to ``max_iter``,
@@ -86,6 +86,8 @@ def successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         # a tiny prev: the statistic is inf, i.e. not converged
         stats = (diff**2 / prev).sum(axis=1)
+    if prev.min() > 0.0:  # (NaN fails, and is handled below)
+        return stats
     for j in np.flatnonzero(~(prev > 0.0).all(axis=1)):  # rare: an interval at exactly 0
         pos = prev[j] > 0.0
         with np.errstate(over="ignore"):
@@ -116,7 +118,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     """
     m_w, m = A.shape
     n = float(N.sum())
-    threshold = chi2_threshold(m, tol)
+    threshold = stop_threshold(m, tol)
     AT = np.ascontiguousarray(A.T)
     # The plain update is safe (every D_s > 0 and N_s / D_s <= 1e290) whenever every entry of
     # the estimate is at least `floor_pr`: then D_s >= (smallest row maximum of A) x min(Pr).

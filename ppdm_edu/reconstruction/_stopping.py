@@ -53,6 +53,11 @@ def chi2_threshold(m: int, tol: float = DEFAULT_TOL, level: float = 0.95) -> flo
     return tol * _chi2_critical(max(m - 1, 1), level)
 
 
+def stop_threshold(m: int, tol: float) -> float:
+    """:func:`chi2_threshold` at the 95 % level for arguments already checked (the loop's)."""
+    return tol * _chi2_critical(max(m - 1, 1), 0.95)
+
+
 @functools.lru_cache(maxsize=256)
 def _chi2_critical(df: int, level: float) -> float:
     # cached: the Local tree reconstructs thousands of times on the same grid (about 6 % of
