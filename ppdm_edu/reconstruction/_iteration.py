@@ -108,13 +108,14 @@ def _next_block(stats: np.ndarray, threshold: float, block: int) -> int:
 
 
 def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_history: bool,
-            block: int | None = None):
+            block: int | None = None, row_top: float | None = None):
     """Run Fig. 1 / Eq. 3 on observed bin counts ``N`` (m_w,) with response ``A`` (m_w, m).
 
     Rows of ``A`` must not be all zero and ``N`` must be positive. Returns (pr, n_iter,
     converged, history, statistic, threshold). ``block`` fixes the number of iterations
     between two tests of the stopping rule (``block=1``: after every iteration); the default
-    predicts it. Whatever the block, the result is the same.
+    predicts it. Whatever the block, the result is the same. ``row_top``: the smallest row
+    maximum of ``A``, if the caller has it.
     """
     m_w, m = A.shape
     n = float(N.sum())
@@ -124,7 +125,8 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     # the estimate is at least `floor_pr`: then D_s >= (smallest row maximum of A) x min(Pr).
     # Checked once per block on the kept estimates; an iteration that was not safe is run again
     # with the guard tested before the update ("careful").
-    row_top = float(A.max(axis=1).min())
+    if row_top is None:
+        row_top = float(A.max(axis=1).min())
     with np.errstate(over="ignore", divide="ignore"):
         floor_pr = float(N.max()) / (row_top * _MAX_RATIO) * (1.0 + 1e-9)
     careful = not math.isfinite(floor_pr)
@@ -207,13 +209,16 @@ def check_run_args(method, max_iter, tol):
 
 
 def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
-           owned: bool = False) -> Reconstruction:
+           owned: bool = False, row_top: np.ndarray | None = None) -> Reconstruction:
     """Prepare ``A`` (drop impossible/empty bins, scale) and run :func:`iterate`.
 
     ``owned``: ``A`` was built for this call and may be scaled in place (no copy).
+    ``row_top``: ``A.max(axis=1)`` if the caller has it (every pass over a large A counts).
     """
     keep_history = check_bool(keep_history, "keep_history")
-    possible = A.sum(axis=1) > 0.0
+    if row_top is None:
+        row_top = A.max(axis=1)
+    possible = row_top > 0.0  # A >= 0: a row sums to > 0 exactly when its maximum is > 0
     n_ignored = int(N[~possible].sum())
     if n_ignored == n_total:
         raise ValueError(
@@ -222,29 +227,32 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
         )
     keep = possible & (N > 0)
     if not keep.all():
-        N, A, owned = N[keep], A[keep], True
+        N, A, row_top, owned = N[keep], A[keep], row_top[keep], True
     if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
         check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
                    "keep_history=False)", per_item=int(A.shape[1]))
     # Eq. 3 is invariant to scaling A by a constant; scaling its largest entry to 1 keeps a
     # matrix of tiny (even subnormal) likelihoods from overflowing N / (A Pr) to inf.
-    top = float(A.max())
+    top = float(row_top.max())
     if top != 1.0:
         if owned:
             A /= top
         else:
             A, owned = A / top, True
+        row_top = row_top / top  # = A.max(axis=1) now: division by top > 0 keeps the order
     # Eq. 3 is invariant to scaling any one row of A too; a row of far-tail likelihoods
     # (subnormal, ~1e-310) loses its digits in A @ Pr, so such rows are scaled by a power of 2
     # (exact: the same answer as for the row scaled to max 1, and no change to ordinary rows).
-    row_top = A.max(axis=1)
     tiny = row_top < 1e-250
     if tiny.any():
         if not owned:
             A = A.copy()
-        A[tiny] = np.ldexp(A[tiny], -np.frexp(row_top[tiny])[1][:, None])
+        shift = -np.frexp(row_top[tiny])[1]
+        A[tiny] = np.ldexp(A[tiny], shift[:, None])
+        row_top = row_top.copy()
+        row_top[tiny] = np.ldexp(row_top[tiny], shift)
     pr, n_iter, converged, history, statistic, threshold = iterate(
-        N.astype(float), A, max_iter, tol, keep_history
+        N.astype(float), A, max_iter, tol, keep_history, row_top=float(row_top.min())
     )
     for arr in (edges, pr) + ((history,) if history is not None else ()):
         arr.setflags(write=False)

@@ -216,9 +216,11 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
         )
     if not (np.isfinite(N).all() and (N >= 0).all()):
         raise ValueError("counts_w must be finite and non-negative")
-    if not (np.isfinite(A).all() and (A >= 0).all()):
+    # two passes over A: row maxima (NaN and +inf show in them) and the minimum (-inf, < 0)
+    row_top = A.max(axis=1) if A.size else np.zeros(A.shape[0])
+    if A.size and not (np.isfinite(row_top).all() and A.min() >= 0):
         raise ValueError("matrix must be finite and non-negative")
-    if not A.max() > 0:
+    if not row_top.max() > 0:
         raise ValueError("matrix is all zero: no observed bin can come from any interval")
     if N.sum() <= 0:
         raise ValueError("counts_w sums to 0: at least one perturbed value is needed")
@@ -229,7 +231,8 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
         raise ValueError(f"edges must have m + 1 = {m + 1} boundaries, got {edges.size}")
     n_total = float(N.sum()) if n is None else check_positive(n, "n")
     edges = edges.copy()
-    return finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history)
+    return finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
+                  row_top=row_top)
 
 
 class Reconstructor:
