@@ -147,3 +147,13 @@ def test_bincount_binning_equals_unique(n, m, noise):
     np.testing.assert_array_equal(got_counts, counts)
     np.testing.assert_array_equal(got_code, code.ravel())
     assert bin_values(w, lo, hi, L, m, k_out)[2] is None
+
+
+def test_tiled_transpose_is_the_transpose():
+    from ppdm_edu.reconstruction._iteration import _transposed
+
+    for shape in ((700, 401), (129, 2049), (5, 3)):
+        A = np.random.default_rng(0).random(shape)
+        AT = _transposed(A)
+        assert AT.flags.c_contiguous
+        np.testing.assert_array_equal(AT, A.T)

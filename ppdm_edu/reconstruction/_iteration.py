@@ -74,6 +74,24 @@ def _general_step(N: np.ndarray, A: np.ndarray, AT: np.ndarray, pr: np.ndarray, 
     return new
 
 
+def _transposed(A: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of ``A.T`` (for ``A.T @ r`` in the same summation order as before).
+
+    A large matrix is copied in 128 x 128 tiles: both tiles stay in cache, which makes the
+    copy ~2x faster than numpy's one-shot transposed copy at m = 2000 (it was more than all
+    the iterations there).
+    """
+    if A.size <= 1 << 18:
+        return np.ascontiguousarray(A.T)
+    m_w, m = A.shape
+    AT = np.empty((m, m_w))
+    tile = 128
+    for r in range(0, m_w, tile):  # m_w / 128 x m / 128 tiles (bounded by the matrix size)
+        for c in range(0, m, tile):
+            AT[c:c + tile, r:r + tile] = A[r:r + tile, c:c + tile].T
+    return AT
+
+
 def successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
     """Pearson chi^2 between successive count estimates ``n Pr_j`` (rows of ``estimates``).
 
@@ -120,7 +138,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     m_w, m = A.shape
     n = float(N.sum())
     threshold = stop_threshold(m, tol)
-    AT = np.ascontiguousarray(A.T)
+    AT = _transposed(A)
     # The plain update is safe (every D_s > 0 and N_s / D_s <= 1e290) whenever every entry of
     # the estimate is at least `floor_pr`: then D_s >= (smallest row maximum of A) x min(Pr).
     # Checked once per block on the kept estimates; an iteration that was not safe is run again
