@@ -274,12 +274,97 @@ def plot(rows, path):
     fig.savefig(path, dpi=110)
 
 
+START, END = "<!-- reconstruct_floor:start -->", "<!-- reconstruct_floor:end -->"
+
+
+def render(result) -> str:
+    """The RESULTS.md section for one run (JSON written by this script)."""
+    def f(x, digits=3):
+        return "—" if x is None else f"{x:.{digits}g}"
+
+    lines = [START, "## Reconstruction against its floor and its peers (issue 31)", "",
+             "`python benchmarks/reconstruct_floor.py --baseline <main checkout> --write-results`"
+             " — one process, one BLAS thread, CPU time, the variants of a cell interleaved, "
+             "best repeat. *before* = the package before issue 31 (imported side by side), "
+             "*ours* = this checkout. Load: `" + result["uptime"] + "` (start), `"
+             + result["uptime_after"] + "` (end), 2 cores shared with other jobs: read the ratios,"
+             " not the seconds.", "",
+             "### End to end: `reconstruct(w, GaussianNoise(0.25), bounds=(0, 1), n_intervals=m)`",
+             "",
+             "floor = floor + bincount binning of w (one shot) + one blocked pass writing every "
+             "matrix entry + iterations x two numpy mat-vecs. Peak = tracemalloc peak above the "
+             "data, bytes per value. agree = max |difference| of the probabilities.", "",
+             "| n | m | m_w | iter | before s | ours s | floor s | before / floor | ours / floor "
+             "| peak B/value before | peak B/value ours | pyunfold s | agree pyunfold | agree before |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in result["end_to_end"]:
+        lines.append(
+            f"| {r['n']:.0e} | {r['m']} | {r['m_w']} | {r['n_iter']} | {f(r.get('before'))} | "
+            f"{f(r['ours'])} | {f(r['floor'])} | "
+            f"{f(r['before'] / r['floor'] if 'before' in r else None)} | {f(r['ours'] / r['floor'])} | "
+            f"{f(r.get('before_peak_per_value'))} | {f(r['peak_per_value'])} | {f(r.get('pyunfold'))} | "
+            f"{f(r.get('agree_pyunfold'), 2)} | {f(r.get('agree_before'), 2)} |")
+    lines += ["", "### One iteration from counts (square m x m matrix, fixed iterations)", "",
+              "| m | iterations | before µs | ours µs | two mat-vecs µs | ours / mat-vecs | "
+              "multi-freq-ldpy IBU µs (numba) | ours / ldpy | agree ldpy |",
+              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in result["from_counts"]:
+        lines.append(f"| {r['m']} | {r['iters']} | {f(r.get('before_us'))} | {f(r['ours_us'])} | "
+                     f"{f(r['floor_us'])} | {f(r['ours_us'] / r['floor_us'])} | {f(r['ldpy_us'])} | "
+                     f"{f(r['ours_us'] / r['ldpy_us'])} | {f(r['agree_ldpy'], 2)} |")
+    b = result["matrix_build"]
+    lines += ["", "### Matrix build, m = 2000", "",
+              "| m_w | entries | before s | ours s | one-pass floor s | ours / floor | "
+              "peak before (matrices) | peak ours (matrices) |",
+              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+              f"| {b['m_w']} | {b['entries']:,} | {f(b.get('before'))} | {f(b['ours'])} | "
+              f"{f(b['floor'])} | {f(b['ours'] / b['floor'])} | {f(b.get('before_peak_copies'))} | "
+              f"{f(b['ours_peak_copies'])} |", "",
+              scaling_text(result["end_to_end"]), "", END]
+    return "\n".join(lines)
+
+
+def scaling_text(rows) -> str:
+    """How time grows with n, per m (the plot's content in words, generated from the data)."""
+    parts = []
+    for m in sorted({r["m"] for r in rows}):
+        sub = {r["n"]: r for r in rows if r["m"] == m}
+        if 10**6 in sub and 10**7 in sub:
+            def slope(key):
+                return np.log10(sub[10**7][key] / sub[10**6][key])
+            text = f"m = {m}: ours {slope('ours'):.2f}"
+            if "before" in sub[10**6]:
+                text += f", before {slope('before'):.2f}"
+            parts.append(text)
+    return ("Growth exponent of the time from n = 1e6 to 1e7 (1 = linear; the iterations the "
+            "paper's rule runs grow with n too): " + "; ".join(parts) + ". Plot (log-log time "
+            "against n per m, ours, before and the floor): `benchmarks/reconstruct_floor.png`.")
+
+
+def write_results(result, path=HERE / "RESULTS.md"):
+    """Replace (or append) this benchmark's section of RESULTS.md; other sections untouched."""
+    text = path.read_text(encoding="utf-8")
+    section = render(result)
+    if START in text and END in text:
+        head, rest = text.split(START, 1)
+        text = head + section + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--baseline", help="checkout of an older ppdm-edu to time side by side")
     p.add_argument("--max-n", type=int, default=10**7)
     p.add_argument("--out", default=str(HERE / "reconstruct_floor.json"))
+    p.add_argument("--write-results", action="store_true",
+                   help="also write this run's section of benchmarks/RESULTS.md")
+    p.add_argument("--render", metavar="JSON", help="only write RESULTS.md from a saved run")
     args = p.parse_args(argv)
+    if args.render:
+        write_results(json.loads(Path(args.render).read_text()))
+        return
     base = load_baseline(args.baseline) if args.baseline else None
     ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n <= args.max_n]
     ms = [20, 100, 500, 2000]
@@ -294,6 +379,8 @@ def main(argv=None):
         result["uptime_after"] = os.popen("uptime").read().strip()
     Path(args.out).write_text(json.dumps(result, indent=1))
     plot(result["end_to_end"], Path(args.out).with_suffix(".png"))
+    if args.write_results:
+        write_results(result)
 
 
 if __name__ == "__main__":

@@ -157,3 +157,33 @@ def test_tiled_transpose_is_the_transpose():
         AT = _transposed(A)
         assert AT.flags.c_contiguous
         np.testing.assert_array_equal(AT, A.T)
+
+
+def test_one_posterior_and_no_import_cycle_in_the_reconstruction_package():
+    import ast
+    import pathlib
+
+    import ppdm_edu.posterior
+    import ppdm_edu.reconstruction as rec
+
+    # the record posterior is written once, in ppdm_edu.posterior; reconstruction re-exports it
+    assert rec.posterior is ppdm_edu.posterior.posterior
+    # every public name of the package resolves under ppdm_edu.reconstruction
+    assert all(getattr(rec, name) is not None for name in rec.__all__)
+    root = pathlib.Path(rec.__file__).parent
+    graph = {}
+    for path in root.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        graph[path.stem] = {node.module for node in ast.walk(tree)
+                            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module}
+    post = ast.parse(pathlib.Path(ppdm_edu.posterior.__file__).read_text(encoding="utf-8"))
+    assert not any("reconstruction" in (node.module or "") for node in ast.walk(post)
+                   if isinstance(node, ast.ImportFrom)), "posterior must not import reconstruction"
+    # topological order exists (no cycle among the private modules)
+    done, todo = set(), dict(graph)
+    while todo:
+        ready = [m for m, deps in todo.items() if deps - {"__init__"} <= done]
+        assert ready, f"import cycle among {sorted(todo)}"
+        for m in ready:
+            done.add(m)
+            del todo[m]
