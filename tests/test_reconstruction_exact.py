@@ -187,3 +187,15 @@ def test_one_posterior_and_no_import_cycle_in_the_reconstruction_package():
         for m in ready:
             done.add(m)
             del todo[m]
+
+
+def test_ndarray_dot_with_out_is_the_matmul_gemv():
+    # the loop calls A.dot(v, out) where the plain update wrote A @ v: the same numbers
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        m_w, m = rng.integers(1, 700, size=2)
+        A = rng.random((m_w, m)) ** 3
+        v = rng.random(m)
+        out = np.empty(m_w)
+        A.dot(v, out)
+        np.testing.assert_array_equal(out, A @ v)

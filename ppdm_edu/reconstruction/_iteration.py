@@ -157,7 +157,15 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     history = [est[0].copy()] if keep_history else None
     D, ratio = np.empty(m_w), np.empty(m_w)
     T = np.empty(m)
-    matmul, divide, multiply, add = np.matmul, np.divide, np.multiply, np.add.reduce
+    divide, multiply, add = np.divide, np.multiply, np.add.reduce
+    # ndarray.dot with out= is the same BLAS gemv call as `@` (the same numbers; checked in
+    # tests/test_reconstruction_exact.py) at half its call overhead (~0.3 us instead of 0.6)
+    if A.flags.c_contiguous:
+        a_dot = A.dot
+    else:
+        def a_dot(v, out):
+            return np.matmul(A, v, out=out)
+    at_dot = AT.dot
     biggest, inf = np.maximum.reduce, math.inf
     statistic = float("nan")
     done = 0  # iterations completed and accepted
@@ -168,7 +176,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
             j = 0
             while j < k:  # the update of Eq. 3, in place, the same operations as _general_step
                 pr, new = rows[j], rows[j + 1]
-                matmul(A, pr, D)
+                a_dot(pr, D)
                 divide(N, D, ratio)
                 if careful and not biggest(ratio) <= _MAX_RATIO:
                     step = _general_step(N, A, AT, pr, n)
@@ -178,7 +186,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
                     new[:] = step
                     j += 1
                     continue
-                matmul(AT, ratio, T)
+                at_dot(ratio, T)
                 multiply(pr, T, new)
                 divide(new, n, new)
                 total = add(new)
