@@ -152,7 +152,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     block = 2 if block is None else int(block)
     # rows of `est`: the estimate before the block, then one row per iteration of the block
     est = np.empty((_MAX_BLOCK + 1 if not fixed else block + 1, m))
-    rows = list(est)
+    rows = [est[0], est[1]]  # views of est's rows, made as the blocks need them
     est[0] = 1.0 / m  # step (1): uniform start
     history = [est[0].copy()] if keep_history else None
     D, ratio = np.empty(m_w), np.empty(m_w)
@@ -172,6 +172,8 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         while done < max_iter:
             k = min(block, max_iter - done)
+            while len(rows) <= k:
+                rows.append(est[len(rows)])
             stopped = False  # the update asked to stop (at iteration done + j + 1)
             j = 0
             while j < k:  # the update of Eq. 3, in place, the same operations as _general_step
