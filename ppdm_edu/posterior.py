@@ -4,7 +4,8 @@ Agrawal & Aggarwal (PODS 2001): with the (reconstructed) distribution of X as pr
 ``f(x | w) ∝ f_R(w - x) f_X(x)`` gives each record a posterior much narrower than the noise
 interval of Agrawal & Srikant's Table 1. :func:`bayes_estimate` summarizes the posterior of every
 record, :func:`posterior_interval_width` compares its width with the noise interval, and
-:func:`property_posterior` asks for ``P(low <= X <= high | w)``. The noise enters only through
+:func:`property_posterior` asks for ``P(low <= X <= high | w)``. :func:`posterior` is the same
+Bayes' rule on the intervals of a reconstruction (``Reconstruction.posterior`` calls it). The noise enters only through
 ``noise.logpdf`` (any :class:`ppdm_edu.randomization.Noise`).
 
 Examples
@@ -34,6 +35,7 @@ from .validation import (
 )
 
 __all__ = [
+    "posterior",
     "BayesEstimate",
     "bayes_estimate",
     "PosteriorPrivacy",
@@ -41,6 +43,8 @@ __all__ = [
     "property_posterior",
 ]
 
+# the likelihood of w given an interval: at its mid-point (Eq. 3, "bayes") or averaged over it ("em")
+_LIKELIHOODS = ("bayes", "em")
 # at most this many grid cells for the prior (the posterior of a block is records x cells)
 _MAX_GRID = 100_000
 
@@ -48,6 +52,76 @@ _MAX_GRID = 100_000
 # ---------------------------------------------------------------------------------------------
 # One attribute: the posterior of an individual value given its perturbed value
 # ---------------------------------------------------------------------------------------------
+def posterior(w, edges, probabilities, noise: Noise, method: str = "em") -> np.ndarray:
+    """``P(X in I_p | W = w_i)`` for each perturbed value, with ``probabilities`` as the prior.
+
+    Bayes' rule for one record (the start of Sec. 3), discretized: the likelihood of ``w`` given
+    ``X in I_p`` is ``f_Y(w - m(I_p))`` (``method="bayes"``, mid-point) or the exact average
+    ``[F_Y(w - a_p) - F_Y(w - b_p)] / L_p`` (``method="em"``). A value no interval can produce
+    gets the prior as its posterior. Shape (n, m); rows sum to 1.
+
+    This is what an attacker learns about one individual from a good reconstruction (the
+    paper's warning: reconstruction gives distributions, not individual values).
+
+    Parameters
+    ----------
+    w : array-like of float, shape (n,)
+        Perturbed values (finite).
+    edges : array-like, shape (m + 1,)
+        Strictly increasing interval boundaries of the original values.
+    probabilities : array-like of float, shape (m,)
+        The prior ``Pr(X in I_p)``: non-negative, not all zero (normalized here).
+    noise : Noise
+        The public noise model.
+    method : {"em", "bayes"}, default "em"
+        Likelihood of ``w`` given ``X in I_p``: the exact average over the interval (``"em"``)
+        or the density at the mid-point (``"bayes"``).
+
+    Returns
+    -------
+    ndarray, shape (n, m)
+        Row ``i`` is the posterior distribution of ``x_i`` over the intervals; rows sum to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` or ``edges`` is invalid, ``probabilities`` has the wrong length or is
+        negative or all zero, or ``method`` is unknown.
+    TypeError
+        If ``noise`` is not a noise model.
+
+    Examples
+    --------
+    >>> from ppdm_edu import UniformNoise
+    >>> posterior([0.9], [0, 1, 2], [0.5, 0.5], UniformNoise(0.5)).round(2).tolist()
+    [[0.6, 0.4]]
+    """
+    values = check_finite_1d(w, "w")
+    edges = check_finite_1d(edges, "edges")
+    if edges.size < 2 or np.any(np.diff(edges) <= 0):
+        raise ValueError("edges must be at least two strictly increasing boundaries")
+    prior = check_finite_1d(probabilities, "probabilities")
+    if prior.size != edges.size - 1:
+        raise ValueError(f"probabilities must have {edges.size - 1} entries, got {prior.size}")
+    if (prior < 0).any() or prior.sum() <= 0:
+        raise ValueError("probabilities must be non-negative and not all zero")
+    prior = prior / prior.sum()
+    noise = check_noise(noise)
+    if method not in _LIKELIHOODS:
+        raise ValueError(f"method must be one of {_LIKELIHOODS}, got {method!r}")
+    if method == "em":
+        # P(w - b_p < Y <= w - a_p) / L_p, computed without 1 - 1 cancellation in the tails
+        like = noise.interval_probability(values[:, None] - edges[None, 1:],
+                                          values[:, None] - edges[None, :-1]) / np.diff(edges)[None, :]
+    else:
+        mid = 0.5 * (edges[:-1] + edges[1:])
+        like = noise.pdf(values[:, None] - mid[None, :])
+    joint = like * prior[None, :]
+    total = joint.sum(axis=1, keepdims=True)
+    out = np.where(total > 0, joint / np.where(total > 0, total, 1.0), prior[None, :])
+    return out
+
+
 def _check_pair(bounds):
     if bounds is None:
         return None
