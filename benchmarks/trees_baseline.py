@@ -23,8 +23,8 @@ from ppdm_edu.datasets import adult_binary, agrawal
 from ppdm_edu.experiments.as2000_trees import agrawal_noise, make_classifier
 from ppdm_edu.experiments.liu import adult_xy, make_noises
 from ppdm_edu.experiments.liu import perturb_columns as perturb_list
-from ppdm_edu.trees.reconstruction_tree import perturb_columns
 from ppdm_edu.trees import C45, ID3, PPDTC45, RRID3
+from ppdm_edu.trees.reconstruction_tree import perturb_columns
 
 
 def fits(quick: bool):

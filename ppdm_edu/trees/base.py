@@ -209,7 +209,22 @@ class TreeBuilder:
         self.depth: list[int] = []
 
     def add(self, counts, depth: int, label: int | None = None) -> int:
-        """Append a leaf; its label is the majority of ``counts`` unless given. Returns its id."""
+        """Append a leaf (a later :meth:`split` makes it a test).
+
+        Parameters
+        ----------
+        counts : array-like of float, shape (n_classes,)
+            Class counts of the node's training records.
+        depth : int
+            Depth of the node.
+        label : int or None
+            Class index the node predicts; None: the majority of ``counts``.
+
+        Returns
+        -------
+        int
+            The node's id (ids grow in the order of the calls).
+        """
         counts = np.asarray(counts, dtype=float)
         self.feature.append(-1)
         self.threshold.append(np.nan)
@@ -221,14 +236,33 @@ class TreeBuilder:
         return len(self.feature) - 1
 
     def split(self, node: int, feature: int, threshold: float, left: int, right: int) -> None:
-        """Make ``node`` a test ``x[feature] <= threshold`` with these children."""
+        """Make ``node`` a test ``x[feature] <= threshold`` with these children.
+
+        Parameters
+        ----------
+        node : int
+            The node to turn into a test.
+        feature : int
+            Attribute tested.
+        threshold : float
+            Records with ``x[feature] <= threshold`` go to ``left``.
+        left, right : int
+            Ids of the two children (already added).
+        """
         self.feature[node] = int(feature)
         self.threshold[node] = float(threshold)
         self.left[node] = int(left)
         self.right[node] = int(right)
 
     def arrays(self):
-        """(feature, threshold, left, right, value, label, depth) as numpy arrays."""
+        """The nodes as grown, before compaction.
+
+        Returns
+        -------
+        tuple of ndarray
+            ``(feature, threshold, left, right, value, label, depth)``, one entry per node in
+            the order of :meth:`add` (fresh arrays: a pruning pass may edit ``feature``).
+        """
         return (np.asarray(self.feature, dtype=np.int64), np.asarray(self.threshold, dtype=float),
                 np.asarray(self.left, dtype=np.int64), np.asarray(self.right, dtype=np.int64),
                 np.asarray(self.counts, dtype=float).reshape(-1, self.n_classes),
@@ -392,7 +426,20 @@ class TreeClassifier(ClassifierMixin, BaseEstimator, ABC):
 
     @abstractmethod
     def fit(self, X, y):
-        """Grow (and prune) the tree; set ``classes_`` and ``tree_``; return ``self``."""
+        """Grow (and prune) the tree; set ``classes_`` and ``tree_``.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
+            Training records.
+        y : array-like, shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        TreeClassifier
+            The fitted estimator (``self``).
+        """
 
     # -- using the tree -----------------------------------------------------------------
     def _check_X(self, X, name="X"):

@@ -54,7 +54,6 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from scipy import special
