@@ -396,26 +396,42 @@ class DecisionTree(TreeClassifier):
         return self
 
 
+#: elements per pass of the split search: a big node is scanned a few attributes at a time, so
+#: its temporaries stay ~2 MB each (at n = 10^6 one attribute at a time) instead of d x n
+_BLOCK = 2**18
+
+
 def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_depth, pruning,
                  early_stop: bool = True) -> Tree:
     """Tree growth of Fig. 4 on presorted attribute lists (SLIQ style), vectorized per node.
 
-    Per node the work is a handful of passes over its (d, m) attribute lists; they use 1-D
-    ``take``/``compress`` on flat arrays and int32 cumulative counts (several times faster than
-    2-D fancy/boolean indexing and int64 cumsum; same numbers).
+    A node holds, for each attribute, its records in sorted order: a ``(d, m)`` index matrix
+    ``S`` (int32 when it can). The split search reads the values through ``S`` straight from
+    ``X`` (no transposed copy) and scans the attributes in blocks of about ``_BLOCK`` entries,
+    so the temporaries of the root are a few columns, not d x n (issue 31: peak memory). The
+    best split is the first maximum in (attribute, position) order, as one argmax over all
+    attributes would give. 1-D ``take``/``compress`` on flat arrays and int32 cumulative counts
+    are several times faster than 2-D fancy/boolean indexing and int64 cumsum (same numbers).
     """
     n, d = X.shape
-    XT = np.ascontiguousarray(X.T)
-    flat_values = XT.ravel()
-    row_offset = (np.arange(d, dtype=np.intp) * n)[:, None]    # S + row_offset: index into flat_values
+    idx_dtype = np.int32 if n * d < 2**31 else np.intp       # every flat index of X fits
+    # read X in its own layout (a DataFrame's values are column-major): no copy of the data
+    if X.flags.f_contiguous:
+        flat_values, row_step, col_step = X.T.ravel(), 1, n
+    else:
+        flat_values, row_step, col_step = np.ascontiguousarray(X).ravel(), d, 1
+    columns = (np.arange(d, dtype=idx_dtype) * col_step)[:, None]   # S * row_step + columns
     builder = MDLBuilder(k, d)
     onehot = np.eye(k, dtype=np.int64)
     y_small = y.astype(np.int8) if k <= 127 else y
     count_dtype = np.int32 if n < 2**31 else np.int64
-    root_sorted = np.argsort(XT, axis=1, kind="stable").astype(np.intp)
+    root_sorted = np.empty((d, n), dtype=idx_dtype)
+    for j in range(d):  # one column at a time: one column's temporaries
+        root_sorted[j] = np.argsort(X[:, j], kind="stable")
     is_left = np.zeros(n, dtype=bool)
     root = builder.add(np.bincount(y, minlength=k), 0)
     stack = [(root, root_sorted, 0)]
+    del root_sorted  # the stack holds the only reference: freed once the root is split
     while stack:
         node, S, depth = stack.pop()
         counts = builder.counts[node]
@@ -425,44 +441,38 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
             continue
         if early_stop and pruning == "mdl" and leaf_is_final(counts.tolist(), d):
             continue
-        Xs = flat_values.take(S + row_offset)         # (d, m) values in sorted order
-        ys = y_small.take(S)                          # (d, m) classes in the same order
-        valid = Xs[:, 1:] > Xs[:, :-1]                # a threshold between distinct values only
-        if not valid.any():
-            continue
         n_left = np.arange(1, m, dtype=float)         # records left of each candidate
         n_right = m - n_left
-        if k == 2:
-            c1 = np.cumsum(ys[:, :-1], axis=1, dtype=count_dtype).astype(float)
-            r1 = counts[1] - c1
-            r0 = n_right - r1
-            c0 = n_left - c1
-            # minimizing gini_split = maximizing sum_j cL_j^2/nL + sum_j cR_j^2/nR; in place,
-            # in the order of (c0 * c0 + c1 * c1) / n_left + (r0 * r0 + r1 * r1) / n_right
-            score = np.multiply(c0, c0, out=c0)
-            score += np.multiply(c1, c1, out=c1)
-            score /= n_left
-            r0 *= r0
-            r0 += np.multiply(r1, r1, out=r1)
-            r0 /= n_right
-            score += r0
-        else:
-            cum = np.cumsum(onehot[ys[:, :-1]], axis=1).astype(float)   # (d, m-1, k)
-            rest = counts - cum
-            score = (cum ** 2).sum(-1) / n_left + (rest ** 2).sum(-1) / n_right
-        np.copyto(score, -np.inf, where=~valid)
-        best = int(np.argmax(score))
-        a, i = divmod(best, m - 1)
-        # no gain: gini_split would not be below gini(S); Section 5.2 (the "buried XOR")
-        if score[a, i] <= (counts ** 2).sum() / m * (1 + 1e-12):
+        block = max(1, _BLOCK // m)
+        best = None                                   # (score, attribute, position, ...)
+        for a0 in range(0, d, block):
+            Sb = S[a0:a0 + block]
+            flat_index = Sb * row_step if row_step != 1 else Sb.copy()
+            flat_index += columns[a0:a0 + block]
+            Xs = flat_values.take(flat_index)         # values in sorted order
+            del flat_index
+            ys = y_small.take(Sb)                     # classes in the same order
+            valid = Xs[:, 1:] > Xs[:, :-1]            # a threshold between distinct values only
+            if not valid.any():
+                continue
+            score = _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype)
+            np.copyto(score, -np.inf, where=~valid)
+            r, i = divmod(int(np.argmax(score)), m - 1)
+            if best is None or score[r, i] > best[0]:
+                best = (score[r, i], a0 + r, i, Xs[r, i], Xs[r, i + 1],
+                        np.bincount(ys[r, : i + 1], minlength=k), int(valid[r].sum()))
+            del Xs, ys, valid, score                  # one block's temporaries at a time
+        del n_left, n_right
+        if best is None:
             continue
-        left_counts = np.bincount(ys[a, : i + 1], minlength=k)
+        top, a, i, lo, hi, left_counts, n_candidates = best
+        # no gain: gini_split would not be below gini(S); Section 5.2 (the "buried XOR")
+        if top <= (counts ** 2).sum() / m * (1 + 1e-12):
+            continue
         right_counts = counts - left_counts
-        n_candidates = int(valid[a].sum())
         if early_stop and pruning == "mdl" and surely_pruned(
                 counts.tolist(), left_counts.tolist(), right_counts.tolist(), n_candidates, d):
             continue
-        lo, hi = Xs[a, i], Xs[a, i + 1]
         thr = 0.5 * (lo + hi)
         if not lo <= thr < hi:  # adjacent floats
             thr = lo
@@ -471,10 +481,35 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
         mask = is_left.take(S).ravel()
         flat_S = S.ravel()
         SL = flat_S.compress(mask).reshape(d, i + 1)     # stable: each row stays sorted
-        SR = flat_S.compress(~mask).reshape(d, m - i - 1)
+        SR = flat_S.compress(np.logical_not(mask, out=mask)).reshape(d, m - i - 1)
+        del S, mask, flat_S                               # the parent's lists go before the children's search
         lnode = builder.add(left_counts, depth + 1)
         rnode = builder.add(right_counts, depth + 1)  # children get larger ids than parents
         builder.split_at(node, a, thr, n_candidates, lnode, rnode)
         stack.append((rnode, SR, depth + 1))
         stack.append((lnode, SL, depth + 1))
     return builder.finish_pruned(pruning)
+
+
+def _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype):
+    """sum_j cL_j^2 / nL + sum_j cR_j^2 / nR at every candidate of every row of ``ys``.
+
+    Minimizing gini_split (Section 4.1) is maximizing this score.
+    """
+    if k == 2:
+        c1 = np.cumsum(ys[:, :-1], axis=1, dtype=count_dtype).astype(float)
+        r1 = counts[1] - c1
+        r0 = n_right - r1
+        c0 = n_left - c1
+        # in place, in the order of (c0 * c0 + c1 * c1) / n_left + (r0 * r0 + r1 * r1) / n_right
+        score = np.multiply(c0, c0, out=c0)
+        score += np.multiply(c1, c1, out=c1)
+        score /= n_left
+        r0 *= r0
+        r0 += np.multiply(r1, r1, out=r1)
+        r0 /= n_right
+        score += r0
+        return score
+    cum = np.cumsum(onehot[ys[:, :-1]], axis=1).astype(float)   # (rows, m-1, k)
+    rest = counts - cum
+    return (cum ** 2).sum(-1) / n_left + (rest ** 2).sum(-1) / n_right
