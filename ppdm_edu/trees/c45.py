@@ -239,64 +239,87 @@ class _BaseC45(TreeClassifier):
         n, d = V.shape
         k = self.classes_.size
         min_instances, max_depth = self._p["min_instances"], self._p["max_depth"]
-        Y = np.zeros((n, k))
-        Y[np.arange(n), y] = 1.0
+        VT = np.ascontiguousarray(V.T)   # one attribute per row
+        # c log2 c of every count 0..n, computed once: the cut search looks its counts up
+        self._xlog_table = _xlog2x(np.arange(n + 1, dtype=float))
+        # SLIQ-style attribute lists: every attribute sorted once here; a node keeps, per
+        # attribute, its records in sorted order (ties by record number, as a stable sort of the
+        # node's own records would give), and partitioning filters them (no sort per node)
+        root_sorted = np.argsort(VT, axis=1, kind="stable")
+        is_left = np.zeros(n, dtype=bool)
         tree = TreeBuilder(k)
-        root = tree.add(Y.sum(0), 0)
-        stack = [(root, np.arange(n), 0)]
+        root = tree.add(np.bincount(y, minlength=k), 0)
+        stack = [(root, np.arange(n), root_sorted, 0)]
+        del root_sorted
         while stack:
-            node, idx, depth = stack.pop()
+            node, idx, S, depth = stack.pop()
             counts = tree.counts[node]
             m = idx.size
             if (m < 2 * min_instances or counts.max() == m
                     or (max_depth is not None and depth >= max_depth)):
                 continue  # Section 4.3 stopping rules
-            best = self._best_split(V[idx], Y[idx], counts)
+            best = self._best_split(VT, y, idx, S, counts)
             if best is None:
                 continue
             a, t = best
-            go_left = self._partition(V[idx, a], a, t, rng)
+            go_left = self._partition(VT[a, idx], a, t, rng)
             li, ri = idx[go_left], idx[~go_left]
+            is_left[idx] = go_left
+            mask = is_left.take(S).ravel()
+            SL = S.ravel().compress(mask).reshape(d, li.size)      # each row stays sorted
+            SR = S.ravel().compress(~mask).reshape(d, ri.size)
             parent_label = tree.label[node]
             # an empty child predicts its parent's majority class
-            children = [tree.add(Y[sub].sum(0), depth + 1, None if sub.size else parent_label)
+            children = [tree.add(np.bincount(y[sub], minlength=k), depth + 1, None if sub.size else parent_label)
                         for sub in (li, ri)]
             tree.split(node, a, t, *children)
-            stack += [(children[0], li, depth + 1), (children[1], ri, depth + 1)]
+            stack += [(children[0], li, SL, depth + 1), (children[1], ri, SR, depth + 1)]
+        del self._xlog_table
         return tree
 
     def _min_split(self, n):
         k = self.classes_.size
         return float(min(max(0.1 * n / k, self._p["min_instances"]), 25.0))
 
-    def _sorted_cuts(self, V, Y, counts):
+    def _sorted_cuts(self, VT, y, S, counts):
         """C4.5's cut search, all attributes at once from sorted cumulative class counts.
 
-        Returns (corrected gain, gain ratio, cut value in V) per attribute; gain -inf if none.
+        ``VT`` holds the values one attribute per row, ``y`` the class indices, ``S`` the node's
+        records sorted per attribute (shape (d, n)). The counts are integers, so every c log2 c
+        is looked up in the table made in :meth:`_grow` (the same numbers, without a log per
+        cell). Returns (corrected gain, gain ratio, cut value) per attribute; gain -inf if none.
         """
-        n, d = V.shape
-        order = np.argsort(V, axis=0, kind="stable")
-        Vs = np.take_along_axis(V, order, axis=0)
-        left = np.cumsum(Y[order], axis=0)[:-1]  # (n-1, d, k): class counts of {first i+1}
-        right = counts - left
-        n_left = np.arange(1, n, dtype=float)[:, None]
+        d, n = S.shape
+        Vs = VT.ravel().take(S + (np.arange(d) * VT.shape[1])[:, None])   # (d, n) sorted values
+        ys = y.take(S)
+        xlog = self._xlog_table
+        n_left_i = np.arange(1, n)
+        n_left = n_left_i.astype(float)
         n_right = n - n_left
         min_split = self._min_split(n)
-        valid = (Vs[1:] > Vs[:-1]) & (n_left >= min_split) & (n_right >= min_split)
-        # n * Info_Test(S) (Eq. 4) and n * Info(S) (Eq. 3) in "sum of c log c" form
-        children = (_xlog2x(n_left) - _xlog2x(left).sum(-1)) + (_xlog2x(n_right) - _xlog2x(right).sum(-1))
+        valid = (Vs[:, 1:] > Vs[:, :-1]) & (n_left >= min_split) & (n_right >= min_split)
+        # n * Info_Test(S) (Eq. 4) and n * Info(S) (Eq. 3) in "sum of c log c" form; the class
+        # terms are added in class order (as a sum over the class axis adds them)
+        sum_left = sum_right = None
+        for c in range(counts.size):
+            left = np.cumsum(ys[:, :-1] == c, axis=1)            # class c among the first i+1
+            right = int(counts[c]) - left
+            tl, tr = xlog.take(left), xlog.take(right)
+            sum_left = tl if sum_left is None else sum_left + tl
+            sum_right = tr if sum_right is None else sum_right + tr
+        children = (xlog[n_left_i] - sum_left) + (xlog[n - n_left_i] - sum_right)
         parent = _xlog2x(float(n)) - _xlog2x(counts).sum()
         gain = np.where(valid, (parent - children) / n, -np.inf)  # Eq. 5
-        pos = np.argmax(gain, axis=0)
+        pos = np.argmax(gain, axis=1)
         cols = np.arange(d)
-        n_cuts = valid.sum(0)
-        best_gain = gain[pos, cols] - np.log2(np.maximum(n_cuts, 1)) / n  # J48 MDL correction
+        n_cuts = valid.sum(1)
+        best_gain = gain[cols, pos] - np.log2(np.maximum(n_cuts, 1)) / n  # J48 MDL correction
         best_gain[n_cuts == 0] = -np.inf
-        p = n_left[pos, 0] / n
+        p = n_left[pos] / n
         split_info = -(_xlog2x(p) + _xlog2x(1.0 - p))  # Eq. 6
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(split_info > 0, best_gain / split_info, 0.0)  # Eq. 7
-        cut = 0.5 * (Vs[pos, cols] + Vs[np.minimum(pos + 1, n - 1), cols])
+        cut = 0.5 * (Vs[cols, pos] + Vs[cols, np.minimum(pos + 1, n - 1)])
         return best_gain, ratio, cut
 
     @staticmethod
@@ -428,8 +451,8 @@ class C45(_BaseC45):
         X, y = self._prepare(X, y)
         return self._finish(self._grow(X, y, None))
 
-    def _best_split(self, V, Y, counts):
-        best_gain, ratio, cut = self._sorted_cuts(V, Y, counts)
+    def _best_split(self, VT, y, idx, S, counts):
+        best_gain, ratio, cut = self._sorted_cuts(VT, y, S, counts)
         a = self._choose(best_gain, ratio)
         return None if a is None else (a, float(cut[a]))
 
@@ -556,13 +579,13 @@ class PPDTC45(_BaseC45):
         rng = check_random_state(self.random_state, "random_state")
         return self._finish(self._grow(W, y, rng))
 
-    def _best_split(self, V, Y, counts):
+    def _best_split(self, VT, y, idx, S, counts):
         if self.split == "threshold":
-            best_gain, ratio, cut = self._sorted_cuts(V, Y, counts)
+            best_gain, ratio, cut = self._sorted_cuts(VT, y, S, counts)
             a = self._choose(best_gain, ratio)
             # Eq. 10-12: the threshold partition {p_S1 > threshold} is {w < t + c}
             return None if a is None else (a, float(cut[a] - self.shift_[a]))
-        return self._weighted_cuts(V, Y, counts)
+        return self._weighted_cuts(VT[:, idx].T, np.eye(counts.size)[y[idx]], counts)
 
     def _weighted_cuts(self, V, Y, counts):
         """Eq. 13-22 for every attribute: weighted class counts sum_j I(c_j) p_S1(w_j | t)."""
