@@ -293,23 +293,31 @@ class _BaseC45(TreeClassifier):
         Vs = VT.ravel().take(S + (np.arange(d) * VT.shape[1])[:, None])   # (d, n) sorted values
         ys = y.take(S)
         xlog = self._xlog_table
-        n_left_i = np.arange(1, n)
+        n_left_i = np.arange(1, n, dtype=np.int32)
         n_left = n_left_i.astype(float)
         n_right = n - n_left
         min_split = self._min_split(n)
-        valid = (Vs[:, 1:] > Vs[:, :-1]) & (n_left >= min_split) & (n_right >= min_split)
+        valid = (Vs[:, 1:] > Vs[:, :-1]) & ((n_left >= min_split) & (n_right >= min_split))
         # n * Info_Test(S) (Eq. 4) and n * Info(S) (Eq. 3) in "sum of c log c" form; the class
         # terms are added in class order (as a sum over the class axis adds them)
+        k = counts.size
+        # class c among the first i+1 records (class 0: the rest of them)
+        lefts = [None] + [np.cumsum(ys[:, :-1] == c, axis=1, dtype=np.int32) for c in range(1, k)]
+        lefts[0] = n_left_i - sum(lefts[1:]) if k > 1 else np.broadcast_to(n_left_i, (d, n - 1))
         sum_left = sum_right = None
-        for c in range(counts.size):
-            left = np.cumsum(ys[:, :-1] == c, axis=1)            # class c among the first i+1
-            right = int(counts[c]) - left
-            tl, tr = xlog.take(left), xlog.take(right)
-            sum_left = tl if sum_left is None else sum_left + tl
-            sum_right = tr if sum_right is None else sum_right + tr
-        children = (xlog[n_left_i] - sum_left) + (xlog[n - n_left_i] - sum_right)
+        for c, left in enumerate(lefts):
+            tl, tr = xlog.take(left), xlog.take(int(counts[c]) - left)
+            if sum_left is None:
+                sum_left, sum_right = tl, tr
+            else:
+                sum_left += tl
+                sum_right += tr
+        children = np.subtract(xlog[n_left_i], sum_left, out=sum_left)
+        children += np.subtract(xlog[n - n_left_i], sum_right, out=sum_right)
         parent = _xlog2x(float(n)) - _xlog2x(counts).sum()
-        gain = np.where(valid, (parent - children) / n, -np.inf)  # Eq. 5
+        gain = np.subtract(parent, children, out=children)
+        gain /= n                                                  # Eq. 5
+        np.copyto(gain, -np.inf, where=~valid)
         pos = np.argmax(gain, axis=1)
         cols = np.arange(d)
         n_cuts = valid.sum(1)
