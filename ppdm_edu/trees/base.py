@@ -124,22 +124,6 @@ class Tree:
         """``value`` (ID3's former name)."""
         return self.value
 
-    @property
-    def left(self) -> np.ndarray:
-        """``children_left``."""
-        return self.children_left
-
-    @property
-    def right(self) -> np.ndarray:
-        """``children_right``."""
-        return self.children_right
-
-    @property
-    def children(self) -> np.ndarray:
-        """``(children_left, children_right)`` as columns: the child of value 0 and of value 1
-        of a 0/1 attribute (ID3's former layout), shape (n_nodes, 2)."""
-        return np.column_stack([self.children_left, self.children_right])
-
     def apply(self, X: np.ndarray, go_left=None) -> np.ndarray:
         """Leaf index of every row of X (one vectorized step per tree level, not per record).
 

@@ -406,9 +406,10 @@ class C45(_BaseC45):
         Number of columns seen in ``fit``.
     feature_names_in_ : ndarray of str
         Column names, when fitted on a DataFrame with string column names.
-    tree_ : object
-        The fitted tree as flat arrays ``feature`` (-1 at leaves), ``threshold``, ``left``,
-        ``right``, ``counts`` (class counts per node) and ``label`` (class index per node).
+    tree_ : Tree
+        The fitted tree as flat arrays (:class:`~ppdm_edu.trees.base.Tree`): ``feature`` (-1
+        at leaves), ``threshold``, ``children_left``, ``children_right``, ``value`` (class
+        counts per node) and ``label`` (class index per node).
     n_leaves_ : int
         Number of leaves.
     depth_ : int
@@ -510,7 +511,7 @@ class PPDTC45(_BaseC45):
     shift_ : ndarray, shape (n_features,)
         ``c = F_R^-1(1 - threshold)`` per column: the threshold partition ``p_S1 > threshold``
         is ``w < t + c``.
-    tree_ : object
+    tree_ : Tree
         The fitted tree as flat arrays (see :class:`C45`); thresholds are on the original
         scale.
 
