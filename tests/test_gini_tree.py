@@ -117,6 +117,7 @@ def test_split_search_in_blocks_gives_the_same_tree(monkeypatch, order):
     y = (X[:, 0] + X[:, 3] + rng.normal(0, 1, 2000) > 0).astype(np.int64)
     whole = gini_module._grow_sorted(X, y, 2, 2, None, None)
     monkeypatch.setattr(gini_module, "_BLOCK", 1)   # one attribute per pass at every node
+    monkeypatch.setattr(gini_module, "_INT32_FROM", 0)   # and int32 attribute lists, as at 10^6
     blocks = gini_module._grow_sorted(X, y, 2, 2, None, None)
     assert whole.n_nodes > 50
     for name in ("feature", "threshold", "children_left", "children_right", "value"):
