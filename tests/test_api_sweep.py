@@ -49,7 +49,7 @@ LEFT_OUT = {
     "widgets": "controls (clamped; every panel at every pair of extremes in test_panel_pairs)",
     "validation": "the checkers themselves (test_noise_contract.py)",
     "lecture": "a display switch",
-    "trees.base": "FlatTree, size measures of a fitted tree's arrays (no user input)",
+    "trees.base": "the Tree storage, TreeBuilder and constraint checks behind every tree's fit (swept there)",
     "trees.id3": "its public names are re-exported by trees and swept there",
     "datasets.adult": "re-exported by datasets", "datasets.adult_binary": "re-exported by datasets",
     "datasets.correlated": "re-exported by datasets", "datasets.synthetic": "re-exported by datasets",

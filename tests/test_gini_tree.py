@@ -103,8 +103,25 @@ def test_early_stop_gives_the_same_tree_as_grow_then_prune():
     y = (X[:, 0] + X[:, 1] + rng.normal(0, 1, 3000) > 0).astype(np.int64)
     a = gini_module._grow_sorted(X, y, 2, 2, None, "mdl", early_stop=True)
     b = gini_module._grow_sorted(X, y, 2, 2, None, "mdl", early_stop=False)
-    for name in ("feature", "threshold", "left", "right", "counts"):
+    for name in ("feature", "threshold", "children_left", "children_right", "value"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_split_search_in_blocks_gives_the_same_tree(monkeypatch, order):
+    # big nodes are scanned a few attributes at a time (memory, issue 31): the first maximum
+    # in (attribute, position) order must be the one a single argmax over all attributes finds,
+    # ties included (rounded values make many equal scores), for both layouts of X
+    rng = np.random.default_rng(8)
+    X = np.asarray(np.round(rng.normal(size=(2000, 5)), 1), order=order)
+    y = (X[:, 0] + X[:, 3] + rng.normal(0, 1, 2000) > 0).astype(np.int64)
+    whole = gini_module._grow_sorted(X, y, 2, 2, None, None)
+    monkeypatch.setattr(gini_module, "_BLOCK", 1)   # one attribute per pass at every node
+    monkeypatch.setattr(gini_module, "_INT32_FROM", 0)   # and int32 attribute lists, as at 10^6
+    blocks = gini_module._grow_sorted(X, y, 2, 2, None, None)
+    assert whole.n_nodes > 50
+    for name in ("feature", "threshold", "children_left", "children_right", "value"):
+        np.testing.assert_array_equal(getattr(whole, name), getattr(blocks, name))
 
 
 def test_mdl_leaf_cost_hand_computed():

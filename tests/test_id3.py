@@ -65,13 +65,14 @@ def as_nested(tree, i=0):
     t = tree.tree_
     if t.feature[i] < 0:
         return ("leaf", int(t.label[i]))
-    return ("split", int(t.feature[i]), as_nested(tree, t.children[i, 0]), as_nested(tree, t.children[i, 1]))
+    return ("split", int(t.feature[i]), as_nested(tree, t.children_left[i]), as_nested(tree, t.children_right[i]))
 
 
 def assert_same_tree(a, b):
     ta, tb = a.tree_, b.tree_
     np.testing.assert_array_equal(ta.feature, tb.feature)
-    np.testing.assert_array_equal(ta.children, tb.children)
+    np.testing.assert_array_equal(ta.children_left, tb.children_left)
+    np.testing.assert_array_equal(ta.children_right, tb.children_right)
     np.testing.assert_array_equal(ta.label, tb.label)
     np.testing.assert_array_equal(ta.reason, tb.reason)
     np.testing.assert_array_equal(ta.class_counts, tb.class_counts)  # bit for bit
@@ -96,10 +97,10 @@ def test_id3_stopping_rules_pure_empty_branch_and_no_attributes():
     tree = ID3().fit(X, y)
     t = tree.tree_
     assert t.feature[0] == 0
-    left, right = t.children[0]
+    left, right = t.children_left[0], t.children_right[0]
     assert t.reason[left] == PURE and t.label[left] == 0
     assert t.feature[right] == 1
-    b0, b1 = t.children[right]
+    b0, b1 = t.children_left[right], t.children_right[right]
     assert t.reason[b1] == EMPTY and t.label[b1] == 1  # parent's majority (2 of 3 are class 1)
     assert t.reason[b0] == NO_ATTRIBUTES and t.label[b0] == 1
     assert tree.predict([[1, 1], [0, 1], [1, 0]]).tolist() == [1, 0, 1]
@@ -190,9 +191,9 @@ def test_paper_fig1_node_counts_by_hand():
     tree = RRID3(theta=theta).fit(Xd, yd)
     t = tree.tree_
     assert t.feature[0] == 0  # A_i at the root
-    node = t.children[0, 1]
+    node = t.children_right[0]
     assert t.feature[node] == 1  # A_j below A_i = 1
-    leaf = t.children[node, 0]  # the node A_i = 1 and A_j = 0
+    leaf = t.children_left[node]  # the node A_i = 1 and A_j = 0
     assert t.class_counts[leaf].sum() == pytest.approx(p_e * 10)
     assert t.class_counts[leaf, 0] == pytest.approx(p_e0 * 10)
 

@@ -54,24 +54,20 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from scipy import special
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
 
 from ..randomization import Noise
 from ..validation import (
     check_class_counts,
     check_fit_data,
     check_noise_mapping,
-    check_predict_data,
-    check_probability,
     check_random_state,
     check_real,
 )
 from ..validation import feature_names as fitted_feature_names
+from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, Probability, TreeBuilder, TreeClassifier
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
 
@@ -226,120 +222,112 @@ def _p_left(noise: Noise, w, t):
     return noise.sf(np.asarray(w, dtype=float) - t)
 
 
-class _Tree:
-    """Flat arrays of a binary tree; node 0 is the root, ``feature == -1`` marks a leaf."""
+class _BaseC45(TreeClassifier):
+    """C4.5's growing and pruning (J48); prediction and printing come from the base."""
 
-    def __init__(self, n_classes):
-        self.feature, self.threshold, self.left, self.right = [], [], [], []
-        self.counts, self.label = [], []
-        self.n_classes = n_classes
-
-    def add(self, counts, label) -> int:
-        self.feature.append(-1)
-        self.threshold.append(np.nan)
-        self.left.append(-1)
-        self.right.append(-1)
-        self.counts.append(np.asarray(counts, dtype=float))
-        self.label.append(int(label))
-        return len(self.feature) - 1
-
-    def freeze(self):
-        self.feature = np.asarray(self.feature, dtype=int)
-        self.threshold = np.asarray(self.threshold, dtype=float)
-        self.left = np.asarray(self.left, dtype=int)
-        self.right = np.asarray(self.right, dtype=int)
-        self.counts = np.asarray(self.counts, dtype=float).reshape(-1, self.n_classes)
-        self.label = np.asarray(self.label, dtype=int)
-
-
-class _BaseC45(ClassifierMixin, BaseEstimator):
-    """Shared tree growing, pruning, prediction and printing."""
-
-    def _check_common(self):
-        if isinstance(self.min_instances, bool) or not isinstance(self.min_instances, numbers.Integral) \
-                or self.min_instances < 1:
-            raise ValueError(f"min_instances must be an integer >= 1, got {self.min_instances!r}")
-        conf = check_probability(self.confidence, "confidence", open_interval=True)
-        if conf > 0.5:
-            raise ValueError(f"confidence must be in (0, 0.5] (J48 default 0.25), got {conf}")
-        if self.max_depth is not None and (not isinstance(self.max_depth, numbers.Integral)
-                                           or self.max_depth < 0):
-            raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
+    _export_depth = 10  # J48 prints ten levels
+    _export_j48 = True
 
     def _prepare(self, X, y, name="X"):
+        self._p = self._validate_params()
         X, self.classes_, y_index = check_fit_data(self, X, y, input_name=name)
         return X, y_index
 
-    def _check_X(self, X, name="X"):
-        return check_predict_data(self, X, input_name=name)
-
     # -- growing --------------------------------------------------------------------------
-    def _grow(self, V, y, rng):
+    def _grow(self, V, y, rng) -> TreeBuilder:
         """Grow the full tree on the split-search values V (x for C4.5, w for PPDTC4.5)."""
         n, d = V.shape
         k = self.classes_.size
-        Y = np.zeros((n, k))
-        Y[np.arange(n), y] = 1.0
-        tree = _Tree(k)
-        counts = Y.sum(0)
-        root = tree.add(counts, int(np.argmax(counts)))
-        stack = [(root, np.arange(n), 0)]
+        min_instances, max_depth = self._p["min_instances"], self._p["max_depth"]
+        VT = np.ascontiguousarray(V.T)   # one attribute per row
+        # c log2 c of every count 0..n, computed once: the cut search looks its counts up
+        self._xlog_table = _xlog2x(np.arange(n + 1, dtype=float))
+        # SLIQ-style attribute lists: every attribute sorted once here; a node keeps, per
+        # attribute, its records in sorted order (ties by record number, as a stable sort of the
+        # node's own records would give), and partitioning filters them (no sort per node)
+        root_sorted = np.argsort(VT, axis=1, kind="stable")
+        is_left = np.zeros(n, dtype=bool)
+        tree = TreeBuilder(k)
+        root = tree.add(np.bincount(y, minlength=k), 0)
+        stack = [(root, np.arange(n), root_sorted, 0)]
+        del root_sorted
         while stack:
-            node, idx, depth = stack.pop()
+            node, idx, S, depth = stack.pop()
             counts = tree.counts[node]
             m = idx.size
-            if (m < 2 * self.min_instances or counts.max() == m
-                    or (self.max_depth is not None and depth >= self.max_depth)):
+            if (m < 2 * min_instances or counts.max() == m
+                    or (max_depth is not None and depth >= max_depth)):
                 continue  # Section 4.3 stopping rules
-            best = self._best_split(V[idx], Y[idx], counts)
+            best = self._best_split(VT, y, idx, S, counts)
             if best is None:
                 continue
             a, t = best
-            go_left = self._partition(V[idx, a], a, t, rng)
+            go_left = self._partition(VT[a, idx], a, t, rng)
             li, ri = idx[go_left], idx[~go_left]
-            tree.feature[node], tree.threshold[node] = a, t
+            is_left[idx] = go_left
+            mask = is_left.take(S).ravel()
+            SL = S.ravel().compress(mask).reshape(d, li.size)      # each row stays sorted
+            SR = S.ravel().compress(~mask).reshape(d, ri.size)
             parent_label = tree.label[node]
-            for side, sub in (("left", li), ("right", ri)):
-                c = Y[sub].sum(0)
-                label = int(np.argmax(c)) if sub.size else parent_label
-                child = tree.add(c, label)
-                getattr(tree, side)[node] = child
-                stack.append((child, sub, depth + 1))
-        tree.freeze()
+            # an empty child predicts its parent's majority class
+            children = [tree.add(np.bincount(y[sub], minlength=k), depth + 1, None if sub.size else parent_label)
+                        for sub in (li, ri)]
+            tree.split(node, a, t, *children)
+            stack += [(children[0], li, SL, depth + 1), (children[1], ri, SR, depth + 1)]
+        del self._xlog_table
         return tree
 
     def _min_split(self, n):
         k = self.classes_.size
-        return float(min(max(0.1 * n / k, self.min_instances), 25.0))
+        return float(min(max(0.1 * n / k, self._p["min_instances"]), 25.0))
 
-    def _sorted_cuts(self, V, Y, counts):
+    def _sorted_cuts(self, VT, y, S, counts):
         """C4.5's cut search, all attributes at once from sorted cumulative class counts.
 
-        Returns (corrected gain, gain ratio, cut value in V) per attribute; gain -inf if none.
+        ``VT`` holds the values one attribute per row, ``y`` the class indices, ``S`` the node's
+        records sorted per attribute (shape (d, n)). The counts are integers, so every c log2 c
+        is looked up in the table made in :meth:`_grow` (the same numbers, without a log per
+        cell). Returns (corrected gain, gain ratio, cut value) per attribute; gain -inf if none.
         """
-        n, d = V.shape
-        order = np.argsort(V, axis=0, kind="stable")
-        Vs = np.take_along_axis(V, order, axis=0)
-        left = np.cumsum(Y[order], axis=0)[:-1]  # (n-1, d, k): class counts of {first i+1}
-        right = counts - left
-        n_left = np.arange(1, n, dtype=float)[:, None]
+        d, n = S.shape
+        Vs = VT.ravel().take(S + (np.arange(d) * VT.shape[1])[:, None])   # (d, n) sorted values
+        ys = y.take(S)
+        xlog = self._xlog_table
+        n_left_i = np.arange(1, n, dtype=np.int32)
+        n_left = n_left_i.astype(float)
         n_right = n - n_left
         min_split = self._min_split(n)
-        valid = (Vs[1:] > Vs[:-1]) & (n_left >= min_split) & (n_right >= min_split)
-        # n * Info_Test(S) (Eq. 4) and n * Info(S) (Eq. 3) in "sum of c log c" form
-        children = (_xlog2x(n_left) - _xlog2x(left).sum(-1)) + (_xlog2x(n_right) - _xlog2x(right).sum(-1))
+        valid = (Vs[:, 1:] > Vs[:, :-1]) & ((n_left >= min_split) & (n_right >= min_split))
+        # n * Info_Test(S) (Eq. 4) and n * Info(S) (Eq. 3) in "sum of c log c" form; the class
+        # terms are added in class order (as a sum over the class axis adds them)
+        k = counts.size
+        # class c among the first i+1 records (class 0: the rest of them)
+        lefts = [None] + [np.cumsum(ys[:, :-1] == c, axis=1, dtype=np.int32) for c in range(1, k)]
+        lefts[0] = n_left_i - sum(lefts[1:]) if k > 1 else np.broadcast_to(n_left_i, (d, n - 1))
+        sum_left = sum_right = None
+        for c, left in enumerate(lefts):
+            tl, tr = xlog.take(left), xlog.take(int(counts[c]) - left)
+            if sum_left is None:
+                sum_left, sum_right = tl, tr
+            else:
+                sum_left += tl
+                sum_right += tr
+        children = np.subtract(xlog[n_left_i], sum_left, out=sum_left)
+        children += np.subtract(xlog[n - n_left_i], sum_right, out=sum_right)
         parent = _xlog2x(float(n)) - _xlog2x(counts).sum()
-        gain = np.where(valid, (parent - children) / n, -np.inf)  # Eq. 5
-        pos = np.argmax(gain, axis=0)
+        gain = np.subtract(parent, children, out=children)
+        gain /= n                                                  # Eq. 5
+        np.copyto(gain, -np.inf, where=~valid)
+        pos = np.argmax(gain, axis=1)
         cols = np.arange(d)
-        n_cuts = valid.sum(0)
-        best_gain = gain[pos, cols] - np.log2(np.maximum(n_cuts, 1)) / n  # J48 MDL correction
+        n_cuts = valid.sum(1)
+        best_gain = gain[cols, pos] - np.log2(np.maximum(n_cuts, 1)) / n  # J48 MDL correction
         best_gain[n_cuts == 0] = -np.inf
-        p = n_left[pos, 0] / n
+        p = n_left[pos] / n
         split_info = -(_xlog2x(p) + _xlog2x(1.0 - p))  # Eq. 6
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(split_info > 0, best_gain / split_info, 0.0)  # Eq. 7
-        cut = 0.5 * (Vs[pos, cols] + Vs[np.minimum(pos + 1, n - 1), cols])
+        cut = 0.5 * (Vs[cols, pos] + Vs[cols, np.minimum(pos + 1, n - 1)])
         return best_gain, ratio, cut
 
     @staticmethod
@@ -355,189 +343,44 @@ class _BaseC45(ClassifierMixin, BaseEstimator):
         return int(np.argmax(np.where(eligible, ratio, -np.inf)))
 
     # -- pruning (J48: collapse, then pessimistic subtree replacement) --------------------
-    def _prune(self, tree):
-        n_nodes = tree.feature.size
-        errors_as_leaf = tree.counts.sum(1) - tree.counts.max(1)
+    def _finish(self, builder: TreeBuilder):
+        """Prune (J48) and keep the reachable nodes, numbered breadth-first."""
+        feature, _, left, right, counts, _, _ = builder.arrays()
+        n_nodes = feature.size
+        errors_as_leaf = counts.sum(1) - counts.max(1)
         # collapse: bottom-up (children have larger ids than parents)
         train_err = errors_as_leaf.copy()
         for node in range(n_nodes - 1, -1, -1):
-            if tree.feature[node] >= 0:
-                sub = train_err[tree.left[node]] + train_err[tree.right[node]]
+            if feature[node] >= 0:
+                sub = train_err[left[node]] + train_err[right[node]]
                 if sub >= errors_as_leaf[node] - 1e-3:
-                    tree.feature[node] = -1
+                    feature[node] = -1
                 else:
                     train_err[node] = sub
-        if not self.pruning:
-            return
-        n_rec = tree.counts.sum(1)
-        leaf_est = np.array([e + add_errors(nr, e, self.confidence) if nr > 0 else 0.0
-                             for nr, e in zip(n_rec, errors_as_leaf)])
-        est = leaf_est.copy()
-        for node in range(n_nodes - 1, -1, -1):
-            if tree.feature[node] >= 0:
-                subtree = est[tree.left[node]] + est[tree.right[node]]
-                if leaf_est[node] <= subtree + 0.1:
-                    tree.feature[node] = -1
-                else:
-                    est[node] = subtree
-
-    @staticmethod
-    def _compact(tree):
-        """Drop nodes below new leaves; renumber breadth-first."""
-        keep, queue = [], [0]
-        while queue:
-            node = queue.pop(0)
-            keep.append(node)
-            if tree.feature[node] >= 0:
-                queue += [tree.left[node], tree.right[node]]
-        keep = np.asarray(keep)
-        new_id = -np.ones(tree.feature.size, dtype=int)
-        new_id[keep] = np.arange(keep.size)
-        tree.feature = tree.feature[keep]
-        tree.threshold = np.where(tree.feature >= 0, tree.threshold[keep], np.nan)
-        internal = tree.feature >= 0
-        tree.left = np.where(internal, new_id[tree.left[keep]], -1)
-        tree.right = np.where(internal, new_id[tree.right[keep]], -1)
-        tree.counts = tree.counts[keep]
-        tree.label = tree.label[keep]
-        return tree
-
-    def _finish(self, tree):
-        self._prune(tree)
-        self.tree_ = self._compact(tree)
+        if self._p["pruning"]:
+            confidence = self._p["confidence"]
+            n_rec = counts.sum(1)
+            leaf_est = np.array([e + add_errors(nr, e, confidence) if nr > 0 else 0.0
+                                 for nr, e in zip(n_rec, errors_as_leaf)])
+            est = leaf_est.copy()
+            for node in range(n_nodes - 1, -1, -1):
+                if feature[node] >= 0:
+                    subtree = est[left[node]] + est[right[node]]
+                    if leaf_est[node] <= subtree + 0.1:
+                        feature[node] = -1
+                    else:
+                        est[node] = subtree
+        self.tree_ = builder.finish(feature, breadth_first=True)
         return self
 
-    # -- using the tree -------------------------------------------------------------------
-    def _leaves(self, X, go_left_fn):
-        t = self.tree_
-        node = np.zeros(X.shape[0], dtype=int)
-        while True:
-            active = np.flatnonzero(t.feature[node] >= 0)
-            if active.size == 0:
-                return node
-            nd = node[active]
-            left = go_left_fn(active, t.feature[nd], t.threshold[nd])
-            node[active] = np.where(left, t.left[nd], t.right[nd])
+    # -- printing (J48's form: ``attribute <= t: class (n/errors)``) ------------------------
+    def _branch_texts(self, node, names, decimals):
+        name, thr = names[self.tree_.feature[node]], self.tree_.threshold[node]
+        return f"{name} <= {thr:.4g}", f"{name} > {thr:.4g}"
 
-    def apply(self, X):
-        """Leaf index of each record, by Algorithm 2 (``x <= t`` goes left).
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Original (unperturbed) records, same columns as in ``fit``.
-
-        Returns
-        -------
-        ndarray of int, shape (n_samples,)
-            Node index (in ``tree_``) of each record's leaf.
-        """
-        X = self._check_X(X)
-        return self._leaves(X, lambda rows, f, thr: X[rows, f] <= thr)
-
-    def predict(self, X):
-        """Class of each (original) record: Algorithm 2.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Original (unperturbed) records, same columns as in ``fit``.
-
-        Returns
-        -------
-        ndarray, shape (n_samples,)
-            The label of each record's leaf (an element of ``classes_``).
-        """
-        leaf = self.apply(X)
-        return self.classes_[self.tree_.label[leaf]]
-
-    def predict_proba(self, X):
-        """Class frequencies of the training records in the leaf each record reaches.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Original (unperturbed) records, same columns as in ``fit``.
-
-        Returns
-        -------
-        ndarray, shape (n_samples, n_classes)
-            Class shares (weighted for PPDTC4.5) of the leaf, columns in the order of
-            ``classes_``; a leaf without training records gets probability 1 for its label.
-        """
-        leaf = self.apply(X)
-        counts = self.tree_.counts[leaf]
-        total = counts.sum(1, keepdims=True)
-        parent = np.eye(self.classes_.size)[self.tree_.label[leaf]]
-        return np.where(total > 0, counts / np.maximum(total, 1e-300), parent)
-
-    @property
-    def n_leaves_(self) -> int:
-        """Number of leaves of the fitted (pruned) tree."""
-        check_is_fitted(self)
-        return int((self.tree_.feature < 0).sum())
-
-    @property
-    def depth_(self) -> int:
-        """Depth of the fitted (pruned) tree (0 for a single leaf)."""
-        check_is_fitted(self)
-        t = self.tree_
-        depth = np.zeros(t.feature.size, dtype=int)
-        for node in range(t.feature.size):  # breadth-first ids: parents first
-            if t.feature[node] >= 0:
-                depth[t.left[node]] = depth[t.right[node]] = depth[node] + 1
-        return int(depth.max())
-
-    def export_text(self, max_depth: int = 10, feature_names=None) -> str:
-        """The tree in J48's text form (``attribute <= t: class (n/errors)``).
-
-        Parameters
-        ----------
-        max_depth : int, default 10
-            Tests deeper than this are replaced by ``...``.
-        feature_names : sequence of str, optional
-            Names of the columns, one per feature (default: the DataFrame's, else x0, x1, ...).
-
-        Returns
-        -------
-        str
-            One line per test, indented by depth; a test whose child is a leaf ends with
-            ``: label (records/errors)``. A tree that is a single leaf gives one line.
-
-        Raises
-        ------
-        ValueError
-            If ``feature_names`` does not have one name per column.
-        """
-        check_is_fitted(self)
-        t = self.tree_
-        names = list(feature_names) if feature_names is not None else (
-            fitted_feature_names(self) or [f"x{j}" for j in range(self.n_features_in_)])
-        if len(names) != self.n_features_in_:
-            raise ValueError(f"feature_names has {len(names)} names for {self.n_features_in_} columns")
-        lines = []
-
-        def leaf_text(node):
-            c = t.counts[node]
-            return f"{self.classes_[t.label[node]]} ({c.sum():.0f}/{c.sum() - c.max():.0f})"
-
-        def walk(node, depth):
-            if depth > max_depth:
-                lines.append("|   " * depth + "...")
-                return
-            a, thr = t.feature[node], t.threshold[node]
-            for op, child in (("<=", t.left[node]), (">", t.right[node])):
-                head = "|   " * depth + f"{names[a]} {op} {thr:.4g}"
-                if t.feature[child] < 0:
-                    lines.append(f"{head}: {leaf_text(child)}")
-                else:
-                    lines.append(head)
-                    walk(child, depth + 1)
-
-        if t.feature[0] < 0:
-            return f": {leaf_text(0)}"
-        walk(0, 0)
-        return "\n".join(lines)
+    def _leaf_text(self, node, show_counts, decimals):
+        c = self.tree_.value[node]
+        return f"{self.classes_[self.tree_.label[node]]} ({c.sum():.0f}/{c.sum() - c.max():.0f})"
 
 
 class C45(_BaseC45):
@@ -563,9 +406,10 @@ class C45(_BaseC45):
         Number of columns seen in ``fit``.
     feature_names_in_ : ndarray of str
         Column names, when fitted on a DataFrame with string column names.
-    tree_ : object
-        The fitted tree as flat arrays ``feature`` (-1 at leaves), ``threshold``, ``left``,
-        ``right``, ``counts`` (class counts per node) and ``label`` (class index per node).
+    tree_ : Tree
+        The fitted tree as flat arrays (:class:`~ppdm_edu.trees.base.Tree`): ``feature`` (-1
+        at leaves), ``threshold``, ``children_left``, ``children_right``, ``value`` (class
+        counts per node) and ``label`` (class index per node).
     n_leaves_ : int
         Number of leaves.
     depth_ : int
@@ -579,6 +423,13 @@ class C45(_BaseC45):
     >>> C45().fit(X, y).score(X, y)
     1.0
     """
+
+    _parameter_constraints = {
+        "min_instances": Integer(1),
+        "pruning": Boolean(),
+        "confidence": Probability(0.5, open_interval=True, hint=" (J48 default 0.25)"),
+        "max_depth": Integer(0, none=True),
+    }
 
     def __init__(self, min_instances=2, pruning=True, confidence=0.25, max_depth=None):
         self.min_instances = min_instances
@@ -606,12 +457,11 @@ class C45(_BaseC45):
         ValueError
             If a parameter is out of range or ``X``/``y`` are invalid.
         """
-        self._check_common()
         X, y = self._prepare(X, y)
         return self._finish(self._grow(X, y, None))
 
-    def _best_split(self, V, Y, counts):
-        best_gain, ratio, cut = self._sorted_cuts(V, Y, counts)
+    def _best_split(self, VT, y, idx, S, counts):
+        best_gain, ratio, cut = self._sorted_cuts(VT, y, S, counts)
         a = self._choose(best_gain, ratio)
         return None if a is None else (a, float(cut[a]))
 
@@ -661,7 +511,7 @@ class PPDTC45(_BaseC45):
     shift_ : ndarray, shape (n_features,)
         ``c = F_R^-1(1 - threshold)`` per column: the threshold partition ``p_S1 > threshold``
         is ``w < t + c``.
-    tree_ : object
+    tree_ : Tree
         The fitted tree as flat arrays (see :class:`C45`); thresholds are on the original
         scale.
 
@@ -680,6 +530,15 @@ class PPDTC45(_BaseC45):
     SPLITS = ("threshold", "weight")
     _N_BINS = 2048
     PARTITIONS = ("threshold", "random")
+    _parameter_constraints = {
+        "noise": UNCHECKED,  # one per column: checked in fit, where the columns are known
+        "split": Options(*SPLITS),
+        "partition": Options(*PARTITIONS),
+        "threshold": Probability(open_interval=True),
+        **C45._parameter_constraints,
+        "max_candidates": Integer(1),
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, noise, split="threshold", partition="threshold", threshold=0.5,
                  min_instances=2, pruning=True, confidence=0.25, max_depth=None,
@@ -721,29 +580,21 @@ class PPDTC45(_BaseC45):
             If a parameter is out of range, ``noise`` does not give one Noise per column, or
             ``W``/``y`` are invalid.
         """
-        self._check_common()
-        if self.split not in self.SPLITS:
-            raise ValueError(f"split must be one of {self.SPLITS}, got {self.split!r}")
-        if self.partition not in self.PARTITIONS:
-            raise ValueError(f"partition must be one of {self.PARTITIONS}, got {self.partition!r}")
-        self._theta = check_probability(self.threshold, "threshold", open_interval=True)
-        if isinstance(self.max_candidates, bool) or not isinstance(self.max_candidates, numbers.Integral) \
-                or self.max_candidates < 1:
-            raise ValueError(f"max_candidates must be an integer >= 1, got {self.max_candidates!r}")
         W, y = self._prepare(W, y, "W")
+        self._theta = self._p["threshold"]
         self.noises_ = self._resolve_noise()
         # w - t < c  <=>  p_S1(w|t) > threshold  (c = F_R^-1(1 - threshold))
         self.shift_ = np.array([nz.ppf(1.0 - self._theta) for nz in self.noises_])
         rng = check_random_state(self.random_state, "random_state")
         return self._finish(self._grow(W, y, rng))
 
-    def _best_split(self, V, Y, counts):
+    def _best_split(self, VT, y, idx, S, counts):
         if self.split == "threshold":
-            best_gain, ratio, cut = self._sorted_cuts(V, Y, counts)
+            best_gain, ratio, cut = self._sorted_cuts(VT, y, S, counts)
             a = self._choose(best_gain, ratio)
             # Eq. 10-12: the threshold partition {p_S1 > threshold} is {w < t + c}
             return None if a is None else (a, float(cut[a] - self.shift_[a]))
-        return self._weighted_cuts(V, Y, counts)
+        return self._weighted_cuts(VT[:, idx].T, np.eye(counts.size)[y[idx]], counts)
 
     def _weighted_cuts(self, V, Y, counts):
         """Eq. 13-22 for every attribute: weighted class counts sum_j I(c_j) p_S1(w_j | t)."""
@@ -758,8 +609,9 @@ class PPDTC45(_BaseC45):
             if u.size < 2:
                 continue
             t = 0.5 * (u[1:] + u[:-1])
-            if t.size > self.max_candidates:
-                t = t[np.unique(np.linspace(0, t.size - 1, self.max_candidates).round().astype(int))]
+            max_candidates = self._p["max_candidates"]
+            if t.size > max_candidates:
+                t = t[np.unique(np.linspace(0, t.size - 1, max_candidates).round().astype(int))]
             w, Yw = V[:, a], Y
             if n > 2 * self._N_BINS:
                 # speed-up at big nodes: records of one of 2048 equal-width bins of w share the
@@ -821,7 +673,7 @@ class PPDTC45(_BaseC45):
                 p[sel] = _p_left(noises[a], W[rows[sel], a], thr[sel])
             return rng.random(rows.size) <= p
 
-        return self.classes_[self.tree_.label[self._leaves(W, go_left)]]
+        return self.classes_[self.tree_.label[self.tree_.apply(W, go_left)]]
 
     def score_perturbed(self, W, y, rng=None):
         """Accuracy of :meth:`predict_perturbed` on perturbed test records.

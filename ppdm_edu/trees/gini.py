@@ -38,28 +38,15 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import special
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
 
-from ..validation import (
-    check_class_counts,
-    check_finite_1d,
-    check_finite_2d,
-    check_fit_data,
-    check_predict_data,
-    feature_names,
-)
-from .base import FlatTree
+from ..validation import check_class_counts, check_finite_1d, check_fit_data
+from .base import Integer, Options, Tree, TreeBuilder, TreeClassifier
 
-__all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost", "TreeStructure"]
-
-_PRUNING = (None, "mdl")
+__all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,107 +215,40 @@ def mdl_leaf_cost(counts) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# Tree storage shared by DecisionTree and ReconstructionTree
+# Growth bookkeeping shared by DecisionTree and ReconstructionTree
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TreeStructure(FlatTree):
-    """A fitted binary tree as flat arrays (node 0 is the root; ``feature == -1`` at leaves).
+class MDLBuilder(TreeBuilder):
+    """A :class:`~ppdm_edu.trees.base.TreeBuilder` that also records each test's MDL cost and
+    prunes by MDL when it finishes (nodes in preorder, as grown).
 
-    A record goes to ``left[node]`` when ``X[:, feature[node]] <= threshold[node]``.
-    ``counts[node]`` holds the training class counts of the node (estimated counts for the
-    reconstruction trees).
-
-    Attributes
+    Parameters
     ----------
-    feature : ndarray of int, shape (n_nodes,)
-        Attribute tested at each node; -1 at leaves.
-    threshold : ndarray of float, shape (n_nodes,)
-        Threshold of the test ``x <= threshold`` (unused at leaves).
-    left : ndarray of int, shape (n_nodes,)
-        Index of the left child (records with ``x <= threshold``); unused at leaves.
-    right : ndarray of int, shape (n_nodes,)
-        Index of the right child; unused at leaves.
-    counts : ndarray of float, shape (n_nodes, n_classes)
-        Training class counts of each node.
-    depth : ndarray of int, shape (n_nodes,)
-        Depth of each node (the root has depth 0).
+    n_classes : int
+        Number of classes.
+    n_features : int
+        Number of attributes (the cost of naming one is log2 of it).
     """
 
-    feature: np.ndarray
-    threshold: np.ndarray
-    left: np.ndarray
-    right: np.ndarray
-    counts: np.ndarray
-    depth: np.ndarray
+    def __init__(self, n_classes: int, n_features: int):
+        super().__init__(n_classes)
+        self.n_features = n_features
+        self.split_bits: dict[int, float] = {}
 
-    def apply(self, X: np.ndarray) -> np.ndarray:
-        """Leaf index of every row of X (vectorized: one step per tree level, not per record).
+    def split_at(self, node: int, feature: int, threshold: float, n_candidates: int, left: int, right: int):
+        """:meth:`split`, with the test's cost: SLIQ/PUBLIC encode a numeric test as the
+        attribute plus the chosen value."""
+        self.split(node, feature, threshold, left, right)
+        self.split_bits[node] = math.log2(max(self.n_features, 1)) + math.log2(max(n_candidates, 1))
 
-        Parameters
-        ----------
-        X : ndarray of float, shape (n, n_features)
-            Records, already validated (the estimators' :meth:`apply` checks them).
-
-        Returns
-        -------
-        ndarray of int, shape (n,)
-            Index of the leaf (node) each record reaches.
-        """
-        node = np.zeros(X.shape[0], dtype=np.int64)
-        rows = np.arange(X.shape[0])
-        active = self.feature[node] >= 0
-        while active.any():
-            idx = rows[active]
-            nd = node[idx]
-            go_left = X[idx, self.feature[nd]] <= self.threshold[nd]
-            node[idx] = np.where(go_left, self.left[nd], self.right[nd])
-            active[idx] = self.feature[node[idx]] >= 0
-        return node
-
-
-class Builder:
-    """Collects nodes during growth (preorder), then prunes and compacts them."""
-
-    def __init__(self, n_classes: int):
-        self.feature: list[int] = []
-        self.threshold: list[float] = []
-        self.left: list[int] = []
-        self.right: list[int] = []
-        self.counts: list[np.ndarray] = []
-        self.depth: list[int] = []
-        self.split_bits: list[float] = []
-        self.n_classes = n_classes
-
-    def add(self, counts, depth: int) -> int:
-        self.feature.append(-1)
-        self.threshold.append(np.nan)
-        self.left.append(-1)
-        self.right.append(-1)
-        self.counts.append(np.asarray(counts, dtype=float))
-        self.depth.append(depth)
-        self.split_bits.append(0.0)
-        return len(self.feature) - 1
-
-    def set_split(self, node: int, feature: int, threshold: float, n_candidates: int, n_features: int):
-        self.feature[node] = int(feature)
-        self.threshold[node] = float(threshold)
-        # SLIQ/PUBLIC: encoding a numeric test costs the attribute plus the chosen value
-        self.split_bits[node] = math.log2(max(n_features, 1)) + math.log2(max(n_candidates, 1))
-
-    def link(self, node: int, left: int, right: int):
-        self.left[node] = left
-        self.right[node] = right
-
-    def finish(self, pruning) -> TreeStructure:
-        feature = np.asarray(self.feature, dtype=np.int64)
-        left = np.asarray(self.left, dtype=np.int64)
-        right = np.asarray(self.right, dtype=np.int64)
-        counts = np.vstack(self.counts) if self.counts else np.zeros((0, self.n_classes))
-        if pruning == "mdl":
-            feature = _mdl_prune(feature, left, right, counts, np.asarray(self.split_bits))
-        return _compact(feature, np.asarray(self.threshold, dtype=float), left, right, counts,
-                        np.asarray(self.depth, dtype=np.int64))
+    def finish_pruned(self, pruning) -> Tree:
+        """The compact tree in preorder, MDL-pruned when ``pruning == "mdl"``."""
+        if pruning != "mdl":
+            return self.finish()
+        feature, _, left, right, counts, _, _ = self.arrays()
+        bits = np.zeros(feature.size)
+        bits[list(self.split_bits)] = list(self.split_bits.values())
+        return self.finish(_mdl_prune(feature, left, right, counts, bits))
 
 
 def _mdl_prune(feature, left, right, counts, split_bits) -> np.ndarray:
@@ -401,181 +321,11 @@ def surely_pruned(counts, left_counts, right_counts, n_candidates: int, n_featur
     return leaf <= split
 
 
-def _compact(feature, threshold, left, right, counts, depth) -> TreeStructure:
-    """Keep the nodes reachable from the root, renumbered in preorder."""
-    keep = []
-    stack = [0]
-    while stack:
-        node = stack.pop()
-        keep.append(node)
-        if feature[node] >= 0:
-            stack.append(right[node])
-            stack.append(left[node])
-    keep = np.asarray(keep, dtype=np.int64)
-    new_id = np.full(feature.size, -1, dtype=np.int64)
-    new_id[keep] = np.arange(keep.size)
-    f = feature[keep]
-    internal = f >= 0
-    new_left = np.where(internal, new_id[left[keep]], -1)
-    new_right = np.where(internal, new_id[right[keep]], -1)
-    thr = np.where(internal, threshold[keep], np.nan)
-    return TreeStructure(feature=f, threshold=thr, left=new_left, right=new_right,
-                         counts=counts[keep], depth=depth[keep])
-
-
-# --------------------------------------------------------------------------------------------
-# Input handling shared by both trees
-# --------------------------------------------------------------------------------------------
-
-def check_X(X, name="X"):
-    """(array, feature names or None) from a DataFrame or an array; NaN/inf raise ValueError."""
-    names = None
-    if isinstance(X, pd.DataFrame):
-        names = [str(c) for c in X.columns]
-        non_numeric = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
-        if non_numeric:
-            raise ValueError(
-                f"{name} columns must be numeric (encode categories as integer codes first); "
-                f"non-numeric: {non_numeric}"
-            )
-    return check_finite_2d(X, name), names
-
-
-def check_int(value, name, minimum, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        allowed = f"an integer >= {minimum}" + (" or None" if allow_none else "")
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    return int(value)
-
-
-class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
-    """predict / score / export_text over ``self.tree_`` (a :class:`TreeStructure`)."""
-
-    def _check_fitted(self):
-        check_is_fitted(self)
-
-    def apply(self, X) -> np.ndarray:
-        """Index of the leaf each record reaches.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Records (same columns as in ``fit``), numeric and finite.
-
-        Returns
-        -------
-        ndarray of int, shape (n_samples,)
-            Node index (in ``tree_``) of each record's leaf.
-        """
-        X = check_predict_data(self, X)
-        return self.tree_.apply(X)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training records in the leaf each record reaches.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Records (same columns as in ``fit``), numeric and finite.
-
-        Returns
-        -------
-        ndarray, shape (n_samples, n_classes)
-            Class shares of the leaf, columns in the order of ``classes_`` (uniform for a leaf
-            with no training records).
-        """
-        leaves = self.apply(X)  # checks fitted and X first
-        counts = self.tree_.counts[leaves]
-        total = counts.sum(axis=1, keepdims=True)
-        return np.divide(counts, total, out=np.full_like(counts, 1.0 / counts.shape[1]), where=total > 0)
-
-    def predict(self, X) -> np.ndarray:
-        """Majority class of the leaf each record reaches.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Records (same columns as in ``fit``), numeric and finite.
-
-        Returns
-        -------
-        ndarray, shape (n_samples,)
-            The predicted label of each record (an element of ``classes_``).
-        """
-        leaves = self.apply(X)
-        return self.classes_[np.argmax(self.tree_.counts[leaves], axis=1)]
-
-    def _feature_name(self, j: int) -> str:
-        names = feature_names(self)
-        return f"x{j}" if names is None else names[j]
-
-    def export_text(self, decimals: int = 2, max_depth: int | None = None) -> str:
-        """The tree as indented text, one line per test or leaf (like scikit-learn's).
-
-        Parameters
-        ----------
-        decimals : int, default 2
-            Decimals of the thresholds.
-        max_depth : int or None, default None
-            Show nodes down to this depth; deeper subtrees are summarized as one line.
-
-        Returns
-        -------
-        str
-            One line per test (``name <= t`` / ``name >  t``) or leaf (``class: label (n=...,
-            share of the majority class)``), indented by depth.
-        """
-        self._check_fitted()
-        t = self.tree_
-        lines: list[str] = []
-
-        def leaf(node, indent):
-            c = t.counts[node]
-            label = self.classes_[int(np.argmax(c))]
-            share = c.max() / c.sum() if c.sum() > 0 else 0.0
-            lines.append(f"{indent}|--- class: {label} (n={c.sum():.0f}, {share:.0%})")
-
-        stack = [(0, "")]
-        while stack:
-            node, indent = stack.pop()
-            if isinstance(node, str):  # a pre-formatted line
-                lines.append(node)
-                continue
-            if t.feature[node] < 0:
-                leaf(node, indent)
-                continue
-            if max_depth is not None and t.depth[node] >= max_depth:
-                lines.append(f"{indent}|--- ... ({int(t.counts[node].sum())} records below)")
-                continue
-            name = self._feature_name(int(t.feature[node]))
-            thr = f"{t.threshold[node]:.{decimals}f}"
-            child = indent + "|   "
-            stack.append((t.right[node], child))
-            stack.append((f"{indent}|--- {name} >  {thr}", None))
-            stack.append((t.left[node], child))
-            lines.append(f"{indent}|--- {name} <= {thr}")
-        return "\n".join(lines)
-
-    @property
-    def n_leaves_(self) -> int:
-        """Number of leaves of the fitted tree."""
-        self._check_fitted()
-        return self.tree_.n_leaves
-
-    @property
-    def depth_(self) -> int:
-        """Depth of the fitted tree (0 for a single leaf)."""
-        self._check_fitted()
-        return self.tree_.max_depth
-
-
 # --------------------------------------------------------------------------------------------
 # The estimator
 # --------------------------------------------------------------------------------------------
 
-class DecisionTree(TreeClassifierMixin):
+class DecisionTree(TreeClassifier):
     """Binary gini decision tree with MDL pruning (Agrawal & Srikant 2000, Section 4.1).
 
     Trained on the original records it is the paper's **Original**; trained on perturbed
@@ -592,8 +342,8 @@ class DecisionTree(TreeClassifierMixin):
 
     Attributes
     ----------
-    tree_ : TreeStructure
-        The fitted tree (flat arrays).
+    tree_ : Tree
+        The fitted tree (flat arrays, :class:`~ppdm_edu.trees.base.Tree`).
     classes_ : ndarray
         The class labels, sorted.
     n_features_in_ : int
@@ -611,17 +361,13 @@ class DecisionTree(TreeClassifierMixin):
     (3, 1.0)
     """
 
+    _parameter_constraints = {"min_samples": Integer(2), "pruning": Options("mdl", None),
+                              "max_depth": Integer(0, none=True)}
+
     def __init__(self, min_samples: int = 2, pruning: str | None = "mdl", max_depth: int | None = None):
         self.min_samples = min_samples
         self.pruning = pruning
         self.max_depth = max_depth
-
-    def _check_params(self):
-        min_samples = check_int(self.min_samples, "min_samples", 2)
-        max_depth = check_int(self.max_depth, "max_depth", 0, allow_none=True)
-        if self.pruning not in _PRUNING:
-            raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
-        return min_samples, max_depth
 
     def fit(self, X, y) -> "DecisionTree":
         """Grow the tree on (X, y) (Fig. 4), then prune it (MDL).
@@ -643,33 +389,53 @@ class DecisionTree(TreeClassifierMixin):
         ValueError
             If a parameter is out of range or ``X``/``y`` are invalid.
         """
-        min_samples, max_depth = self._check_params()
+        p = self._validate_params()
         Xa, classes, codes = check_fit_data(self, X, y)
         self.classes_ = classes
-        self.tree_ = _grow_sorted(Xa, codes, classes.size, min_samples, max_depth, self.pruning)
+        self.tree_ = _grow_sorted(Xa, codes, classes.size, p["min_samples"], p["max_depth"], p["pruning"])
         return self
 
 
+#: elements per pass of the split search: a big node is scanned a few attributes at a time, so
+#: its temporaries stay ~2 MB each (at n = 10^6 one attribute at a time) instead of d x n
+_BLOCK = 2**18
+#: attribute lists with at least this many entries are int32 (memory); smaller ones intp (speed)
+_INT32_FROM = 2**22
+
+
 def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_depth, pruning,
-                 early_stop: bool = True) -> TreeStructure:
+                 early_stop: bool = True) -> Tree:
     """Tree growth of Fig. 4 on presorted attribute lists (SLIQ style), vectorized per node.
 
-    Per node the work is a handful of passes over its (d, m) attribute lists; they use 1-D
-    ``take``/``compress`` on flat arrays and int32 cumulative counts (several times faster than
-    2-D fancy/boolean indexing and int64 cumsum; same numbers).
+    A node holds, for each attribute, its records in sorted order: a ``(d, m)`` index matrix
+    ``S`` (int32 when it can). The split search reads the values through ``S`` straight from
+    ``X`` (no transposed copy) and scans the attributes in blocks of about ``_BLOCK`` entries,
+    so the temporaries of the root are a few columns, not d x n (issue 31: peak memory). The
+    best split is the first maximum in (attribute, position) order, as one argmax over all
+    attributes would give. 1-D ``take``/``compress`` on flat arrays and int32 cumulative counts
+    are several times faster than 2-D fancy/boolean indexing and int64 cumsum (same numbers).
     """
     n, d = X.shape
-    XT = np.ascontiguousarray(X.T)
-    flat_values = XT.ravel()
-    row_offset = (np.arange(d, dtype=np.intp) * n)[:, None]    # S + row_offset: index into flat_values
-    builder = Builder(k)
+    # int32 attribute lists halve the memory of big trees (every flat index of X must fit);
+    # small ones keep intp, which take() uses without a conversion (faster)
+    idx_dtype = np.int32 if _INT32_FROM <= n * d < 2**31 else np.intp
+    # read X in its own layout (a DataFrame's values are column-major): no copy of the data
+    if X.flags.f_contiguous:
+        flat_values, row_step, col_step = X.T.ravel(), 1, n
+    else:
+        flat_values, row_step, col_step = np.ascontiguousarray(X).ravel(), d, 1
+    columns = (np.arange(d, dtype=idx_dtype) * col_step)[:, None]   # S * row_step + columns
+    builder = MDLBuilder(k, d)
     onehot = np.eye(k, dtype=np.int64)
     y_small = y.astype(np.int8) if k <= 127 else y
     count_dtype = np.int32 if n < 2**31 else np.int64
-    root_sorted = np.argsort(XT, axis=1, kind="stable").astype(np.intp)
+    root_sorted = np.empty((d, n), dtype=idx_dtype)
+    for j in range(d):  # one column at a time: one column's temporaries
+        root_sorted[j] = np.argsort(X[:, j], kind="stable")
     is_left = np.zeros(n, dtype=bool)
     root = builder.add(np.bincount(y, minlength=k), 0)
     stack = [(root, root_sorted, 0)]
+    del root_sorted  # the stack holds the only reference: freed once the root is split
     while stack:
         node, S, depth = stack.pop()
         counts = builder.counts[node]
@@ -679,57 +445,75 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
             continue
         if early_stop and pruning == "mdl" and leaf_is_final(counts.tolist(), d):
             continue
-        Xs = flat_values.take(S + row_offset)         # (d, m) values in sorted order
-        ys = y_small.take(S)                          # (d, m) classes in the same order
-        valid = Xs[:, 1:] > Xs[:, :-1]                # a threshold between distinct values only
-        if not valid.any():
-            continue
         n_left = np.arange(1, m, dtype=float)         # records left of each candidate
         n_right = m - n_left
-        if k == 2:
-            c1 = np.cumsum(ys[:, :-1], axis=1, dtype=count_dtype).astype(float)
-            r1 = counts[1] - c1
-            r0 = n_right - r1
-            c0 = n_left - c1
-            # minimizing gini_split = maximizing sum_j cL_j^2/nL + sum_j cR_j^2/nR; in place,
-            # in the order of (c0 * c0 + c1 * c1) / n_left + (r0 * r0 + r1 * r1) / n_right
-            score = np.multiply(c0, c0, out=c0)
-            score += np.multiply(c1, c1, out=c1)
-            score /= n_left
-            r0 *= r0
-            r0 += np.multiply(r1, r1, out=r1)
-            r0 /= n_right
-            score += r0
-        else:
-            cum = np.cumsum(onehot[ys[:, :-1]], axis=1).astype(float)   # (d, m-1, k)
-            rest = counts - cum
-            score = (cum ** 2).sum(-1) / n_left + (rest ** 2).sum(-1) / n_right
-        np.copyto(score, -np.inf, where=~valid)
-        best = int(np.argmax(score))
-        a, i = divmod(best, m - 1)
-        # no gain: gini_split would not be below gini(S); Section 5.2 (the "buried XOR")
-        if score[a, i] <= (counts ** 2).sum() / m * (1 + 1e-12):
+        block = max(1, _BLOCK // m)
+        best = None                                   # (score, attribute, position, ...)
+        for a0 in range(0, d, block):
+            Sb = S[a0:a0 + block]
+            flat_index = Sb * row_step if row_step != 1 else Sb.copy()
+            flat_index += columns[a0:a0 + block]
+            Xs = flat_values.take(flat_index)         # values in sorted order
+            del flat_index
+            ys = y_small.take(Sb)                     # classes in the same order
+            valid = Xs[:, 1:] > Xs[:, :-1]            # a threshold between distinct values only
+            if not valid.any():
+                continue
+            score = _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype)
+            np.copyto(score, -np.inf, where=~valid)
+            r, i = divmod(int(np.argmax(score)), m - 1)
+            if best is None or score[r, i] > best[0]:
+                best = (score[r, i], a0 + r, i, Xs[r, i], Xs[r, i + 1],
+                        np.bincount(ys[r, : i + 1], minlength=k), int(valid[r].sum()))
+            del Xs, ys, valid, score                  # one block's temporaries at a time
+        del n_left, n_right
+        if best is None:
             continue
-        left_counts = np.bincount(ys[a, : i + 1], minlength=k)
+        top, a, i, lo, hi, left_counts, n_candidates = best
+        # no gain: gini_split would not be below gini(S); Section 5.2 (the "buried XOR")
+        if top <= (counts ** 2).sum() / m * (1 + 1e-12):
+            continue
         right_counts = counts - left_counts
-        n_candidates = int(valid[a].sum())
         if early_stop and pruning == "mdl" and surely_pruned(
                 counts.tolist(), left_counts.tolist(), right_counts.tolist(), n_candidates, d):
             continue
-        lo, hi = Xs[a, i], Xs[a, i + 1]
         thr = 0.5 * (lo + hi)
         if not lo <= thr < hi:  # adjacent floats
             thr = lo
-        builder.set_split(node, a, thr, n_candidates, d)
         is_left[S[a, : i + 1]] = True
         is_left[S[a, i + 1:]] = False
         mask = is_left.take(S).ravel()
         flat_S = S.ravel()
         SL = flat_S.compress(mask).reshape(d, i + 1)     # stable: each row stays sorted
-        SR = flat_S.compress(~mask).reshape(d, m - i - 1)
+        SR = flat_S.compress(np.logical_not(mask, out=mask)).reshape(d, m - i - 1)
+        del S, mask, flat_S                               # the parent's lists go before the children's search
         lnode = builder.add(left_counts, depth + 1)
         rnode = builder.add(right_counts, depth + 1)  # children get larger ids than parents
-        builder.link(node, lnode, rnode)
+        builder.split_at(node, a, thr, n_candidates, lnode, rnode)
         stack.append((rnode, SR, depth + 1))
         stack.append((lnode, SL, depth + 1))
-    return builder.finish(pruning)
+    return builder.finish_pruned(pruning)
+
+
+def _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype):
+    """sum_j cL_j^2 / nL + sum_j cR_j^2 / nR at every candidate of every row of ``ys``.
+
+    Minimizing gini_split (Section 4.1) is maximizing this score.
+    """
+    if k == 2:
+        c1 = np.cumsum(ys[:, :-1], axis=1, dtype=count_dtype).astype(float)
+        r1 = counts[1] - c1
+        r0 = n_right - r1
+        c0 = n_left - c1
+        # in place, in the order of (c0 * c0 + c1 * c1) / n_left + (r0 * r0 + r1 * r1) / n_right
+        score = np.multiply(c0, c0, out=c0)
+        score += np.multiply(c1, c1, out=c1)
+        score /= n_left
+        r0 *= r0
+        r0 += np.multiply(r1, r1, out=r1)
+        r0 /= n_right
+        score += r0
+        return score
+    cum = np.cumsum(onehot[ys[:, :-1]], axis=1).astype(float)   # (rows, m-1, k)
+    rest = counts - cum
+    return (cum ** 2).sum(-1) / n_left + (rest ** 2).sum(-1) / n_right

@@ -51,15 +51,12 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
 
 from ..randomized_response import mrr_solve
 from ..validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
-from ..validation import feature_names as fitted_feature_names
-from .base import FlatTree
+from .base import Boolean, Tree, TreeBuilder, TreeClassifier
 
-__all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "TreeArrays"]
+__all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "describe_reason"]
 
 # Why a node became a leaf (stored per node in ``tree_.reason``).
 SPLIT, PURE, NO_ATTRIBUTES, EMPTY = 0, 1, 2, 3
@@ -94,65 +91,30 @@ def _solve(p_star_e, p_star_ebar, theta):
     return mrr_solve(p_star_e, p_star_ebar, theta) + 0.0
 
 
-# --------------------------------------------------------------------------------------------
-# the fitted tree
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TreeArrays(FlatTree):
-    """A fitted tree as flat arrays (node 0 is the root), like ``sklearn``'s ``tree_``.
+def describe_reason(code: int) -> str:
+    """Why an ID3 node is what it is, in words, from its ``tree_.reason`` code.
 
-    Attributes
+    Parameters
     ----------
-    feature : ndarray of int, shape (n_nodes,)
-        Attribute tested at the node; -1 for a leaf.
-    children : ndarray of int, shape (n_nodes, 2)
-        Child for value 0 and for value 1; -1 for a leaf.
-    label : ndarray of int, shape (n_nodes,)
-        Predicted class (for an inner node: its majority class).
-    class_counts : ndarray of float, shape (n_nodes, 2)
-        Number of training records of class 0 / 1 in the node: exact counts for ID3, unbiased
-        MRR estimates for RR-ID3 (not clipped; they can be negative or non-integer).
-    gain : ndarray of float, shape (n_nodes,)
-        Information gain of the chosen split (Eq. 2); 0 for a leaf.
-    depth : ndarray of int, shape (n_nodes,)
-        Depth of each node (the root has depth 0).
-    reason : ndarray of int, shape (n_nodes,)
-        0 split, 1 pure, 2 no attributes left, 3 empty branch (see ``describe_reason``).
+    code : int
+        A value of ``reason``: 0, 1, 2 or 3.
+
+    Returns
+    -------
+    str
+        ``"split"``, ``"pure"``, ``"no attributes left"`` or ``"empty branch"``.
+
+    Raises
+    ------
+    KeyError
+        If ``code`` is not one of the four codes.
+
+    Examples
+    --------
+    >>> describe_reason(3)
+    'empty branch'
     """
-
-    feature: np.ndarray
-    children: np.ndarray
-    label: np.ndarray
-    class_counts: np.ndarray
-    gain: np.ndarray
-    depth: np.ndarray
-    reason: np.ndarray
-
-    @staticmethod
-    def describe_reason(code: int) -> str:
-        """Why a node is what it is, in words, from its ``reason`` code.
-
-        Parameters
-        ----------
-        code : int
-            A value of ``reason``: 0, 1, 2 or 3.
-
-        Returns
-        -------
-        str
-            ``"split"``, ``"pure"``, ``"no attributes left"`` or ``"empty branch"``.
-
-        Raises
-        ------
-        KeyError
-            If ``code`` is not one of the four codes.
-
-        Examples
-        --------
-        >>> TreeArrays.describe_reason(3)
-        'empty branch'
-        """
-        return _REASONS[int(code)]
+    return _REASONS[int(code)]
 
 
 def _entropy2(q0):
@@ -196,7 +158,7 @@ def _frontier_counts(pos, X, y, n_front):
     return cells, node
 
 
-def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
+def _grow(X, y, estimate, Xbar=None, ybar=None) -> Tree:
     """The ID3 recursion of Section 4.2, grown level by level over the whole frontier.
 
     ``estimate(A, B)`` turns disguised proportions P*(E) (A) and P*(Ebar) (B) into the
@@ -213,19 +175,15 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
     front_used = np.zeros((1, K), dtype=bool)
     front_ids = np.array([0])
 
-    feature, children, label, counts, gain, depth, reason = [], [], [], [], [], [], []
+    # nodes are numbered level by level, children in the order of their parents: breadth-first
+    builder = TreeBuilder(2)
+    label, gain, reason = builder.label, [], []
 
     def new_nodes(c, d):
-        start = len(feature)
         m = c.shape[0]
-        feature.extend([-1] * m)
-        children.extend([[-1, -1]] * m)
-        label.extend([0] * m)
-        counts.extend(list(c * n))
         gain.extend([0.0] * m)
-        depth.extend([d] * m)
         reason.extend([SPLIT] * m)
-        return np.arange(start, start + m)
+        return np.array([builder.add(row, d, 0) for row in c * n], dtype=np.int64)
 
     new_nodes(front_counts, 0)
     level = 0
@@ -272,8 +230,8 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
             empty = child_c.sum(axis=2) <= _EPS  # estimated size <= 0: empty branch (step 6c)
             for j, i in enumerate(split_idx):
                 nid = front_ids[i]
-                feature[nid] = int(k[j])
-                children[nid] = [int(ids[j, 0]), int(ids[j, 1])]
+                # the value-0 branch is x <= 0.5, the value-1 branch x > 0.5 (0/1 attributes)
+                builder.split(nid, int(k[j]), 0.5, int(ids[j, 0]), int(ids[j, 1]))
                 gain[nid] = float(gains[i, k[j]])
                 feat_front[i] = k[j]
                 for v in (0, 1):
@@ -298,15 +256,8 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
         front_used = np.array(next_used, dtype=bool).reshape(-1, K)
         level += 1
 
-    return TreeArrays(
-        feature=np.array(feature, dtype=np.int64),
-        children=np.array(children, dtype=np.int64).reshape(-1, 2),
-        label=np.array(label, dtype=np.int64),
-        class_counts=np.array(counts, dtype=float).reshape(-1, 2),
-        gain=np.array(gain, dtype=float),
-        depth=np.array(depth, dtype=np.int64),
-        reason=np.array(reason, dtype=np.int64),
-    )
+    return builder.finish(breadth_first=True, gain=np.asarray(gain, dtype=float),
+                          reason=np.asarray(reason, dtype=np.int64))
 
 
 def _route(pos, X, feat_front, child_front):
@@ -334,108 +285,30 @@ def _check_fit_binary(estimator, X, y):
     return Xa, classes[codes].astype(np.uint8)
 
 
-class _BinaryTree(ClassifierMixin, BaseEstimator):
-    """Shared prediction and printing for :class:`ID3` and :class:`RRID3`."""
+class _BinaryTree(TreeClassifier):
+    """ID3's and RR-ID3's input (0/1 attributes) and printing (one branch per value)."""
 
-    def _check_fitted(self):
-        check_is_fitted(self)
+    _binary_input = True
+    _default_name = "A"
+    _export_decimals = 0
 
-    def predict(self, X) -> np.ndarray:
-        """Class (0/1) of each record, following its attribute values from the root.
+    def _branch_texts(self, node, names, decimals):
+        name = names[self.tree_.feature[node]]
+        return f"{name} = 0", f"{name} = 1"
 
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of 0/1, shape (n_samples, n_features)
-            Records to classify (same columns as in ``fit``).
-
-        Returns
-        -------
-        ndarray of int, shape (n_samples,)
-            The label (0 or 1) of each record's leaf.
-        """
-        return self._predict_binary(check_predict_data(self, X, binary=True))
-
-    def _predict_binary(self, Xa: np.ndarray) -> np.ndarray:
+    def _leaf_text(self, node, show_counts, decimals):
         t = self.tree_
-        node = np.zeros(Xa.shape[0], dtype=np.int64)
-        rows = np.arange(Xa.shape[0])
-        for _ in range(t.max_depth):  # loop over levels, not records
-            f = t.feature[node]
-            inner = f >= 0
-            if not inner.any():
-                break
-            node[inner] = t.children[node[inner], Xa[rows[inner], f[inner]]]
-        return t.label[node]
+        text = f"class: {t.label[node]}"
+        if show_counts:
+            approx = "~" if isinstance(self, RRID3) else ""
+            c0, c1 = t.value[node]
+            text += f" [{approx}{c0:.{decimals}f}, {approx}{c1:.{decimals}f}]"
+        if t.reason[node] == EMPTY:
+            text += " (empty branch)"
+        return text
 
-    def export_text(self, feature_names=None, max_depth=None, show_counts=False, decimals=0) -> str:
-        """The tree as indented text, in the style of ``sklearn.tree.export_text``.
-
-        Parameters
-        ----------
-        feature_names : list of str, optional
-            Defaults to the DataFrame columns seen in ``fit``, else ``A0, A1, ...``.
-        max_depth : int, optional
-            Print only this many levels; deeper subtrees are summarized as ``... (k nodes)``.
-        show_counts : bool
-            Append the class counts of each leaf (estimated ones for RR-ID3, marked ``~``).
-        decimals : int
-            Decimals of the printed counts.
-
-        Returns
-        -------
-        str
-            One line per branch (``name = 0`` / ``name = 1``) or leaf (``class: label``),
-            indented by depth; empty branches are marked ``(empty branch)``.
-
-        Raises
-        ------
-        ValueError
-            If ``feature_names`` does not have one name per attribute.
-        """
-        self._check_fitted()
-        names = (list(feature_names) if feature_names is not None else None) or fitted_feature_names(self) or [
-            f"A{k}" for k in range(self.n_features_in_)
-        ]
-        if len(names) != self.n_features_in_:
-            raise ValueError(f"feature_names has {len(names)} names, the tree has {self.n_features_in_} attributes")
-        t = self.tree_
-        approx = "~" if isinstance(self, RRID3) else ""
-        lines: list[str] = []
-
-        def subtree_size(i):
-            stack, m = [i], 0
-            while stack:
-                j = stack.pop()
-                m += 1
-                if t.feature[j] >= 0:
-                    stack.extend(t.children[j])
-            return m
-
-        def leaf_text(i):
-            text = f"class: {t.label[i]}"
-            if show_counts:
-                c0, c1 = t.class_counts[i]
-                text += f" [{approx}{c0:.{decimals}f}, {approx}{c1:.{decimals}f}]"
-            if t.reason[i] == EMPTY:
-                text += " (empty branch)"
-            return text
-
-        def walk(i, indent):
-            if t.feature[i] < 0:
-                lines.append(f"{'|   ' * indent}|--- {leaf_text(i)}")
-                return
-            if max_depth is not None and indent >= max_depth:
-                lines.append(f"{'|   ' * indent}|--- ... ({subtree_size(i)} nodes, majority class {t.label[i]})")
-                return
-            for v in (0, 1):
-                lines.append(f"{'|   ' * indent}|--- {names[t.feature[i]]} = {v}")
-                walk(t.children[i, v], indent + 1)
-
-        if t.feature[0] < 0:
-            lines.append(f"|--- {leaf_text(0)}")
-        else:
-            walk(0, 0)
-        return "\n".join(lines)
+    def _truncated_text(self, node):
+        return f"{self.tree_.subtree_size(node)} nodes, majority class {self.tree_.label[node]}"
 
 
 class ID3(_BinaryTree):
@@ -448,8 +321,9 @@ class ID3(_BinaryTree):
 
     Attributes
     ----------
-    tree_ : TreeArrays
-        The fitted tree (flat arrays; node 0 is the root).
+    tree_ : Tree
+        The fitted tree (flat arrays, :class:`~ppdm_edu.trees.base.Tree`; a test on attribute
+        ``a`` sends value 0 left, ``x[a] <= 0.5``, and value 1 right).
     n_features_in_ : int
         Number of attributes seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -525,8 +399,8 @@ class RRID3(_BinaryTree):
 
     Attributes
     ----------
-    tree_ : TreeArrays
-        ``tree_.class_counts`` holds the estimated (unclipped) class counts of each node.
+    tree_ : Tree
+        ``tree_.value`` holds the estimated (unclipped) class counts of each node.
     n_features_in_ : int
         Number of attributes seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -547,6 +421,9 @@ class RRID3(_BinaryTree):
     >>> tree.score(X, y)
     1.0
     """
+
+    _parameter_constraints = {"theta": lambda value, name: check_rr_theta(value),
+                              "disguised_label": Boolean()}
 
     def __init__(self, theta, disguised_label=True):
         self.theta = theta
@@ -575,9 +452,7 @@ class RRID3(_BinaryTree):
             If ``theta`` is 0.5 or outside [0, 1], ``disguised_label`` is not a bool, or
             ``X``/``y`` hold values other than 0 and 1.
         """
-        theta = check_rr_theta(self.theta)
-        if not isinstance(self.disguised_label, (bool, np.bool_)):
-            raise ValueError(f"disguised_label must be True or False, got {self.disguised_label!r}")
+        theta = self._validate_params()["theta"]
         Xa, ya = _check_fit_binary(self, X, y)
         Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
         ybar = 1 - ya if self.disguised_label else ya
@@ -674,8 +549,9 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
         raise ValueError(f"the disguised test labels must be one 0/1 label per record "
                          f"({Xa.shape[0]}), got shape {ya.shape}")
     ybar = 1 - ya if disguised_label else ya
-    p_star = float(np.mean(tree._predict_binary(Xa) == ya))
-    p_star_bar = float(np.mean(tree._predict_binary(1 - Xa) == ybar))
+    t = tree.tree_
+    p_star = float(np.mean(t.label[t.apply(Xa)] == ya))
+    p_star_bar = float(np.mean(t.label[t.apply(1 - Xa)] == ybar))
     return AccuracyEstimate(
         accuracy=_solve(p_star, p_star_bar, theta),
         p_star=p_star,

@@ -60,21 +60,15 @@ import pandas as pd
 from ..randomization import Noise
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from ..validation import (
-    check_bool,
+    check_finite_2d,
     check_finite_array,
     check_fit_data,
     check_noise_mapping,
     check_random_state,
     feature_names,
 )
-from .gini import (
-    Builder,
-    TreeClassifierMixin,
-    check_int,
-    check_X,
-    leaf_is_final,
-    surely_pruned,
-)
+from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, TreeClassifier
+from .gini import MDLBuilder, leaf_is_final, surely_pruned
 
 __all__ = ["ReconstructionTree", "assign_intervals", "perturb_columns", "MODES"]
 
@@ -167,7 +161,14 @@ def perturb_columns(X, noise, rng=None):
     [0.0, 0.0, 0.0]
     """
     rng = check_random_state(rng)
-    arr, names = check_X(X)
+    names = None
+    if isinstance(X, pd.DataFrame):
+        names = [str(c) for c in X.columns]
+        non_numeric = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+        if non_numeric:
+            raise ValueError("X columns must be numeric (encode categories as integer codes first); "
+                             f"non-numeric: {non_numeric}")
+    arr = check_finite_2d(X, "X")
     cols = _resolve_noise(noise, arr.shape[1], names)
     out = arr.copy()
     for j, nz in cols.items():
@@ -193,7 +194,7 @@ def _resolve_column(key, d: int, names, what: str) -> int:
     raise ValueError(f"{what} given for unknown attribute {key!r}; allowed: {allowed}")
 
 
-class ReconstructionTree(TreeClassifierMixin):
+class ReconstructionTree(TreeClassifier):
     """Gini tree grown on perturbed records with reconstructed distributions (Sec. 4.2).
 
     Parameters
@@ -235,8 +236,8 @@ class ReconstructionTree(TreeClassifierMixin):
 
     Attributes
     ----------
-    tree_ : TreeStructure
-        Its ``counts`` are the class counts of the records associated with each node.
+    tree_ : Tree
+        Its ``value`` holds the class counts of the records associated with each node.
     edges_ : dict
         ``{attribute position: interval boundaries}`` of the perturbed attributes.
     reconstructions_ : dict
@@ -271,6 +272,22 @@ class ReconstructionTree(TreeClassifierMixin):
     True
     """
 
+    _parameter_constraints = {
+        "noise": UNCHECKED,  # checked against the columns in fit
+        "mode": Options(*MODES),
+        "bounds": UNCHECKED,  # checked against the columns in fit
+        "n_intervals": Integer(2, none=True),
+        "local_min_records": Integer(2),
+        "method": Options("bayes", "em"),
+        "min_samples": Integer(2),
+        "pruning": Options("mdl", None),
+        "max_depth": Integer(0, none=True),
+        "max_unperturbed_values": Integer(2),
+        "local_path_attributes": Boolean(),
+        "stop": UNCHECKED,  # the reconstruction's own check names it
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, noise, mode: str = "byclass", bounds=None, n_intervals=None,
                  local_min_records: int = 1000, method: str = "bayes", min_samples: int = 2,
                  pruning: str | None = "mdl", max_depth: int | None = None,
@@ -291,22 +308,6 @@ class ReconstructionTree(TreeClassifierMixin):
         self.random_state = random_state
 
     # ------------------------------------------------------------------------------------
-    def _check_params(self):
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
-        if self.pruning not in (None, "mdl"):
-            raise ValueError(f"pruning must be 'mdl' or None, got {self.pruning!r}")
-        if self.method not in ("bayes", "em"):
-            raise ValueError(f"method must be 'bayes' or 'em', got {self.method!r}")
-        check_bool(self.local_path_attributes, "local_path_attributes")
-        return dict(
-            min_samples=check_int(self.min_samples, "min_samples", 2),
-            max_depth=check_int(self.max_depth, "max_depth", 0, allow_none=True),
-            local_min=check_int(self.local_min_records, "local_min_records", 2),
-            n_intervals=check_int(self.n_intervals, "n_intervals", 2, allow_none=True),
-            max_unperturbed=check_int(self.max_unperturbed_values, "max_unperturbed_values", 2),
-        )
-
     def _resolve_bounds(self, noisy: dict, d: int, names) -> dict[int, tuple[float, float] | None]:
         out = {j: None for j in noisy}
         if self.bounds is None:
@@ -349,7 +350,7 @@ class ReconstructionTree(TreeClassifierMixin):
             If a parameter is out of range, ``noise`` or ``bounds`` names an unknown column,
             or ``X``/``y`` are invalid.
         """
-        params = self._check_params()
+        params = self._validate_params()
         W, classes, yc = check_fit_data(self, X, y)
         names = feature_names(self)
         n, d = W.shape
@@ -370,7 +371,7 @@ class ReconstructionTree(TreeClassifierMixin):
         class_rows = [np.flatnonzero(yc == c) for c in range(k)]
         for j in range(d):
             if j not in noisy:
-                codes[:, j], cut = _unperturbed_codes(W[:, j], params["max_unperturbed"])
+                codes[:, j], cut = _unperturbed_codes(W[:, j], params["max_unperturbed_values"])
                 thresholds.append(cut)
                 continue
             lo_hi = bounds[j] if bounds[j] is not None else (float(W[:, j].min()), float(W[:, j].max()))
@@ -408,10 +409,10 @@ class ReconstructionTree(TreeClassifierMixin):
         # bin of (attribute, interval) per record; the class adds c * d * M (class-major
         # histograms: the per-class slices hist[c] are contiguous, see _split_scores)
         flat_codes = codes + (np.arange(d) * M)[None, :]
-        builder = Builder(k)
+        builder = MDLBuilder(k, d)
         local = self.mode == "local"
         min_samples, max_depth = params["min_samples"], params["max_depth"]
-        local_min = params["local_min"]
+        local_min = params["local_min_records"]
         valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
         sorted_rows = {}   # Local: each attribute's records in order of perturbed value
 
@@ -463,12 +464,11 @@ class ReconstructionTree(TreeClassifierMixin):
             if self.pruning == "mdl" and surely_pruned(counts.tolist(), left_counts.tolist(),
                                                         right_counts.tolist(), n_candidates, d):
                 continue
-            builder.set_split(node, a, thresholds[a][p], n_candidates, d)
             go_left = codes[idx, a] <= p
             lidx, ridx = idx[go_left], idx[~go_left]
             lnode = builder.add(left_counts, depth + 1)
             rnode = builder.add(right_counts, depth + 1)
-            builder.link(node, lnode, rnode)
+            builder.split_at(node, a, thresholds[a][p], n_candidates, lnode, rnode)
             # Histogram subtraction: the children's counts sum to the parent's, so count the
             # smaller child and subtract (integer counts: exact). Not for a child that will
             # re-reconstruct (Local), whose association changes before its search.
@@ -486,7 +486,7 @@ class ReconstructionTree(TreeClassifierMixin):
             child_path = path | {a}
             stack.append((rnode, ridx, depth + 1, child_path, child_hist[1], search[1]))
             stack.append((lnode, lidx, depth + 1, child_path, child_hist[0], search[0]))
-        return builder.finish(self.pruning)
+        return builder.finish_pruned(self.pruning)
 
 
 def _best_boundary(hist, counts, m, valid_pos):
