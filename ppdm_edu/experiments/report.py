@@ -142,7 +142,10 @@ def checkpoint_folder(out_dir) -> Path:
     pathlib.Path
         The checkpoint folder (not created here).
     """
-    return Path(out_dir) / CHECKPOINTS
+    from .outputs import published_path
+
+    # inside outputs.staged_output, the temporary folder's checkpoints are the output folder's
+    return published_path(out_dir) / CHECKPOINTS
 
 
 def with_task_counts(result: "Reproduction", done) -> "Reproduction":

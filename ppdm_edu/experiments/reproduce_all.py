@@ -35,6 +35,7 @@ import pandas as pd
 
 from . import REPRODUCTIONS, load
 from .report import MODES, VERDICTS, Comparison, Reproduction, checkpoint_folder, verdict, with_task_counts
+from .outputs import disk_fault, published_path
 from .tasks import TaskFailed, TaskRun, run_tasks
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
@@ -363,7 +364,9 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
                 rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
                 (out_dir / f"{name}.md").write_text(rep.to_markdown())
                 outcome = RunOutcome(name, rep, seconds)
-            except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
+            except Exception as exc:  # noqa: BLE001 - one broken reproduction must not hide the others
+                if disk_fault(exc) is not None:  # a full or read-only disk stops every reproduction
+                    raise
                 seconds = compute + time.perf_counter() - start
                 outcome = RunOutcome(name, None, seconds, error=traceback.format_exc())
         if not outcome.ok:
@@ -377,8 +380,10 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     _comparisons_frame(outcomes).to_csv(out_dir / "comparisons.csv", index=False)
     say("")
     say(summary_markdown(outcomes))
-    say(f"\n{total:.0f} s in total; wrote {report} and {out_dir / 'comparisons.csv'}")
+    say(f"\n{total:.0f} s in total; wrote {published_path(report)} and "
+        f"{published_path(out_dir / 'comparisons.csv')}")
     failed = [o.name for o in outcomes if not o.ok]
     if failed and raise_on_error:
-        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed)} (details in {report})")
+        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed)} (details in "
+                                 f"{published_path(report)})")
     return outcomes

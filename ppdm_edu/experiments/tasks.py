@@ -54,6 +54,8 @@ import numpy as np
 __all__ = [
     "Task",
     "TaskFailed",
+    "WorkerDied",
+    "SchedulerUnreachable",
     "CheckpointError",
     "encode_result",
     "decode_result",
@@ -289,6 +291,10 @@ def _code_digest(module_name: str) -> str:
             source = b""
         digest.update(name.encode() + b"\0" + hashlib.sha256(source).digest())
     return digest.hexdigest()
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died during :func:`run_tasks` (killed, or out of memory)."""
 
 
 @dataclass(frozen=True)
@@ -723,16 +729,25 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
             calls = (delayed(_call)(i, tasks[i], workers != 1, errors == "keep") for i in todo)
             # results come back as they finish: the bar moves and each one is saved at once, so
             # an interrupt (KeyboardInterrupt stops the workers) loses only the running tasks
-            for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
-                results[i] = value
-                seconds[i] = secs
-                if isinstance(value, TaskFailed):
-                    failed.append(i)
-                else:
-                    computed.append(i)
-                    if store is not None:
-                        store.save(tasks[i], value)
-                bar.update()
+            try:
+                for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
+                    results[i] = value
+                    seconds[i] = secs
+                    if isinstance(value, TaskFailed):
+                        failed.append(i)
+                    else:
+                        computed.append(i)
+                        if store is not None:
+                            store.save(tasks[i], value)
+                    bar.update()
+            except Exception as exc:
+                if type(exc).__name__ != "TerminatedWorkerError":   # loky's; joblib re-exports it
+                    raise
+                kept = (f"the {len(computed) + len(resumed)} finished tasks are kept in {store.folder}: "
+                        "run the same command again to resume" if store is not None
+                        else "no checkpoints were kept (checkpoint_dir=None)")
+                raise WorkerDied(f"a worker process died while running tasks (killed, or out of "
+                                 f"memory); {kept}") from exc
     for i, j in same_as.items():
         results[i] = results[j]
     keys = lambda idx: tuple(tuple(tasks[i].key) for i in sorted(idx))  # noqa: E731
@@ -740,8 +755,24 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
                    seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else ())
 
 
+class SchedulerUnreachable(ConnectionError):
+    """No dask scheduler answered at the given address within the timeout."""
+
+
+def _stop_loky_workers() -> None:
+    """Shut down loky's reusable workers of this process, if it started any (none linger)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.shutdown(wait=True, kill_workers=True)
+
+
 @contextlib.contextmanager
-def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
+def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, timeout: float = 30.0):
     """Where :func:`run_tasks` (with ``n_jobs=None``) runs inside this ``with`` block.
 
     Parameters
@@ -755,6 +786,8 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
         started here when ``scheduler`` is None (needs the ``cluster`` extra).
     scheduler : str or None
         Address of a running dask scheduler (dask only).
+    timeout : float, default 30
+        Seconds to wait for the scheduler to answer; then :class:`SchedulerUnreachable`.
 
     Yields
     ------
@@ -774,9 +807,17 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
         raise ValueError("scheduler is an address of a dask scheduler: use it with backend='dask'")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive int or -1 (all cores), got {n_jobs!r}")
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if backend == "loky":
-        with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1):
-            yield
+        # idle workers exit after 10 s (loky's default: 300 s): if this process is killed, its
+        # workers do not linger for minutes
+        with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1,
+                             idle_worker_timeout=10):
+            try:
+                yield
+            finally:
+                _stop_loky_workers()
         return
     try:
         from dask.distributed import Client, LocalCluster
@@ -789,6 +830,14 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
                                                        processes=True, dashboard_address=None))
             client = stack.enter_context(Client(cluster, set_as_default=False))
         else:
-            client = stack.enter_context(Client(scheduler, set_as_default=False))
+            try:
+                client = Client(scheduler, set_as_default=False, timeout=float(timeout))
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise SchedulerUnreachable(
+                    f"no dask scheduler answered at {scheduler} within {float(timeout):g} s "
+                    f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no reply'}); "
+                    "check the address (a scheduler listens on port 8786 by default, its dashboard "
+                    "on 8787) or raise --timeout") from None
+            stack.enter_context(client)
         with parallel_config(backend="dask", client=client):
             yield
