@@ -759,6 +759,39 @@ class SchedulerUnreachable(ConnectionError):
     """No dask scheduler answered at the given address within the timeout."""
 
 
+def _probe_scheduler(address: str, timeout: float) -> None:
+    """Fail within ``timeout`` if nothing at a tcp ``address`` speaks first, as a dask scheduler does.
+
+    dask's own connect can wait for ever on a listener that accepts and never answers (or on
+    the dashboard's HTTP port): a scheduler sends its handshake as soon as a connection opens.
+    """
+    import socket
+    import time
+
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls://, inproc://, ...: dask's own connect (with its timeout) decides
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
+    start = time.monotonic()
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+            sock.settimeout(max(0.01, timeout - (time.monotonic() - start)))
+            if not sock.recv(1):
+                raise SchedulerUnreachable(f"the server at {address} closed the connection without "
+                                           "answering: it is not a dask scheduler")
+    except TimeoutError:
+        raise SchedulerUnreachable(
+            f"no dask scheduler answered at {address} within {timeout:g} s (something may listen "
+            "there, e.g. the dashboard on 8787, but it is not a scheduler: its default port is 8786); "
+            "check the address or raise --timeout") from None
+    except OSError as exc:
+        raise SchedulerUnreachable(f"cannot reach a dask scheduler at {address}: "
+                                   f"{exc.strerror or exc}") from None
+
+
 def _stop_loky_workers() -> None:
     """Shut down loky's reusable workers of this process, if it started any (none linger)."""
     try:
@@ -830,6 +863,7 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
                                                        processes=True, dashboard_address=None))
             client = stack.enter_context(Client(cluster, set_as_default=False))
         else:
+            _probe_scheduler(str(scheduler), float(timeout))
             try:
                 client = Client(scheduler, set_as_default=False, timeout=float(timeout))
             except (OSError, TimeoutError, ValueError) as exc:
