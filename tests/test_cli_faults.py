@@ -19,7 +19,7 @@ import pytest
 from ppdm_edu.__main__ import main
 from ppdm_edu.experiments import du_zhan
 from ppdm_edu.experiments.outputs import output_lock
-from ppdm_edu.experiments.tasks import Task, WorkerDied, run_tasks
+from ppdm_edu.experiments.tasks import Task, run_tasks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -175,8 +175,9 @@ def _die_or_square(i):
 
 def test_a_killed_worker_says_what_happened_and_that_a_rerun_resumes(tmp_path):
     tasks = [Task(("sq", i), _die_or_square, {"i": i}) for i in range(6)]
-    with pytest.raises(WorkerDied, match="worker process died.*run the same command again to resume"):
+    with pytest.raises(Exception, match="worker process died.*run the same command again to resume") as err:
         run_tasks(tasks, n_jobs=2, checkpoint_dir=tmp_path, progress=False)
+    assert type(err.value).__name__ == "WorkerDied"
 
 
 def test_a_killed_worker_is_one_line_in_the_cli(tmp_path, capsys, monkeypatch):
@@ -196,7 +197,7 @@ def test_no_worker_lingers_after_the_run_is_killed(tmp_path):
                             "--jobs", "2"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while not list((out / ".checkpoints").glob("*.json")) and time.monotonic() < deadline:
+        while not list((out / ".checkpoints").glob("*")) and time.monotonic() < deadline:
             time.sleep(0.2)
         children = psutil.Process(run.pid).children(recursive=True)
         assert children, "the run started no worker"
