@@ -46,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -321,9 +322,7 @@ def default_n_intervals(n: int) -> int:
     >>> default_n_intervals(500), default_n_intervals(4_321), default_n_intervals(10**6)
     (10, 43, 100)
     """
-    if not n >= 1:
-        raise ValueError(f"n (number of records) must be >= 1, got {n}")
-    n = check_integer(n, "n", minimum=1)
+    n = check_integer(n, "n", minimum=1)  # refuses text ("100") and n < 1 by name
     return int(min(100, max(10, round(n / 100))))
 
 
@@ -729,6 +728,15 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     lo, hi = _check_bounds(bounds, values)
     edges = make_edges((lo, hi), n_intervals=n_intervals, width=width, n=values.size)
     m = edges.size - 1
+    if m > values.size:
+        # Sec. 4.2 of AS2000: about 100 records per interval. With fewer records than intervals
+        # most intervals have no record to estimate them from; the likelihood is nearly flat,
+        # the paper's stop rule fires after an iteration or two and the estimate stays close to
+        # its uniform start (issue 27).
+        warnings.warn(f"{m} intervals for {values.size} records: more intervals than records leave "
+                      "most intervals without data, so the reconstruction stays close to uniform; "
+                      "use fewer or wider intervals (the paper: about 100 records per interval)",
+                      UserWarning, stacklevel=2)
     L = (edges[-1] - edges[0]) / m
     # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
     # Values beyond the noise's reach are clipped to a bin just outside it (they are

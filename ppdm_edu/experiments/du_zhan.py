@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..datasets import adult_binary
+from ..datasets.adult_binary import BinaryAdult
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from ..validation import check_frame, renamed_seed_to_rng
@@ -158,6 +159,9 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
         ``original_accuracy`` (plain ID3 on the original data), ``seed``, ``disguised_label``.
     """
     seed = root_seed(rng)
+    if data is not None and not isinstance(data, BinaryAdult):
+        raise TypeError(f"data must be a BinaryAdult (ppdm_edu.datasets.adult_binary()) or None, "
+                        f"got {type(data).__name__}")
     tasks = _sweep_tasks(thetas, runs, seed, disguised_label, data)
     done = run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="θ sweep (RR-ID3)")
     return _sweep_frame(done.results, seed, disguised_label)

@@ -318,8 +318,9 @@ def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
     Raises
     ------
     ValueError
-        As :func:`~ppdm_edu.reconstruction.reconstruct` (e.g. a column no value of which can
-        come from its `bounds` under its noise).
+        If `W` is not a finite 2-D array, `y` has not one label per record, `noises` or
+        `bounds` has not one entry per column; and as :func:`~ppdm_edu.reconstruction.reconstruct`
+        (e.g. a column no value of which can come from its `bounds` under its noise).
 
     Examples
     --------
@@ -333,7 +334,13 @@ def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
     """
     from ..reconstruction import reconstruct
 
-    W = np.asarray(W, dtype=float)
+    W = check_finite_2d(W, "W")
+    y = np.asarray(y)
+    if y.shape != (W.shape[0],):
+        raise ValueError(f"y must hold one label per record of W ({W.shape[0]}), got shape {y.shape}")
+    for name, seq in (("noises", noises), ("bounds", bounds)):
+        if len(seq) != W.shape[1]:
+            raise ValueError(f"{name} must have one entry per column of W ({W.shape[1]}), got {len(seq)}")
     out = np.empty_like(W)
     groups = [np.arange(W.shape[0])] if classes is None else [np.flatnonzero(y == c) for c in classes]
     for j in range(W.shape[1]):

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..validation import check_real
 from .tasks import run_tasks
 
 __all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
@@ -316,6 +317,13 @@ def verdict(paper, ours, tolerance) -> str:
         ``"reproduced"`` if ``|ours - paper| <= tolerance``, ``"not reproduced"`` otherwise,
         and ``"no number in the paper"`` if `paper` is None.
 
+    Raises
+    ------
+    ValueError
+        If `paper` or `ours` is NaN or infinite, or `tolerance` is negative or not finite.
+    TypeError
+        If one of them is not a real number (text, a bool, an array).
+
     Examples
     --------
     >>> verdict(84.0, 82.5, 2.0)
@@ -327,7 +335,13 @@ def verdict(paper, ours, tolerance) -> str:
     """
     if paper is None:
         return "no number in the paper"
-    return "reproduced" if abs(float(ours) - float(paper)) <= float(tolerance) else "not reproduced"
+    # a NaN or a negative tolerance would silently give "not reproduced" (issue 27)
+    paper = check_real(paper, "paper")
+    ours = check_real(ours, "ours")
+    tolerance = check_real(tolerance, "tolerance")
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be >= 0 (the largest |ours - paper| that reproduces), got {tolerance}")
+    return "reproduced" if abs(ours - paper) <= tolerance else "not reproduced"
 
 
 def _fmt(value, sd=None) -> str:
