@@ -33,8 +33,8 @@ from .validation import (
     check_noise,
     check_positive,
     check_probability,
-    check_real,
     check_random_state,
+    check_real,
     check_size,
 )
 

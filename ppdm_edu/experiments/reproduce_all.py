@@ -34,8 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import REPRODUCTIONS, load
-from .report import MODES, VERDICTS, Comparison, Reproduction, checkpoint_folder, verdict, with_task_counts
 from .outputs import disk_fault, published_path
+from .report import MODES, VERDICTS, Comparison, Reproduction, checkpoint_folder, verdict, with_task_counts
 from .tasks import TaskFailed, TaskRun, run_tasks
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
