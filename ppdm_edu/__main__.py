@@ -39,8 +39,28 @@ def _run_one(name: str, mode: str, out: Path, seed: int, fresh: bool = False):
     return result
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block): ``PROG: error: ... (see --help)``."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--seed must be a non-negative integer, got {text}")
+    return value
+
+
 def _jobs(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value == 0 or value < -1:
         raise argparse.ArgumentTypeError(f"--jobs must be a positive number or -1 (all cores), got {text}")
     return value
@@ -62,9 +82,16 @@ def _fail(text, code: int = 1) -> int:
     return code
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ppdm_edu", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser (``python -m ppdm_edu --help``).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        With one sub-command, ``reproduce``; its errors are one line (exit code 2).
+    """
+    parser = _Parser(prog="python -m ppdm_edu", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("reproduce", help="re-run a paper's experiments and compare with its numbers")
@@ -76,7 +103,7 @@ def main(argv=None) -> int:
                       help="the paper's scale")
     rep.add_argument("--out", type=Path, default=None,
                      help="output folder (default: reports/quick or reports/full)")
-    rep.add_argument("--seed", type=int, default=0)
+    rep.add_argument("--seed", type=_seed, default=0, help="root seed, a non-negative integer (default 0)")
     rep.add_argument("--jobs", type=_jobs, default=-1,
                      help="parallel workers (default -1: every core; 1: in this process)")
     rep.add_argument("--backend", choices=["loky", "dask"], default="loky",
@@ -89,11 +116,30 @@ def main(argv=None) -> int:
                      help="how long to wait for the dask scheduler at --scheduler to answer (default 30)")
     rep.add_argument("--fresh", action="store_true",
                      help="ignore the checkpoints of an earlier run (default: resume from them)")
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line; the exit code (0 done, 1 a fault, 2 a bad option, 130 interrupted).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.scheduler is not None and args.backend != "dask":
         parser.error("--scheduler needs --backend dask")
     mode = args.mode or "quick"
     args.out = args.out or Path("reports") / mode
+    if args.out.exists() and not args.out.is_dir() or any(p.exists() and not p.is_dir() for p in args.out.parents):
+        return _fail(f"--out {args.out} is not a folder (a file of that name, or above it, exists)")
 
     from .experiments.outputs import OutputBusy, disk_fault, output_lock, staged_output
     from .experiments.reproduce_all import ReproductionFailed
