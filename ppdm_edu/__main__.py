@@ -51,8 +51,8 @@ def _seed(text: str) -> int:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"--seed must be a non-negative integer, got {text}")
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"--seed must be an integer from 0 to 2**32 - 1, got {text}")
     return value
 
 

@@ -13,10 +13,8 @@ which must end in one line on stderr, a non-zero exit code and no traceback.
 """
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import inspect
-import math
 import os
 
 import numpy as np
@@ -61,7 +59,7 @@ def _frame_as2000():
 
 def _late(qualname):
     """Baselines built when used (some need a fitted or computed input)."""
-    from ppdm_edu.experiments import as2000_trees, du_zhan, liu
+    from ppdm_edu.experiments import as2000_trees, liu
 
     if qualname == "experiments.as2000_trees.check_claims":
         return dict(s=as2000_trees.summarize(_frame_as2000()))
@@ -74,10 +72,10 @@ def _late(qualname):
         return dict(df=df)
     if qualname == "experiments.liu.paper_vs_ours":
         records = liu.run_repeat(0, n_train=300, datasets=["data1"], reconstruction=False, weight_candidates=4)
-        return dict(summary=liu.summarize([records]), table="table4")
+        return dict(summary=liu.summarize(records), table="table4")
     if qualname == "experiments.liu.summarize":
-        return dict(records=[liu.run_repeat(0, n_train=300, datasets=["data1"], reconstruction=False,
-                                            weight_candidates=4)])
+        return dict(records=liu.run_repeat(0, n_train=300, datasets=["data1"], reconstruction=False,
+                                           weight_candidates=4))
     raise KeyError(qualname)
 
 
@@ -95,11 +93,12 @@ BASELINES = {
     "experiments.rr_theta_sweep": (None, {}),
     "experiments.report.verdict": (dict(paper=1.0, ours=1.1, tolerance=0.2),
                                    {"paper": "positive", "ours": "positive", "tolerance": "positive"}),
-    "experiments.report.prepare_output": (None, {}),
+    "experiments.report.prepare_output": (dict(mode="quick", out_dir="out"), {}),
     "experiments.report.checkpoint_folder": (dict(out_dir="reports/quick"), {}),
     "experiments.report.with_task_counts": (None, {}),
     "experiments.report.run_reproduction": (None, {}),
     "experiments.report.documented_as": (dict(step="plan"), {"step": "choice"}),
+    "experiments.report.check_plan": (dict(mode="quick", seed=0), {"seed": "int"}),
     "experiments.tasks.encode_result": (dict(value=[1.0, 2]), {}),
     "experiments.tasks.decode_result": (dict(text='{"~":"list","items":[1.0,2]}'), {"text": "choice"}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
@@ -121,7 +120,7 @@ BASELINES = {
     "experiments.as2000_reconstruction.error_grid": (dict(ns=(500,), sigmas=(0.25,), n_seeds=1, width=0.1),
                                                       {"n_seeds": "int", "shape": "choice"}),
     "experiments.as2000_reconstruction.plan": (None, {"seed": "int"}),
-    "experiments.as2000_reconstruction.assemble": (None, {}),
+    "experiments.as2000_reconstruction.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.as2000_reconstruction.reproduce": (None, {"seed": "int"}),
     "experiments.as2000_trees.compare_stop_rules": (dict(functions=(1,), algorithms=("byclass",), n_train=300,
                                                          n_test=100), {"privacy": "positive", "n_test": "int"}),
@@ -133,26 +132,32 @@ BASELINES = {
     "experiments.as2000_trees.check_claims": ("late", {}),
     "experiments.as2000_trees.compare_with_reference": ("late", {}),
     "experiments.as2000_trees.plan": (None, {"seed": "int", "runs": "int"}),
-    "experiments.as2000_trees.assemble": (None, {}),
+    "experiments.as2000_trees.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.as2000_trees.reproduce": (None, {"seed": "int", "runs": "int"}),
     "experiments.du_zhan.summarize_sweep": ("late", {}),
     "experiments.du_zhan.plan": (None, {"seed": "int"}),
-    "experiments.du_zhan.assemble": (None, {}),
+    "experiments.du_zhan.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.du_zhan.reproduce": (None, {"seed": "int"}),
     "experiments.liu.adult_xy": (dict(n_train=200, rng=0), {}),
     "experiments.liu.make_noises": (dict(X=X6), {"dataset": "choice"}),
-    "experiments.liu.perturb_columns": (dict(X=X6, noises=NOISES6, rng=0), {}),
+    # perturb_columns' and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
+    "experiments.liu.perturb_columns": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
     "experiments.liu.privacy_loss_table": (dict(X=X6[:200], rng=0), {}),
     "experiments.liu.run_repeat": (dict(rng=0, n_train=300, datasets=["data1"], reconstruction=False,
                                         weight_candidates=4), {"weight_candidates": "int"}),
     "experiments.liu.reconstruct_by_class": (dict(W=X6, y=Y6, noises=NOISES6, bounds=BOUNDS6, n_intervals=10), {}),
     "experiments.liu.plan": (None, {"seed": "int"}),
-    "experiments.liu.assemble": (None, {}),
+    "experiments.liu.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.liu.reproduce": (None, {"seed": "int"}),
     "experiments.liu.summarize": ("late", {}),
     "experiments.liu.threshold_curve": (dict(thresholds=[0.3, 0.6], kind="gaussian", snr=1.7, n_train=300, rng=0),
                                         {"thresholds": "thetas"}),
     "experiments.liu.paper_vs_ours": ("late", {"table": "choice"}),
+}
+# a NaN in a result is allowed only where it is the documented answer
+NAN_DOCUMENTED = {
+    "experiments.liu.summarize": "sd is NaN over one repeat; rows without a paper number have paper NaN",
+    "experiments.liu.paper_vs_ours": "a row without a paper number is NaN in the paper column",
 }
 # rr_simulation is swept in test_api_sweep.py (MODULES); its callables are not repeated here
 SWEPT_THERE = {"experiments.rr_simulation"}
@@ -179,7 +184,7 @@ def _cases():
             yield qualname, "(baseline)", lambda o=obj, k=base: o(**k), None
         for pname in inspect.signature(obj).parameters:
             kind = overrides.get(pname, KIND.get(pname))
-            if kind is None:
+            if kind in (None, "skip"):
                 continue
             for bad in CATALOGUE[kind]:
                 yield qualname, pname, lambda o=obj, k={**base, pname: bad}: o(**k), bad
@@ -194,7 +199,7 @@ def sweep(tmp_path_factory):
         for qualname, pname, thunk, bad in _cases():
             status, value = _call(thunk)
             row = {"callable": qualname, "parameter": pname, "value": repr(bad)[:40], "status": status}
-            if status == "ok" and _has_nan(value):
+            if status == "ok" and _has_nan(value) and qualname not in NAN_DOCUMENTED:
                 row["status"] = "nan"
             elif status == "ok" and pname != "(baseline)":
                 row["status"] = "accepted"
@@ -235,7 +240,7 @@ CLI_BAD = {
     "--full": [["reproduce", "du-zhan", "--full", "--quick"]],
     "--out": [["reproduce", "du-zhan", "--out", "{file}"], ["reproduce", "du-zhan", "--out", "{file}/sub"],
               ["reproduce", "du-zhan", "--out"]],
-    "--seed": [["reproduce", "du-zhan", "--seed", v] for v in ("-1", "x", "1.5", "nan")],
+    "--seed": [["reproduce", "du-zhan", "--seed", v] for v in ("-1", "x", "1.5", "nan", str(2**32))],
     "--jobs": [["reproduce", "du-zhan", "--jobs", v] for v in ("0", "-2", "x", "1.5")],
     "--backend": [["reproduce", "du-zhan", "--backend", "spark"]],
     "--scheduler": [["reproduce", "du-zhan", "--scheduler", "tcp://127.0.0.1:1"],

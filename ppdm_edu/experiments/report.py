@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ import pandas as pd
 from ..validation import check_real
 from .tasks import run_tasks
 
-__all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
+__all__ = ["Comparison", "Reproduction", "verdict", "check_plan", "prepare_output", "checkpoint_folder",
            "with_task_counts", "run_reproduction", "documented_as", "MODES", "CHECKPOINTS"]
 
 MODES = ("quick", "full")
@@ -93,6 +94,42 @@ class Comparison:
     def __post_init__(self):
         if self.verdict and self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+
+def check_plan(mode, seed) -> tuple[str, int]:
+    """Check a reproduction's ``mode`` and root ``seed`` before any work (every ``plan`` starts so).
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        The scale.
+    seed : int
+        The root seed, a non-negative integer.
+
+    Returns
+    -------
+    tuple of (str, int)
+        ``mode`` and ``seed``.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is not one of :data:`MODES` or ``seed`` is outside 0 .. 2**32 - 1.
+    TypeError
+        If ``seed`` is not an integer (a bool, a float or text is refused).
+
+    Examples
+    --------
+    >>> check_plan("quick", 0)
+    ('quick', 0)
+    """
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
+    if not 0 <= seed < 2**32:   # the reproductions' legacy draws take 32-bit seeds
+        raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed}")
+    return mode, int(seed)
 
 
 def prepare_output(mode: str, out_dir) -> Path:

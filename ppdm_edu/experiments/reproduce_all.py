@@ -33,9 +33,18 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..validation import check_real
 from . import REPRODUCTIONS, load
 from .outputs import disk_fault, published_path
-from .report import MODES, VERDICTS, Comparison, Reproduction, checkpoint_folder, verdict, with_task_counts
+from .report import (
+    VERDICTS,
+    Comparison,
+    Reproduction,
+    check_plan,
+    checkpoint_folder,
+    verdict,
+    with_task_counts,
+)
 from .tasks import TaskFailed, TaskRun, run_tasks
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
@@ -219,6 +228,10 @@ def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: f
     >>> text.splitlines()[0]
     '# Reproducing the papers (quick)'
     """
+    mode, seed = check_plan(mode, seed)
+    seconds = check_real(seconds, "seconds")
+    if seconds < 0:
+        raise ValueError(f"seconds must be >= 0 (a wall time), got {seconds}")
     when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"# Reproducing the papers ({mode})",
@@ -304,10 +317,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     >>> [o.name for o in outcomes]  # doctest: +SKIP
     ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu']
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, got {seed!r}")
+    mode, seed = check_plan(mode, seed)   # before any work: a bad seed would fail every reproduction
     names = list(REPRODUCTIONS) if names is None else list(names)
     unknown = [n for n in names if n not in REPRODUCTIONS]
     if unknown:

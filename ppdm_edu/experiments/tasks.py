@@ -135,6 +135,8 @@ def task_seed_sequence(seed: int, *key) -> np.random.SeedSequence:
     >>> a.spawn_key == task_seed_sequence(0, "noise", 1, 0.25).spawn_key
     True
     """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer (a root seed), got {seed!r}")
     return np.random.SeedSequence(int(seed), spawn_key=_key_words(key))
 
 
@@ -600,7 +602,7 @@ def decode_result(text: str):
     except CheckpointError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError) as exc:
-        raise CheckpointError(f"{type(exc).__name__}: {exc}") from None
+        raise CheckpointError(f"text is not a checkpoint's JSON ({type(exc).__name__}: {exc})") from None
 
 
 class _Checkpoints:
