@@ -1,12 +1,15 @@
 """Command line: ``python -m ppdm_edu reproduce NAME [--quick|--full] [--out DIR] [--seed N]
-[--jobs N] [--backend loky|dask] [--scheduler ADDRESS] [--fresh]``.
+[--jobs N] [--backend loky|dask] [--scheduler ADDRESS] [--timeout SECONDS] [--fresh]``.
 
 Results go to ``reports/quick/`` (ignored by git) or ``reports/full/`` (committed: the
 notebooks and the README show the latest paper-scale numbers from there). The work is split into
 independent tasks run on every core (``--jobs``, default all) or on a dask cluster
 (``--backend dask``, with ``--scheduler ADDRESS`` for a running one); the same ``--seed`` gives
 the same result files whatever the parallelism. Finished tasks are kept in ``OUT/.checkpoints``:
-after Ctrl-C, the same command resumes (``--fresh`` starts over).
+after Ctrl-C, the same command resumes (``--fresh`` starts over). The files are written into a
+temporary folder beside ``--out`` and moved in when all are complete; a second run into the same
+``--out`` stops at once (``OUT/.lock``). A fault (full or read-only disk, an unreachable
+scheduler, a killed worker, a busy ``--out``) is one line on stderr and a non-zero exit code.
 """
 from __future__ import annotations
 
@@ -22,6 +25,8 @@ from .experiments.report import checkpoint_folder
 
 
 def _run_one(name: str, mode: str, out: Path, seed: int, fresh: bool = False):
+    from .experiments.outputs import published_path
+
     module = load(name)
     start = time.perf_counter()
     result = module.reproduce(mode=mode, out_dir=out, seed=seed, fresh=fresh)
@@ -29,20 +34,64 @@ def _run_one(name: str, mode: str, out: Path, seed: int, fresh: bool = False):
     md = out / f"{name}.md"
     md.write_text(result.to_markdown())
     print(result.to_markdown())
-    print(f"[{name}] {result.seconds:.0f} s; wrote {md}" + "".join(f", {f}" for f in result.files))
+    print(f"[{name}] {result.seconds:.0f} s; wrote {published_path(md)}"
+          + "".join(f", {published_path(f)}" for f in result.files))
     return result
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block): ``PROG: error: ... (see --help)``."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"--seed must be an integer from 0 to 2**32 - 1, got {text}")
+    return value
+
+
 def _jobs(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value == 0 or value < -1:
         raise argparse.ArgumentTypeError(f"--jobs must be a positive number or -1 (all cores), got {text}")
     return value
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ppdm_edu", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"--timeout must be a positive number of seconds, got {text}")
+    return value
+
+
+def _fail(text, code: int = 1) -> int:
+    """A fault: one line on stderr (no traceback) and a non-zero exit code."""
+    print(f"error: {' '.join(str(text).split())}", file=sys.stderr, flush=True)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser (``python -m ppdm_edu --help``).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        With one sub-command, ``reproduce``; its errors are one line (exit code 2).
+    """
+    parser = _Parser(prog="python -m ppdm_edu", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("reproduce", help="re-run a paper's experiments and compare with its numbers")
@@ -54,7 +103,7 @@ def main(argv=None) -> int:
                       help="the paper's scale")
     rep.add_argument("--out", type=Path, default=None,
                      help="output folder (default: reports/quick or reports/full)")
-    rep.add_argument("--seed", type=int, default=0)
+    rep.add_argument("--seed", type=_seed, default=0, help="root seed, a non-negative integer (default 0)")
     rep.add_argument("--jobs", type=_jobs, default=-1,
                      help="parallel workers (default -1: every core; 1: in this process)")
     rep.add_argument("--backend", choices=["loky", "dask"], default="loky",
@@ -63,29 +112,70 @@ def main(argv=None) -> int:
     rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
                      help="address of a running dask scheduler, e.g. tcp://10.0.0.5:8786 "
                           "(default with --backend dask: a LocalCluster with --jobs workers)")
+    rep.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                     help="how long to wait for the dask scheduler at --scheduler to answer (default 30)")
     rep.add_argument("--fresh", action="store_true",
                      help="ignore the checkpoints of an earlier run (default: resume from them)")
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line; the exit code (0 done, 1 a fault, 2 a bad option, 130 interrupted).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.scheduler is not None and args.backend != "dask":
         parser.error("--scheduler needs --backend dask")
     mode = args.mode or "quick"
     args.out = args.out or Path("reports") / mode
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.out.exists() and not args.out.is_dir() or any(p.exists() and not p.is_dir() for p in args.out.parents):
+        return _fail(f"--out {args.out} is not a folder (a file of that name, or above it, exists)")
 
-    from .experiments.tasks import execution
+    from .experiments.outputs import OutputBusy, disk_fault, output_lock, staged_output
+    from .experiments.reproduce_all import ReproductionFailed
+    from .experiments.tasks import SchedulerUnreachable, WorkerDied, execution
 
+    failed = None
     try:
-        with execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler):
-            if args.name == "all":
-                from .experiments.reproduce_all import reproduce_all
+        # one run per output folder; the files are written beside it and moved in when complete
+        with output_lock(args.out), staged_output(args.out) as stage, \
+                execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                          timeout=args.timeout):
+            try:
+                if args.name == "all":
+                    from .experiments.reproduce_all import reproduce_all
 
-                reproduce_all(mode=mode, out_dir=args.out, seed=args.seed, fresh=args.fresh)
-            else:
-                _run_one(args.name, mode, args.out, args.seed, fresh=args.fresh)
+                    reproduce_all(mode=mode, out_dir=stage, seed=args.seed, fresh=args.fresh)
+                else:
+                    _run_one(args.name, mode, stage, args.seed, fresh=args.fresh)
+            except ReproductionFailed as exc:  # its report is still published
+                failed = exc
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished tasks are kept in {checkpoint_folder(args.out)}; "
               "run the same command again to resume (--fresh to start over)", file=sys.stderr)
         return 130
+    except (OutputBusy, SchedulerUnreachable, WorkerDied) as exc:
+        return _fail(exc)
+    except OSError as exc:
+        fault = disk_fault(exc)
+        if fault is None:
+            raise
+        where = fault.filename or args.out
+        return _fail(f"cannot write {where}: {fault.strerror} [Errno {fault.errno}]; {args.out} was "
+                     "left as it was (finished tasks are kept in its .checkpoints when it is writable); "
+                     "free some space or choose a writable --out, then run the same command again")
+    if failed is not None:
+        return _fail(failed)
     return 0
 
 

@@ -30,6 +30,7 @@ True
 """
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from dataclasses import dataclass
@@ -203,7 +204,8 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
     Raises
     ------
     TypeError
-        If ``randomizer`` is not callable or ``trials`` is not an integer.
+        If ``randomizer`` is not callable with two arguments ``(values, rng)`` or ``trials``
+        is not an integer.
     ValueError
         If ``trials`` or ``confidence`` is out of range, ``x0`` and ``x1`` are equal or of
         different shapes, or the randomizer does not return one output per run (finite, if numeric).
@@ -216,6 +218,14 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
     """
     if not callable(randomizer):
         raise TypeError(f"randomizer must be a callable (values, rng) -> outputs, got {randomizer!r}")
+    try:
+        inspect.signature(randomizer).bind(None, None)
+    except TypeError:
+        raise TypeError(f"randomizer must take two arguments (values, rng) -> outputs, got "
+                        f"{getattr(randomizer, '__name__', randomizer)!r} with signature "
+                        f"{inspect.signature(randomizer)}") from None
+    except ValueError:  # no signature to inspect (some builtins): the call will tell
+        pass
     trials = _check_trials(trials)
     confidence = check_probability(confidence, "confidence", open_interval=True)
     a0, a1 = np.asarray(x0), np.asarray(x1)
@@ -242,20 +252,26 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
     est1 = np.bincount(c1[half:], minlength=n_values)
     k_sel0, k_sel1 = masks.astype(np.int64) @ sel0, masks.astype(np.int64) @ sel1
 
-    best = None
+    # The direction (which input is the numerator) and the event are both chosen on the
+    # selection half; the estimation half then bounds ONE ratio. Keeping the larger of two
+    # ratios bounded on the same estimation half would be a union of two tests: at most
+    # 1 - 2 * (1 - confidence) (e.g. 90 % for a stated 95 %; issue 27).
+    candidates = []
     for direction, k_num, k_den, e_num, e_den in (("x0/x1", k_sel0, k_sel1, est0, est1),
                                                    ("x1/x0", k_sel1, k_sel0, est1, est0)):
-        # choose the event whose *conservative* ratio looks largest on the selection half
+        # the event whose *conservative* ratio looks largest on the selection half
         score = np.log(np.maximum(_cp_lower(k_num, half, alpha), 1e-300)) - np.log(
             _cp_upper(k_den, half, alpha))
         j = int(np.argmax(score))
-        kn, kd = int(masks[j].astype(np.int64) @ e_num), int(masks[j].astype(np.int64) @ e_den)
-        p_low = float(_cp_lower(kn, n_est, alpha))
-        p_up = float(_cp_upper(kd, n_est, alpha))
-        bound = max(0.0, math.log(p_low / p_up)) if p_low > 0 else 0.0
-        if best is None or bound > best[0]:
-            best = (bound, j, direction, kn, kd, p_low, p_up)
-    bound, j, direction, kn, kd, p_low, p_up = best
+        candidates.append((float(score[j]), direction, j, e_num, e_den))
+    # ties (e.g. a symmetric randomizer) keep x0/x1: max returns the first of equal scores
+    _, direction, j, e_num, e_den = max(candidates, key=lambda c: c[0])
+    kn, kd = int(masks[j].astype(np.int64) @ e_num), int(masks[j].astype(np.int64) @ e_den)
+    # Bonferroni over the two one-sided Clopper-Pearson bounds (alpha each): the ratio of the
+    # bounds exceeds the true ratio with probability <= 1 - confidence
+    p_low = float(_cp_lower(kn, n_est, alpha))
+    p_up = float(_cp_upper(kd, n_est, alpha))
+    bound = max(0.0, math.log(p_low / p_up)) if p_low > 0 else 0.0
     kind, t = names[j]
     if kind == "value":
         event = f"output = {values[t].tolist()!r}"

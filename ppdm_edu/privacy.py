@@ -837,6 +837,9 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
     gen = check_random_state(rng)
     rows = {}
     for column, s in zip(columns, snrs):  # a loop over attributes, not records
+        if not pd.api.types.is_numeric_dtype(frame[column].dtype):
+            raise TypeError(f"frame column {column!r} must be numeric (privacy is measured on "
+                            f"numbers), got dtype {frame[column].dtype}; drop or encode it first")
         x = check_finite_1d(frame[column].to_numpy(dtype=float), str(column))
         noise = noise_for_snr(x, s, kind=kind)
         w = perturb(x, noise, rng=gen)

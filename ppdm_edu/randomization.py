@@ -34,6 +34,7 @@ from .validation import (
     check_positive,
     check_probability,
     check_random_state,
+    check_real,
     check_size,
 )
 
@@ -910,7 +911,7 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
         raise ValueError("give exactly one of edges (interval boundaries) or width (> 0)")
     if width is not None:
         width = check_positive(width, "width")
-        start = float(values.min()) if origin is None else float(origin)
+        start = float(values.min()) if origin is None else check_real(origin, "origin")
         if start > values.min():
             raise ValueError(f"origin {start} is above the smallest value {values.min()}")
         n_edges = math.floor((values.max() - start) / width) + 2

@@ -449,6 +449,11 @@ def mrr_solve(p_star_e, p_star_ebar, theta: float):
     theta = _check_theta(theta, estimating=True)
     a = check_finite_array(p_star_e, "p_star_e")
     b = check_finite_array(p_star_ebar, "p_star_ebar")
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"p_star_e and p_star_ebar must have the same (or broadcastable) shapes, "
+                         f"got {a.shape} and {b.shape}") from None
     for name, v in (("p_star_e", a), ("p_star_ebar", b)):
         if not np.isfinite(v).all() or (v < 0).any():
             raise ValueError(

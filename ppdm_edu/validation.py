@@ -534,6 +534,13 @@ def check_binary(X, name: str = "X") -> np.ndarray:
     try:
         num = arr.astype(float)
     except (TypeError, ValueError):
+        import pandas as pd
+
+        missing = pd.isna(arr) if arr.dtype == object else np.zeros(arr.shape, dtype=bool)
+        if missing.any():  # e.g. a pandas "boolean" column with <NA>
+            raise ValueError(f"{name} has {int(missing.sum())} missing value(s) (NA/None) of "
+                             f"{arr.size}: it must hold only 0/1 values; fill or drop the missing "
+                             "records first") from None
         raise ValueError(f"{name} must hold only 0/1 values, got dtype {arr.dtype}") from None
     ok = (num == 0) | (num == 1)
     if not ok.all():

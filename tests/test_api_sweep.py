@@ -55,8 +55,8 @@ LEFT_OUT = {
     "datasets.correlated": "re-exported by datasets", "datasets.synthetic": "re-exported by datasets",
     "exercises.nb*": "each notebook's exercise table, reached through exercises.check (swept)",
     "exercises.checking": "answer parsing behind exercises.check (swept there: any answer, never a crash)",
-    "experiments": "paper reproductions: minutes per call; arguments checked in test_reproduce*.py, "
-                   "their small helpers' bad inputs in test_bounded_and_honest.py",
+    "experiments": "paper reproductions: swept in test_api_sweep_experiments.py (every public callable "
+                   "of every experiments module, and every CLI option)",
 }
 TIME_LIMIT = 20  # seconds per call: a hang is a failure
 

@@ -53,7 +53,7 @@ def test_resume_recomputes_only_the_missing_task(tiny, tmp_path):
     n_tasks = first.tasks_computed
     assert n_tasks == 1 + 12 * 2 and first.tasks_resumed == 0
     before = (tmp_path / "du-zhan.csv").read_bytes()
-    saved = sorted(checkpoint_folder(tmp_path).glob("*.pkl"))
+    saved = sorted(checkpoint_folder(tmp_path).glob("*.json"))
     assert len(saved) == n_tasks
     saved[5].unlink()                                  # as if stopped before that task finished
     again = du_zhan.reproduce("quick", tmp_path, seed=0, n_jobs=1, progress=False)
@@ -78,7 +78,7 @@ def test_interrupt_keeps_the_finished_tasks(tmp_path):
     tasks = [Task(("sq", i), _square_or_stop, {"i": i, "stop_at": 3}) for i in range(6)]
     with pytest.raises(KeyboardInterrupt):
         run_tasks(tasks, n_jobs=1, checkpoint_dir=tmp_path, progress=False)
-    assert len(list(tmp_path.glob("*.pkl"))) == 3     # tasks 0, 1, 2 finished and were kept
+    assert len(list(tmp_path.glob("*.json"))) == 3     # tasks 0, 1, 2 finished and were kept
     resumed = [Task(("sq", i), _square_or_stop, {"i": i, "stop_at": 3}) for i in range(3)]
     done = run_tasks(resumed, n_jobs=1, checkpoint_dir=tmp_path, progress=False)
     assert done.computed == () and len(done.resumed) == 3 and done.results == [0, 1, 4]

@@ -49,8 +49,9 @@ def load(name: str):
     >>> load("du-zhan").__name__
     'ppdm_edu.experiments.du_zhan'
     """
-    if name not in REPRODUCTIONS:
-        raise ValueError(f"unknown reproduction {name!r}; choose from: all, {', '.join(REPRODUCTIONS)}")
+    if not isinstance(name, str) or name not in REPRODUCTIONS:
+        raise ValueError(f"name must be a reproduction, got {name!r}; choose from: {', '.join(REPRODUCTIONS)} "
+                         "('all' is the command line's)")
     return importlib.import_module(f".{REPRODUCTIONS[name]}", __name__)
 
 

@@ -35,7 +35,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import check_integer, renamed_seed_to_rng, spawn_rngs
-from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
+from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = [
@@ -237,8 +237,7 @@ def _fig2_tasks(n_seeds: int = 5, seed: int = 0, n: int = FIG2_N, width: float =
     (The Fig. 2 runs are keyed by that integer, as in notebook 02's loops over
     ``fig2_case(..., rng=s)``: the same panel and seed is the same run everywhere.)
     """
-    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int) or n_seeds < 1:
-        raise ValueError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+    n_seeds = check_integer(n_seeds, "n_seeds", minimum=1, maximum=MAX_GRID_RUNS)   # bounded work
     return [Task(("fig2", shape, noise_name, s, float(tol)), fig2_row,
                  dict(shape=shape, noise=noise_name, run_seed=s, n=int(n), width=float(width),
                       tol=float(tol), cross_validation=bool(cross_validation)), cost=0.2)
@@ -405,6 +404,7 @@ def _n_seeds(mode: str) -> int:
 @documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``."""
+    mode, seed = check_plan(mode, seed)
     tasks = _fig2_tasks(_n_seeds(mode), seed, cross_validation=True)
     if mode == "full":
         tasks += _fig2_tasks(_n_seeds(mode), seed, tol=1e-4)

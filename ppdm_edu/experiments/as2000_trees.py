@@ -37,8 +37,15 @@ from ..datasets import AGRAWAL_DOMAINS, AGRAWAL_NUMERIC, agrawal
 from ..randomization import NOISE_KINDS, noise_for_privacy
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
-from ..validation import check_frame, renamed_seed_to_rng, spawn_rngs
-from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
+from ..validation import (
+    check_bool,
+    check_frame,
+    check_integer,
+    check_positive,
+    renamed_seed_to_rng,
+    spawn_rngs,
+)
+from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
@@ -257,9 +264,9 @@ def _check_choice(values, allowed, name):
     return values
 
 
-def _check_count(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+def _check_count(value, name, minimum=1, maximum=10**8):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be an integer from {minimum} to {maximum:,}, got {value!r}")
     return int(value)
 
 
@@ -318,7 +325,8 @@ def _accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
             raise ValueError(f"privacy levels must be numbers > 0 (1.0 = 100 %), got {level!r}")
     n_train = _check_count(n_train, "n_train", 2)
     n_test = _check_count(n_test, "n_test", 1)
-    runs = _check_count(runs, "runs")
+    runs = check_integer(runs, "runs", minimum=1, maximum=1000)   # bounded work
+    balanced = check_bool(balanced, "balanced")
     seed = _check_count(seed, "seed", 0)
     local_min_records = _check_count(local_min_records, "local_min_records", 2)
     common = dict(seed=seed, n_train=n_train, n_test=n_test, balanced=bool(balanced))
@@ -515,6 +523,7 @@ def accuracy_table(df: pd.DataFrame, privacy: float, algorithms=ALGORITHMS) -> p
     >>> accuracy_table(df, 1.0).round(1).to_dict("index")
     {('uniform', 'byclass'): {'F1': 90.0, 'F2': 80.0}}
     """
+    privacy = check_positive(privacy, "privacy")
     s = summarize(df)
     s = s[np.isclose(s["privacy"], privacy) & s["algorithm"].isin(algorithms)]
     if s.empty:
@@ -730,6 +739,9 @@ _RUNS_PARAMETER = ("int, optional", "Runs per setting (default: 2 in quick, the 
 @documented_as("plan", runs=_RUNS_PARAMETER)
 def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Task]:
     """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once)."""
+    mode, seed = check_plan(mode, seed)
+    if runs is not None:
+        runs = check_integer(runs, "runs", minimum=1, maximum=1000)
     n_train, runs = _scale(mode, runs)
     fig5 = _accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
                           n_train=n_train, n_test=5_000, runs=runs, seed=seed)

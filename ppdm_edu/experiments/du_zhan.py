@@ -29,12 +29,14 @@ import numpy as np
 import pandas as pd
 
 from ..datasets import adult_binary
+from ..datasets.adult_binary import BinaryAdult
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from ..validation import check_frame, renamed_seed_to_rng
+from ..validation import check_bool, check_frame, check_integer, renamed_seed_to_rng
 from .report import (
     Comparison,
     Reproduction,
+    check_plan,
     documented_as,
     prepare_output,
     run_reproduction,
@@ -103,11 +105,16 @@ def sweep_task(seed, theta, run, disguised_label=True, data=None):
 def _sweep_tasks(thetas=PAPER_THETAS, runs: int = 50, seed: int = 0, disguised_label: bool = True,
                 data=None) -> list[Task]:
     """The benchmark task, then one task per (theta, run) (checked)."""
-    thetas = [check_rr_theta(t) for t in thetas]
+    if isinstance(thetas, (str, bytes)):
+        raise TypeError(f"thetas must be a list of numbers in [0, 1] other than 0.5, got {thetas!r}")
+    try:
+        thetas = [check_rr_theta(t) for t in thetas]
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"thetas: {err}") from None
     if not thetas:
         raise ValueError("thetas is empty: give at least one theta in [0, 1] other than 0.5")
-    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 1:
-        raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
+    runs = check_integer(runs, "runs", minimum=1, maximum=10_000)   # bounded work
+    disguised_label = check_bool(disguised_label, "disguised_label")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     extra = {} if data is None else {"data": data}
@@ -158,6 +165,9 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
         ``original_accuracy`` (plain ID3 on the original data), ``seed``, ``disguised_label``.
     """
     seed = root_seed(rng)
+    if data is not None and not isinstance(data, BinaryAdult):
+        raise TypeError(f"data must be a BinaryAdult (ppdm_edu.datasets.adult_binary()) or None, "
+                        f"got {type(data).__name__}")
     tasks = _sweep_tasks(thetas, runs, seed, disguised_label, data)
     done = run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="θ sweep (RR-ID3)")
     return _sweep_frame(done.results, seed, disguised_label)
@@ -280,6 +290,7 @@ def _runs(mode: str) -> int:
 @documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50)."""
+    mode, seed = check_plan(mode, seed)
     return _sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
 
 

@@ -38,10 +38,11 @@ from ..datasets import ADULT_CONTINUOUS, load_adult
 from ..naive_bayes import PerturbedGaussianNB
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_finite_2d, check_frame, check_random_state
+from ..validation import check_finite_1d, check_finite_2d, check_frame, check_integer, check_random_state
 from .report import (
     Comparison,
     Reproduction,
+    check_plan,
     documented_as,
     prepare_output,
     run_reproduction,
@@ -139,8 +140,7 @@ def adult_xy(n_train: int | None = 10_000, rng=None):
     X = train[ADULT_CONTINUOUS].to_numpy(float)
     y = train["income"].to_numpy()
     if n_train is not None:
-        if not 1 <= n_train <= len(X):
-            raise ValueError(f"n_train must be between 1 and {len(X)}, got {n_train}")
+        n_train = check_integer(n_train, "n_train", minimum=1, maximum=len(X))
         idx = rng.choice(len(X), n_train, replace=False)
         X, y = X[idx], y[idx]
     return X, y, test[ADULT_CONTINUOUS].to_numpy(float), test["income"].to_numpy()
@@ -186,7 +186,7 @@ def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
     """
     if snr is None or kind is None:
         if dataset not in DATASETS:
-            raise ValueError(f"unknown data set {dataset!r}; choose from {', '.join(DATASETS)}")
+            raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got {dataset!r}")
         kind0, snr0 = DATASETS[dataset]
         kind = kind or kind0
         snr = snr0 if snr is None else snr
@@ -318,8 +318,9 @@ def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
     Raises
     ------
     ValueError
-        As :func:`~ppdm_edu.reconstruction.reconstruct` (e.g. a column no value of which can
-        come from its `bounds` under its noise).
+        If `W` is not a finite 2-D array, `y` has not one label per record, `noises` or
+        `bounds` has not one entry per column; and as :func:`~ppdm_edu.reconstruction.reconstruct`
+        (e.g. a column no value of which can come from its `bounds` under its noise).
 
     Examples
     --------
@@ -333,7 +334,13 @@ def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
     """
     from ..reconstruction import reconstruct
 
-    W = np.asarray(W, dtype=float)
+    W = check_finite_2d(W, "W")
+    y = np.asarray(y)
+    if y.shape != (W.shape[0],):
+        raise ValueError(f"y must hold one label per record of W ({W.shape[0]}), got shape {y.shape}")
+    for name, seq in (("noises", noises), ("bounds", bounds)):
+        if len(seq) != W.shape[1]:
+            raise ValueError(f"{name} must have one entry per column of W ({W.shape[1]}), got {len(seq)}")
     out = np.empty_like(W)
     groups = [np.arange(W.shape[0])] if classes is None else [np.flatnonzero(y == c) for c in classes]
     for j in range(W.shape[1]):
@@ -413,6 +420,7 @@ def run_repeat(rng, n_train=10_000, datasets=None, reconstruction=True, weight_c
     ('table4', 'C4.5 test on original', 'data1')
     """
     rng = check_random_state(rng)
+    weight_candidates = check_integer(weight_candidates, "weight_candidates", minimum=1, maximum=10_000)
     datasets = list(DATASETS) if datasets is None else list(datasets)
     X, y, Xt, yt = adult_xy(n_train, rng)
     out = []
@@ -506,6 +514,10 @@ def threshold_curve(thresholds, kind, snr, n_train, rng):
     >>> accs.shape, bool(0 <= plain <= 100)
     ((2,), True)
     """
+    thresholds = check_finite_1d(thresholds, "thresholds")
+    if thresholds.size == 0 or not ((thresholds > 0) & (thresholds < 1)).all():
+        raise ValueError(f"thresholds must be a non-empty list of numbers strictly between 0 and 1, "
+                         f"got {thresholds.tolist()}")
     rng = check_random_state(rng)
     X, y, Xt, yt = adult_xy(n_train, rng)
     noises = make_noises(X, snr=snr, kind=kind)
@@ -714,6 +726,7 @@ def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     ``SeedSequence(seed)``: repeat r is child r, curve c of figure f child n_rep + 2c + f - 1,
     Table 1 the last.
     """
+    mode, seed = check_plan(mode, seed)
     sc = _scale(mode)
     n_rep, n_curve = sc["n_rep"], sc["n_curve"]
     seed = int(seed)

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from ..validation import check_real
 from .tasks import run_tasks
 
-__all__ = ["Comparison", "Reproduction", "verdict", "prepare_output", "checkpoint_folder",
+__all__ = ["Comparison", "Reproduction", "verdict", "check_plan", "prepare_output", "checkpoint_folder",
            "with_task_counts", "run_reproduction", "documented_as", "MODES", "CHECKPOINTS"]
 
 MODES = ("quick", "full")
@@ -94,6 +96,42 @@ class Comparison:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
 
 
+def check_plan(mode, seed) -> tuple[str, int]:
+    """Check a reproduction's ``mode`` and root ``seed`` before any work (every ``plan`` starts so).
+
+    Parameters
+    ----------
+    mode : {"quick", "full"}
+        The scale.
+    seed : int
+        The root seed, a non-negative integer.
+
+    Returns
+    -------
+    tuple of (str, int)
+        ``mode`` and ``seed``.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is not one of :data:`MODES` or ``seed`` is outside 0 .. 2**32 - 1.
+    TypeError
+        If ``seed`` is not an integer (a bool, a float or text is refused).
+
+    Examples
+    --------
+    >>> check_plan("quick", 0)
+    ('quick', 0)
+    """
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
+    if not 0 <= seed < 2**32:   # the reproductions' legacy draws take 32-bit seeds
+        raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed}")
+    return mode, int(seed)
+
+
 def prepare_output(mode: str, out_dir) -> Path:
     """Check ``mode`` (one of :data:`MODES`) and create ``out_dir``; every ``reproduce`` starts so.
 
@@ -142,7 +180,10 @@ def checkpoint_folder(out_dir) -> Path:
     pathlib.Path
         The checkpoint folder (not created here).
     """
-    return Path(out_dir) / CHECKPOINTS
+    from .outputs import published_path
+
+    # inside outputs.staged_output, the temporary folder's checkpoints are the output folder's
+    return published_path(out_dir) / CHECKPOINTS
 
 
 def with_task_counts(result: "Reproduction", done) -> "Reproduction":
@@ -313,6 +354,13 @@ def verdict(paper, ours, tolerance) -> str:
         ``"reproduced"`` if ``|ours - paper| <= tolerance``, ``"not reproduced"`` otherwise,
         and ``"no number in the paper"`` if `paper` is None.
 
+    Raises
+    ------
+    ValueError
+        If `paper` or `ours` is NaN or infinite, or `tolerance` is negative or not finite.
+    TypeError
+        If one of them is not a real number (text, a bool, an array).
+
     Examples
     --------
     >>> verdict(84.0, 82.5, 2.0)
@@ -324,7 +372,13 @@ def verdict(paper, ours, tolerance) -> str:
     """
     if paper is None:
         return "no number in the paper"
-    return "reproduced" if abs(float(ours) - float(paper)) <= float(tolerance) else "not reproduced"
+    # a NaN or a negative tolerance would silently give "not reproduced" (issue 27)
+    paper = check_real(paper, "paper")
+    ours = check_real(ours, "ours")
+    tolerance = check_real(tolerance, "tolerance")
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be >= 0 (the largest |ours - paper| that reproduces), got {tolerance}")
+    return "reproduced" if abs(ours - paper) <= tolerance else "not reproduced"
 
 
 def _fmt(value, sd=None) -> str:

@@ -33,8 +33,18 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..validation import check_real
 from . import REPRODUCTIONS, load
-from .report import MODES, VERDICTS, Comparison, Reproduction, checkpoint_folder, verdict, with_task_counts
+from .outputs import disk_fault, published_path
+from .report import (
+    VERDICTS,
+    Comparison,
+    Reproduction,
+    check_plan,
+    checkpoint_folder,
+    verdict,
+    with_task_counts,
+)
 from .tasks import TaskFailed, TaskRun, run_tasks
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
@@ -218,6 +228,10 @@ def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: f
     >>> text.splitlines()[0]
     '# Reproducing the papers (quick)'
     """
+    mode, seed = check_plan(mode, seed)
+    seconds = check_real(seconds, "seconds")
+    if seconds < 0:
+        raise ValueError(f"seconds must be >= 0 (a wall time), got {seconds}")
     when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"# Reproducing the papers ({mode})",
@@ -303,10 +317,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     >>> [o.name for o in outcomes]  # doctest: +SKIP
     ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu']
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, got {seed!r}")
+    mode, seed = check_plan(mode, seed)   # before any work: a bad seed would fail every reproduction
     names = list(REPRODUCTIONS) if names is None else list(names)
     unknown = [n for n in names if n not in REPRODUCTIONS]
     if unknown:
@@ -363,7 +374,9 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
                 rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
                 (out_dir / f"{name}.md").write_text(rep.to_markdown())
                 outcome = RunOutcome(name, rep, seconds)
-            except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
+            except Exception as exc:  # noqa: BLE001 - one broken reproduction must not hide the others
+                if disk_fault(exc) is not None:  # a full or read-only disk stops every reproduction
+                    raise
                 seconds = compute + time.perf_counter() - start
                 outcome = RunOutcome(name, None, seconds, error=traceback.format_exc())
         if not outcome.ok:
@@ -377,8 +390,10 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     _comparisons_frame(outcomes).to_csv(out_dir / "comparisons.csv", index=False)
     say("")
     say(summary_markdown(outcomes))
-    say(f"\n{total:.0f} s in total; wrote {report} and {out_dir / 'comparisons.csv'}")
+    say(f"\n{total:.0f} s in total; wrote {published_path(report)} and "
+        f"{published_path(out_dir / 'comparisons.csv')}")
     failed = [o.name for o in outcomes if not o.ok]
     if failed and raise_on_error:
-        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed)} (details in {report})")
+        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed)} (details in "
+                                 f"{published_path(report)})")
     return outcomes

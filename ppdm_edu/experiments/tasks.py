@@ -12,9 +12,12 @@ worker process or on a dask worker. :func:`run_tasks` runs them with joblib and
 * limits BLAS/OpenMP threads to one per worker (loky: ``inner_max_num_threads``; dask and
   others: :mod:`threadpoolctl` around each task), so N workers use N cores;
 * shows one progress bar (``tqdm.auto``: terminal or notebook) with an ETA;
-* keeps a checkpoint per finished task (``checkpoint_dir``, one pickle per task, named by the
-  hash of the task's key, function, arguments and seed): Ctrl-C stops the workers and keeps
-  what is finished, a re-run computes only the missing tasks, ``fresh=True`` ignores them;
+* keeps a checkpoint per finished task (``checkpoint_dir``, one JSON file per task, named by the
+  hash of the task's key, function, arguments and seed, the package version and the source of
+  the code it runs): Ctrl-C stops the workers and keeps what is finished, a re-run computes only
+  the missing tasks, ``fresh=True`` ignores them. A checkpoint is data, never code (no pickle:
+  :func:`encode_result` stores numbers, arrays and tables exactly); one that does not parse is
+  recomputed with a note naming the file;
 * computes a task that appears twice (same key and arguments) once.
 
 joblib, dask and tqdm are imported inside the functions: ``import ppdm_edu`` starts no process
@@ -32,12 +35,15 @@ True
 """
 from __future__ import annotations
 
+import base64
 import contextlib
+import functools
 import hashlib
 import json
+import math
 import numbers
 import os
-import pickle
+import sys
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -48,6 +54,11 @@ import numpy as np
 __all__ = [
     "Task",
     "TaskFailed",
+    "WorkerDied",
+    "SchedulerUnreachable",
+    "CheckpointError",
+    "encode_result",
+    "decode_result",
     "TaskRun",
     "run_tasks",
     "task_rng",
@@ -124,6 +135,8 @@ def task_seed_sequence(seed: int, *key) -> np.random.SeedSequence:
     >>> a.spawn_key == task_seed_sequence(0, "noise", 1, 0.25).spawn_key
     True
     """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer (a root seed), got {seed!r}")
     return np.random.SeedSequence(int(seed), spawn_key=_key_words(key))
 
 
@@ -161,8 +174,9 @@ class Task:
     """One independent unit of work: ``func(**kwargs)``, identified by ``key``.
 
     ``func`` must be a module-level function (it is pickled to the workers) and ``kwargs``
-    plain values (ints, floats, strings, tuples): they, the key and the function's name make
-    the checkpoint's hash, so changing any of them recomputes the task. ``cost`` is a rough
+    plain values (ints, floats, strings, tuples): they, the key, the function's name, the
+    package version and the source of the code it runs make the checkpoint's hash, so changing
+    any of them recomputes the task. ``cost`` is a rough
     relative run time: the longest tasks are started first, so that no long task is left
     alone at the end (it changes the order of work, never the results).
 
@@ -189,16 +203,100 @@ class Task:
         return "/".join(str(k) for k in self.key)
 
     def fingerprint(self) -> str:
-        """Hash of key, function and arguments (the checkpoint's file name).
+        """Hash of key, function, arguments and the code it runs (the checkpoint's file name).
+
+        The code is the package version and the source of the function's module and of every
+        ``ppdm_edu`` module it imports (directly or not): a change to any of them gives a new
+        fingerprint, so an old checkpoint is not reused for new code.
 
         Returns
         -------
         str
-            24 hex digits; equal for tasks that compute the same thing.
+            24 hex digits; equal for tasks that compute the same thing with the same code.
         """
+        from .. import __version__
+
         func = f"{self.func.__module__}.{self.func.__qualname__}"
-        text = repr((tuple(self.key), func, sorted(self.kwargs.items())))
+        code = _code_digest(self.func.__module__)
+        text = repr((tuple(self.key), func, sorted(self.kwargs.items()), __version__, code))
         return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+# ---------------------------------------------------------------------------------------------
+# the code a task runs: its module and the ppdm_edu modules that module imports
+# ---------------------------------------------------------------------------------------------
+def _module_file(name: str) -> Path | None:
+    """The source file of a module: ppdm_edu's from the package folder (nothing is imported)."""
+    if name == "ppdm_edu" or name.startswith("ppdm_edu."):
+        root = Path(__file__).resolve().parents[1]       # .../ppdm_edu
+        parts = name.split(".")[1:]
+        for path in (root.joinpath(*parts, "__init__.py"), root.joinpath(*parts[:-1], f"{parts[-1]}.py")
+                     if parts else None):
+            if path is not None and path.is_file():
+                return path
+        return None
+    origin = getattr(sys.modules.get(name), "__file__", None)
+    return Path(origin) if origin and str(origin).endswith(".py") else None
+
+
+def _imports_of(name: str, path: Path) -> set[str]:
+    """The ``ppdm_edu`` modules imported anywhere in ``path`` (module ``name``), by AST."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                if node.level - 1 > len(parts):
+                    continue
+                base = ".".join(parts[: len(parts) - (node.level - 1)])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            found.add(target)
+            found.update(f"{target}.{a.name}" for a in node.names)  # "from . import x": a module?
+    out = set()
+    for mod in found:
+        if mod == "ppdm_edu" or mod.startswith("ppdm_edu."):
+            # keep the module and the packages above it (importing it runs their __init__)
+            parts = mod.split(".")
+            out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return {m for m in out if _module_file(m) is not None}
+
+
+@functools.lru_cache(maxsize=None)
+def _code_digest(module_name: str) -> str:
+    """SHA-256 of the source of ``module_name`` and of every ppdm_edu module it imports."""
+    seen, todo = set(), [module_name]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = _module_file(name)
+        if path is not None and (name == "ppdm_edu" or name.startswith("ppdm_edu.")):
+            todo.extend(_imports_of(name, path) - seen)
+    digest = hashlib.sha256()
+    for name in sorted(seen):
+        path = _module_file(name)
+        try:
+            source = path.read_bytes() if path is not None else b""
+        except OSError:
+            source = b""
+        digest.update(name.encode() + b"\0" + hashlib.sha256(source).digest())
+    return digest.hexdigest()
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died during :func:`run_tasks` (killed, or out of memory)."""
 
 
 @dataclass(frozen=True)
@@ -233,6 +331,9 @@ class TaskRun:
         Keys of the tasks that raised (``errors="keep"``).
     seconds : tuple of float
         How long each task ran (0 when resumed from a checkpoint or a duplicate).
+    notes : tuple of str
+        What was said about the checkpoints (an unusable file recomputed, old pickles ignored,
+        a result that could not be stored), also printed to stderr.
     """
 
     results: list
@@ -240,6 +341,7 @@ class TaskRun:
     resumed: tuple
     failed: tuple = ()
     seconds: tuple = ()
+    notes: tuple = ()
 
 
 def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
@@ -262,35 +364,304 @@ def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
     return index, value, time.perf_counter() - start
 
 
+# ---------------------------------------------------------------------------------------------
+# checkpoints: JSON that cannot run code (never pickle: a crafted pickle runs code when loaded)
+# ---------------------------------------------------------------------------------------------
+_FORMAT = "ppdm-edu task checkpoint"
+_FORMAT_VERSION = 1
+_RAW_KINDS = "biufcmMUS"   # numpy kinds stored as their raw bytes (exact, no object)
+_TAG = "~"                  # every JSON object in a checkpoint is a tagged value
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that does not parse or has the wrong shape (the task is recomputed)."""
+
+
+def _encode_strings(values, dtype) -> dict:
+    import pandas as pd
+
+    items = [None if pd.isna(v) else str(v) for v in values]
+    na = "nan" if dtype.na_value is not pd.NA else "NA"
+    return {_TAG: "strings", "storage": dtype.storage, "na": na, "items": items}
+
+
+def _column(values, dtype):
+    """A column of a table (or an index) under its dtype: numpy dtypes and pandas' strings."""
+    import pandas as pd
+
+    if isinstance(dtype, np.dtype):
+        return _encode(np.asarray(values, dtype=dtype))
+    if isinstance(dtype, pd.StringDtype):
+        return _encode_strings(values, dtype)
+    raise TypeError(f"a checkpoint cannot hold a table column of dtype {dtype}")
+
+
+def _decode_column(data):
+    import pandas as pd
+
+    if isinstance(data, dict) and data.get(_TAG) == "strings":
+        na = np.nan if data["na"] == "nan" else pd.NA
+        dtype = pd.StringDtype(storage=data["storage"], na_value=na)
+        return pd.array([None if v is None else _expect(v, str) for v in data["items"]], dtype=dtype)
+    value = _decode(data)
+    if not isinstance(value, np.ndarray):
+        raise CheckpointError("a table column is not an array")
+    return value
+
+
+def _encode_index(index) -> dict:
+    import pandas as pd
+
+    if isinstance(index, pd.MultiIndex):
+        raise TypeError("a checkpoint cannot hold a MultiIndex")
+    if isinstance(index, pd.RangeIndex):
+        return {_TAG: "RangeIndex", "start": index.start, "stop": index.stop, "step": index.step,
+                "name": _encode(index.name)}
+    return {_TAG: "Index", "values": _column(index, index.dtype), "name": _encode(index.name)}
+
+
+def _decode_index(data):
+    import pandas as pd
+
+    tag = data.get(_TAG) if isinstance(data, dict) else None
+    if tag == "RangeIndex":
+        return pd.RangeIndex(_expect(data["start"], int), _expect(data["stop"], int),
+                             _expect(data["step"], int), name=_decode(data["name"]))
+    if tag == "Index":
+        values = _decode_column(data["values"])
+        return pd.Index(values, dtype=values.dtype, name=_decode(data["name"]))
+    raise CheckpointError(f"expected an index, got {str(data)[:60]}")
+
+
+def _encode(value):
+    """``value`` as JSON-ready data, exactly: None, bool, int, float, str, list, tuple, dict,
+    numpy scalars and arrays, pandas Series and DataFrames (numpy or string columns)."""
+    import pandas as pd
+
+    if value is None or isinstance(value, (bool, str)) and type(value) in (bool, str):
+        return value
+    if type(value) is int:
+        return value
+    if type(value) is float:
+        # JSON has no NaN/inf; repr() of a finite float reads back to the same float
+        return value if math.isfinite(value) else {_TAG: "float", "repr": repr(value)}
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        return {_TAG: type(value).__name__, "items": [_encode(v) for v in value]}
+    if type(value) is dict:
+        return {_TAG: "dict", "items": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, np.ndarray) and type(value) is np.ndarray:
+        if value.dtype.kind in _RAW_KINDS and value.dtype.names is None:
+            raw = np.ascontiguousarray(value).tobytes()
+            return {_TAG: "ndarray", "dtype": value.dtype.str, "shape": list(value.shape),
+                    "b64": base64.b64encode(raw).decode("ascii")}
+        if value.dtype.kind == "O":
+            return {_TAG: "ndarray", "dtype": "O", "shape": list(value.shape),
+                    "items": [_encode(v) for v in value.ravel()]}
+        raise TypeError(f"a checkpoint cannot hold an array of dtype {value.dtype}")
+    if isinstance(value, np.generic) and value.dtype.kind in _RAW_KINDS:
+        return {_TAG: "scalar", "dtype": value.dtype.str,
+                "b64": base64.b64encode(value.tobytes()).decode("ascii")}
+    if type(value) is pd.Series:
+        return {_TAG: "Series", "values": _column(value.array, value.dtype),
+                "index": _encode_index(value.index), "name": _encode(value.name)}
+    if type(value) is pd.DataFrame:
+        return {_TAG: "DataFrame", "index": _encode_index(value.index),
+                "columns": _encode_index(value.columns),
+                "data": [_column(value.iloc[:, j].array, value.dtypes.iloc[j]) for j in range(value.shape[1])]}
+    raise TypeError(f"a checkpoint cannot hold a {type(value).__module__}.{type(value).__qualname__}")
+
+
+def _expect(value, kind):
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise CheckpointError(f"expected {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _raw_dtype(text) -> np.dtype:
+    dtype = np.dtype(_expect(text, str))
+    if dtype.kind not in _RAW_KINDS or dtype.names is not None:
+        raise CheckpointError(f"dtype {text!r} is not stored as raw bytes")
+    return dtype
+
+
+def _decode(data):
+    """The inverse of :func:`_encode`; anything else raises :class:`CheckpointError`."""
+    import pandas as pd
+
+    if data is None or isinstance(data, (bool, int, str)):
+        return data
+    if isinstance(data, float):
+        return data
+    if not isinstance(data, dict) or _TAG not in data:
+        raise CheckpointError(f"unexpected JSON value {str(data)[:60]}")
+    tag = data[_TAG]
+    if tag == "float":
+        text = _expect(data["repr"], str)
+        if text not in ("nan", "inf", "-inf"):
+            raise CheckpointError(f"bad float {text!r}")
+        return float(text)
+    if tag in ("list", "tuple"):
+        items = [_decode(v) for v in _expect(data["items"], list)]
+        return items if tag == "list" else tuple(items)
+    if tag == "dict":
+        out = {}
+        for pair in _expect(data["items"], list):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise CheckpointError("a dict item is not a [key, value] pair")
+            out[_decode(pair[0])] = _decode(pair[1])
+        return out
+    if tag == "ndarray":
+        shape = tuple(_expect(n, int) for n in _expect(data["shape"], list))
+        if data["dtype"] == "O":
+            items = [_decode(v) for v in _expect(data["items"], list)]
+            out = np.empty(len(items), dtype=object)
+            out[:] = items
+            return out.reshape(shape)
+        dtype = _raw_dtype(data["dtype"])
+        raw = base64.b64decode(_expect(data["b64"], str), validate=True)
+        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+    if tag == "scalar":
+        dtype = _raw_dtype(data["dtype"])
+        raw = base64.b64decode(_expect(data["b64"], str), validate=True)
+        if len(raw) != dtype.itemsize:
+            raise CheckpointError("a scalar of the wrong size")
+        return np.frombuffer(raw, dtype=dtype)[0]
+    if tag == "Series":
+        index = _decode_index(data["index"])
+        values = _decode_column(data["values"])
+        return pd.Series(values, index=index, name=_decode(data["name"]), copy=True)
+    if tag == "DataFrame":
+        index, columns = _decode_index(data["index"]), _decode_index(data["columns"])
+        cols = [_decode_column(c) for c in _expect(data["data"], list)]
+        if len(cols) != len(columns) or any(len(c) != len(index) for c in cols):
+            raise CheckpointError("a table whose columns do not match its index")
+        frame = pd.DataFrame({j: c for j, c in enumerate(cols)}, index=index)
+        frame.columns = columns
+        return frame
+    raise CheckpointError(f"unknown tag {str(tag)[:40]!r}")
+
+
+def _reject_constant(name):
+    raise CheckpointError(f"{name} is not JSON")
+
+
+def encode_result(value) -> str:
+    """A task's result as JSON text (exact; readable without running any code).
+
+    Parameters
+    ----------
+    value : object
+        None, bool, int, float, str, list, tuple, dict, numpy scalars and arrays (numeric,
+        bytes, str, or object arrays of these), pandas Series and DataFrames (numpy or
+        string columns, a plain or range index).
+
+    Returns
+    -------
+    str
+        The JSON text; :func:`decode_result` gives back an equal value of the same types.
+
+    Raises
+    ------
+    TypeError
+        For any other type (such a result is not checkpointed).
+
+    Examples
+    --------
+    >>> decode_result(encode_result({"acc": 0.1, "runs": (1, 2)}))
+    {'acc': 0.1, 'runs': (1, 2)}
+    """
+    return json.dumps(_encode(value), allow_nan=False, separators=(",", ":"))
+
+
+def decode_result(text: str):
+    """The value :func:`encode_result` wrote.
+
+    Parameters
+    ----------
+    text : str
+        JSON text from :func:`encode_result`.
+
+    Returns
+    -------
+    object
+        The value, of the same types.
+
+    Raises
+    ------
+    CheckpointError
+        If the text does not parse or has the wrong shape.
+
+    Examples
+    --------
+    >>> decode_result(encode_result([1.5, float("nan")]))
+    [1.5, nan]
+    """
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+        return _decode(data)
+    except CheckpointError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError) as exc:
+        raise CheckpointError(f"text is not a checkpoint's JSON ({type(exc).__name__}: {exc})") from None
+
+
 class _Checkpoints:
-    """One pickle per finished task under ``folder`` (written atomically)."""
+    """One JSON file per finished task under ``folder`` (written atomically, never pickled)."""
 
     def __init__(self, folder):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.notes: list[str] = []
+        old = sorted(self.folder.glob("*.pkl"))
+        if old:
+            self._note(f"{len(old)} pickle checkpoint(s) of an older version in {self.folder} are "
+                       "ignored (a pickle can run code when loaded; they are never opened): "
+                       "delete them")
+
+    def _note(self, text: str) -> None:
+        self.notes.append(text)
+        print(f"note: {text}", file=sys.stderr, flush=True)
 
     def path(self, task: Task) -> Path:
-        return self.folder / f"{task.fingerprint()}.pkl"
+        return self.folder / f"{task.fingerprint()}.json"
 
     def load(self, task: Task):
         path = self.path(task)
         if not path.exists():
             return False, None
         try:
-            with open(path, "rb") as fh:
-                stored = pickle.load(fh)
-        except Exception:  # noqa: BLE001 - a truncated file is recomputed
+            data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
+            if not isinstance(data, dict) or data.get("format") != _FORMAT:
+                raise CheckpointError("not a ppdm-edu task checkpoint")
+            if data.get("version") != _FORMAT_VERSION:
+                raise CheckpointError(f"format version {data.get('version')!r}, expected {_FORMAT_VERSION}")
+            if data.get("key") != _encode(tuple(task.key)):
+                raise CheckpointError("it belongs to another task")
+            value = _decode(data["result"])
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError,
+                OverflowError, RecursionError) as exc:
+            self._note(f"checkpoint {path} is unusable ({type(exc).__name__}: {str(exc)[:120]}); "
+                       f"recomputing task {task.name}")
             return False, None
-        if stored.get("key") != list(task.key):
-            return False, None
-        return True, stored["result"]
+        return True, value
 
     def save(self, task: Task, result) -> None:
+        try:
+            body = {"format": _FORMAT, "version": _FORMAT_VERSION, "key": _encode(tuple(task.key)),
+                    "task": task.name, "result": _encode(result)}
+            text = json.dumps(body, allow_nan=False, separators=(",", ":"))
+        except TypeError as exc:
+            self._note(f"task {task.name} is not checkpointed: {exc}")
+            return
         path = self.path(task)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump({"key": list(task.key), "result": result}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, path)
+        finally:  # a full disk must not leave a half-written file behind
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
 
 
 def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, progress: bool = True,
@@ -360,25 +731,83 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
             calls = (delayed(_call)(i, tasks[i], workers != 1, errors == "keep") for i in todo)
             # results come back as they finish: the bar moves and each one is saved at once, so
             # an interrupt (KeyboardInterrupt stops the workers) loses only the running tasks
-            for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
-                results[i] = value
-                seconds[i] = secs
-                if isinstance(value, TaskFailed):
-                    failed.append(i)
-                else:
-                    computed.append(i)
-                    if store is not None:
-                        store.save(tasks[i], value)
-                bar.update()
+            try:
+                for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
+                    results[i] = value
+                    seconds[i] = secs
+                    if isinstance(value, TaskFailed):
+                        failed.append(i)
+                    else:
+                        computed.append(i)
+                        if store is not None:
+                            store.save(tasks[i], value)
+                    bar.update()
+            except Exception as exc:
+                if type(exc).__name__ != "TerminatedWorkerError":   # loky's; joblib re-exports it
+                    raise
+                kept = (f"the {len(computed) + len(resumed)} finished tasks are kept in {store.folder}: "
+                        "run the same command again to resume" if store is not None
+                        else "no checkpoints were kept (checkpoint_dir=None)")
+                raise WorkerDied(f"a worker process died while running tasks (killed, or out of "
+                                 f"memory); {kept}") from exc
     for i, j in same_as.items():
         results[i] = results[j]
     keys = lambda idx: tuple(tuple(tasks[i].key) for i in sorted(idx))  # noqa: E731
     return TaskRun(results=results, computed=keys(computed), resumed=keys(resumed), failed=keys(failed),
-                   seconds=tuple(seconds))
+                   seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else ())
+
+
+class SchedulerUnreachable(ConnectionError):
+    """No dask scheduler answered at the given address within the timeout."""
+
+
+def _probe_scheduler(address: str, timeout: float) -> None:
+    """Fail within ``timeout`` if nothing at a tcp ``address`` speaks first, as a dask scheduler does.
+
+    dask's own connect can wait for ever on a listener that accepts and never answers (or on
+    the dashboard's HTTP port): a scheduler sends its handshake as soon as a connection opens.
+    """
+    import socket
+    import time
+
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls://, inproc://, ...: dask's own connect (with its timeout) decides
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
+    start = time.monotonic()
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+            sock.settimeout(max(0.01, timeout - (time.monotonic() - start)))
+            if not sock.recv(1):
+                raise SchedulerUnreachable(f"the server at {address} closed the connection without "
+                                           "answering: it is not a dask scheduler")
+    except TimeoutError:
+        raise SchedulerUnreachable(
+            f"no dask scheduler answered at {address} within {timeout:g} s (something may listen "
+            "there, e.g. the dashboard on 8787, but it is not a scheduler: its default port is 8786); "
+            "check the address or raise --timeout") from None
+    except OSError as exc:
+        raise SchedulerUnreachable(f"cannot reach a dask scheduler at {address}: "
+                                   f"{exc.strerror or exc}") from None
+
+
+def _stop_loky_workers() -> None:
+    """Shut down loky's reusable workers of this process, if it started any (none linger)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.shutdown(wait=True, kill_workers=True)
 
 
 @contextlib.contextmanager
-def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
+def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, timeout: float = 30.0):
     """Where :func:`run_tasks` (with ``n_jobs=None``) runs inside this ``with`` block.
 
     Parameters
@@ -392,6 +821,8 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
         started here when ``scheduler`` is None (needs the ``cluster`` extra).
     scheduler : str or None
         Address of a running dask scheduler (dask only).
+    timeout : float, default 30
+        Seconds to wait for the scheduler to answer; then :class:`SchedulerUnreachable`.
 
     Yields
     ------
@@ -411,9 +842,17 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
         raise ValueError("scheduler is an address of a dask scheduler: use it with backend='dask'")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive int or -1 (all cores), got {n_jobs!r}")
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if backend == "loky":
-        with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1):
-            yield
+        # idle workers exit after 10 s (loky's default: 300 s): if this process is killed, its
+        # workers do not linger for minutes
+        with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1,
+                             idle_worker_timeout=10):
+            try:
+                yield
+            finally:
+                _stop_loky_workers()
         return
     try:
         from dask.distributed import Client, LocalCluster
@@ -426,6 +865,15 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None):
                                                        processes=True, dashboard_address=None))
             client = stack.enter_context(Client(cluster, set_as_default=False))
         else:
-            client = stack.enter_context(Client(scheduler, set_as_default=False))
+            _probe_scheduler(str(scheduler), float(timeout))
+            try:
+                client = Client(scheduler, set_as_default=False, timeout=float(timeout))
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise SchedulerUnreachable(
+                    f"no dask scheduler answered at {scheduler} within {float(timeout):g} s "
+                    f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no reply'}); "
+                    "check the address (a scheduler listens on port 8786 by default, its dashboard "
+                    "on 8787) or raise --timeout") from None
+            stack.enter_context(client)
         with parallel_config(backend="dask", client=client):
             yield

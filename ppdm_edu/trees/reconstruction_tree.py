@@ -386,10 +386,22 @@ class ReconstructionTree(TreeClassifier):
             self.edges_[j] = edges
             thresholds.append(edges[1:-1])  # boundary after interval p is edges[p + 1]
             groups = [np.arange(n)] if self.mode == "global" else class_rows
+            possible = rc.matrix.sum(axis=1) > 0.0
             for c, rows in enumerate(groups):
                 if rows.size == 0:
                     continue
-                rec = rc.from_counts(np.bincount(wb[rows], minlength=rc.w_edges.size - 1))
+                counts_w = np.bincount(wb[rows], minlength=rc.w_edges.size - 1)
+                if not counts_w[possible].any():
+                    # checked here, where the column and the class are known (issue 27)
+                    who = "the records" if self.mode == "global" else f"the records of class {classes[c].tolist()!r}"
+                    raise ValueError(
+                        f"column {names[j] if names is not None else j}: {who} (e.g. "
+                        f"{W[rows[0], j]:g}) all fall where no interval of [{edges[0]:g}, {edges[-1]:g}] "
+                        f"gets any probability under {noisy[j]!r}: each of the {edges.size - 1} "
+                        f"intervals (width {edges[1] - edges[0]:g}) stands for its midpoint "
+                        f"(AS2000 Sec. 3), far wider than the noise; use more intervals "
+                        f"(n_intervals) or noise that matches the data's scale")
+                rec = rc.from_counts(counts_w)
                 key = (j, None) if self.mode == "global" else (j, classes[c])
                 self.reconstructions_[key] = rec
                 codes[rows, j] = _assign_rows(W[rows, j], rec.counts)

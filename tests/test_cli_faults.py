@@ -1,0 +1,213 @@
+"""Faults of ``python -m ppdm_edu reproduce``: one clear line, nothing half-written (issue 27, 4-7).
+
+Every fault ends in exactly one ``error:`` line on stderr, no traceback and a non-zero exit
+code. The disk tests mount a small tmpfs (root only; skipped with the reason otherwise).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ppdm_edu.__main__ import main
+from ppdm_edu.experiments import du_zhan
+from ppdm_edu.experiments.outputs import output_lock
+from ppdm_edu.experiments.tasks import Task, run_tasks
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    """The Du & Zhan reproduction at 2 runs per theta (25 tasks, seconds)."""
+    monkeypatch.setattr(du_zhan, "_runs", lambda mode: 2)
+
+
+def _one_error_line(err: str) -> str:
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def _cli(*args, timeout=120):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "ppdm_edu", *args], capture_output=True, text=True,
+                         env=env, timeout=timeout)
+    return out, time.monotonic() - start
+
+
+# -- 4. a scheduler that does not answer ---------------------------------------------------------
+def test_a_listener_that_never_answers_is_one_line_within_the_timeout(tmp_path):
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(5)                   # accepts connections, never says a word
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        out, seconds = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+                            "--scheduler", address, "--timeout", "2", timeout=90)
+    assert out.returncode != 0
+    line = _one_error_line(out.stderr)
+    assert address in line and "2 s" in line, line
+    assert seconds < 60, seconds
+
+
+def test_a_refused_port_is_one_line(tmp_path):
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]        # nothing listens there once closed
+    address = f"tcp://127.0.0.1:{port}"
+    out, seconds = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+                        "--scheduler", address, "--timeout", "5", timeout=90)
+    assert out.returncode != 0
+    assert address in _one_error_line(out.stderr)
+    assert seconds < 30, seconds
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_a_bad_timeout_is_refused(value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["reproduce", "du-zhan", "--timeout", value])
+    assert stop.value.code == 2 and "--timeout must be a positive number" in capsys.readouterr().err
+
+
+# -- 7. two runs into one --out -------------------------------------------------------------------
+def test_a_second_run_into_the_same_out_says_another_run_holds_it(tmp_path, capsys, tiny):
+    out = tmp_path / "out"
+    with output_lock(out):                   # as another run would hold it
+        code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
+    assert code != 0
+    line = _one_error_line(capsys.readouterr().err)
+    assert "another run" in line and str(os.getpid()) in line and str(out) in line, line
+    assert not (out / ".checkpoints").exists()            # it computed nothing
+    assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0   # free again
+
+
+# -- 5. a full or read-only disk ------------------------------------------------------------------
+@pytest.fixture
+def tmpfs(tmp_path):
+    """Mount a 1 MB tmpfs; root only (skipped otherwise)."""
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs needs root (a full disk cannot be made otherwise)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(mount: Path, leave: int) -> None:
+    """Fill the file system, then free ``leave`` bytes."""
+    filler = mount / "filler"
+    with open(filler, "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 4096)
+                fh.flush()
+        except OSError:
+            pass
+    size = filler.stat().st_size
+    os.truncate(filler, max(0, size - leave))
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(str(p) for p in folder.rglob("*") if ".tmp" in p.name or ".partial-" in p.name)
+
+
+def test_a_full_disk_while_writing_the_outputs_leaves_out_as_it_was(tmpfs, tmp_path, capsys, tiny):
+    warm = tmp_path / "warm"
+    assert main(["reproduce", "du-zhan", "--out", str(warm), "--jobs", "1"]) == 0
+    out = tmpfs / "out"
+    out.mkdir()
+    shutil.copytree(warm / ".checkpoints", out / ".checkpoints")   # every task resumes
+    (out / "du-zhan.md").write_text("the report of an earlier run\n")
+    _fill(tmpfs, leave=16 * 1024)                                  # the figures do not fit
+    capsys.readouterr()
+    code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
+    assert code != 0
+    line = _one_error_line(capsys.readouterr().err)
+    assert "Errno 28" in line and str(out) in line, line
+    assert sorted(p.name for p in out.iterdir() if p.name != ".lock") == [".checkpoints", "du-zhan.md"]
+    assert (out / "du-zhan.md").read_text() == "the report of an earlier run\n"
+    assert _leftovers(tmpfs) == []
+
+
+def test_a_full_disk_while_checkpointing_leaves_no_temporary_file(tmpfs, capsys, tiny):
+    out = tmpfs / "out"
+    _fill(tmpfs, leave=40 * 1024)                                  # a few checkpoints fit
+    code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
+    assert code != 0
+    assert "Errno 28" in _one_error_line(capsys.readouterr().err)
+    assert _leftovers(tmpfs) == []
+    assert not list(out.glob("*.csv"))
+
+
+def test_a_read_only_out_is_one_line(tmpfs, capsys, tiny):
+    out = tmpfs / "out"
+    out.mkdir()
+    (out / "old.csv").write_text("a\n1\n")
+    subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
+    code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
+    assert code != 0
+    line = _one_error_line(capsys.readouterr().err)
+    assert "Errno 30" in line and str(out) in line, line
+    assert sorted(p.name for p in out.iterdir()) == ["old.csv"]
+
+
+# -- 6. a killed worker ----------------------------------------------------------------------------
+def _die_or_square(i):
+    if i == 3:
+        os.kill(os.getpid(), signal.SIGKILL)   # as the OOM killer or `kill -9` would
+    return i * i
+
+
+def test_a_killed_worker_says_what_happened_and_that_a_rerun_resumes(tmp_path):
+    tasks = [Task(("sq", i), _die_or_square, {"i": i}) for i in range(6)]
+    with pytest.raises(Exception, match="worker process died.*run the same command again to resume") as err:
+        run_tasks(tasks, n_jobs=2, checkpoint_dir=tmp_path, progress=False)
+    assert type(err.value).__name__ == "WorkerDied"
+
+
+def test_a_killed_worker_is_one_line_in_the_cli(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(du_zhan, "plan", lambda mode, seed: [Task(("sq", i), _die_or_square, {"i": i})
+                                                              for i in range(6)])
+    code = main(["reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--jobs", "2"])
+    assert code != 0
+    line = _one_error_line(capsys.readouterr().err)
+    assert "worker process died" in line and "resume" in line, line
+
+
+@pytest.mark.slow
+def test_no_worker_lingers_after_the_run_is_killed(tmp_path):
+    # loky keeps idle workers for 300 s (and so did a killed run's, for ~5.5 min); ours leave
+    # after 10 s idle, once their queued tasks are done: well within 2 min on a loaded machine
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.Popen([sys.executable, "-m", "ppdm_edu", "reproduce", "du-zhan", "--out", str(out),
+                            "--jobs", "2"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((out / ".checkpoints").glob("*")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        children = psutil.Process(run.pid).children(recursive=True)
+        assert children, "the run started no worker"
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+        _, alive = psutil.wait_procs(children, timeout=120)
+        assert not alive, [p.cmdline()[:3] for p in alive]
+    finally:
+        if run.poll() is None:
+            run.kill()
