@@ -99,7 +99,7 @@ class PerturbedTreePanel(Panel):
     seed = 0
 
     def __init__(self, **initial):
-        from ..experiments.liu import adult_xy
+        from ..datasets.adult_continuous import adult_xy
 
         data_rng, rng = spawn_rngs(self.seed)  # the noise stream (rng) is independent of the data
         self._X, self._y, self._Xt, self._yt = adult_xy(self.n_train, data_rng)

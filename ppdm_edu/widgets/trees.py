@@ -10,8 +10,9 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import agrawal
-from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
+from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
+from ..trees.as2000 import ALGORITHMS, make_classifier
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
@@ -103,7 +104,7 @@ class TreesPanel(Panel):
     **initial
         Initial control values: ``function`` (1-5), ``noise`` ("gaussian" or "uniform"),
         ``privacy`` (%, 0-200, default 100) and ``algorithms`` (a tuple of
-        ``ppdm_edu.experiments.as2000_trees.ALGORITHMS``).
+        ``ppdm_edu.trees.as2000.ALGORITHMS``).
 
     Examples
     --------
