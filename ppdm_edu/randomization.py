@@ -31,6 +31,7 @@ from .validation import (
     check_finite_array,
     check_integer,
     check_noise,
+    check_noise_mapping,
     check_positive,
     check_probability,
     check_random_state,
@@ -799,38 +800,119 @@ def _noise_class(kind: str) -> type[Noise]:
         ) from None
 
 
-def perturb(x, noise: Noise, rng=None) -> np.ndarray:
+def _check_real_values(x, name: str = "x") -> np.ndarray:
+    """``x`` as a finite float array, refusing what ``np.asarray(x, float)`` would silently coerce.
+
+    A masked array would lose its mask (the masked values perturbed as data), complex input its
+    imaginary part, datetimes would become nanoseconds and an object array of strings numbers:
+    each is refused with what to do instead (issue 27, item 8).
+    """
+    if isinstance(x, np.ma.MaskedArray):
+        raise TypeError(f"{name} is a masked array: its mask would be ignored and the masked values "
+                        f"perturbed as data; pass {name}.compressed() or fill the masked values first")
+    kinds = ({np.asarray(x[c]).dtype.kind for c in x.columns} if hasattr(x, "columns")
+             else {np.asarray(x).dtype.kind} if not isinstance(x, (str, bytes)) else {"U"})
+    for kind, what in (("c", "complex numbers (the imaginary part would be dropped)"),
+                       ("mM", "datetimes or durations (they would become nanoseconds)"),
+                       ("O", "Python objects (e.g. strings or None), not numbers"),
+                       ("USV", "text, not numbers")):
+        if kinds & set(kind):
+            raise TypeError(f"{name} must hold real numbers, got {what}; convert it to float first")
+    return check_finite_array(x, name)
+
+
+def perturb(x, noise, rng=None, *, unit=None):
     """Value distortion: return ``x + r`` with ``r`` drawn independently from ``noise``.
+
+    One noise perturbs every value of ``x`` (any shape). A mapping ``{column: noise}`` perturbs
+    the named columns of a 2-D array or a DataFrame and leaves the others as they are (Sec. 2:
+    each attribute has its own public noise); a DataFrame with one noise has every column
+    perturbed.
+
+    Stream layout (what makes the same ``rng`` give the same values): with one noise and an
+    array, ``r`` is one draw of ``x``'s shape; per column, each perturbed column in turn, in the
+    mapping's order, draws its ``n`` values from ``rng``: consecutive, non-overlapping blocks of
+    one stream, so the columns' noises are independent.
 
     Parameters
     ----------
-    x : array-like of float
-        Original values (any shape; NaN or infinity raise ValueError).
-    noise : Noise
-        Any :class:`Noise` (uniform, Gaussian or Laplace).
+    x : array-like of float or pandas.DataFrame
+        Original values: real numbers only (NaN or infinity raise ValueError; masked arrays,
+        complex, datetimes, objects and text raise TypeError). With a mapping, a 2-D table.
+    noise : Noise or dict
+        Any :class:`Noise` (uniform, Gaussian or Laplace), or ``{column: Noise}`` keyed by column
+        name (DataFrame) or position (0 .. n_columns - 1).
     rng : None, int or numpy.random.Generator
         Seed or generator; the same seed gives the same perturbed values.
+    unit : array-like of float, optional
+        Noise already drawn at scale 1 (``UniformNoise(1)``, ``GaussianNoise(1)`` or
+        ``LaplaceNoise(1)``), shape ``x.shape`` for one noise or ``(n, number of perturbed
+        columns)`` in the mapping's order: ``r = noise.scale * unit`` instead of a draw (common
+        random numbers: a slider that moves the privacy level rescales the same draws). Not
+        together with ``rng``.
 
     Returns
     -------
-    numpy.ndarray
-        ``x + r``, same shape as ``x``.
+    numpy.ndarray or pandas.DataFrame
+        ``x + r``, same shape as ``x`` (a DataFrame keeps its columns, index and the dtypes of
+        the columns left as they are).
 
     Raises
     ------
     TypeError
-        If ``noise`` is not a Noise.
+        If ``noise`` is not a Noise or a dict of them, or ``x`` is not real numbers.
     ValueError
-        If ``x`` is empty, not numeric or holds NaN or infinity.
+        If ``x`` is empty or holds NaN or infinity, a mapping names an unknown column or is given
+        for data that is not 2-D, or ``unit`` has the wrong shape or comes with ``rng``.
 
     Examples
     --------
     >>> perturb([1.0, 2.0], GaussianNoise(0.1), rng=1).shape
     (2,)
+    >>> W = perturb(np.zeros((3, 2)), {1: UniformNoise(1.0)}, rng=0)
+    >>> W[:, 0].tolist()
+    [0.0, 0.0, 0.0]
     """
-    check_noise(noise)
-    arr = check_finite_array(x, "x")
-    return arr + noise.sample(arr.shape, rng)
+    if not isinstance(noise, dict):
+        check_noise(noise)
+    arr = _check_real_values(x, "x")
+    if unit is not None and rng is not None:
+        raise ValueError("give rng (perturb draws the noise) or unit (perturb rescales the draws "
+                         "given), not both")
+    frame = hasattr(x, "columns") and hasattr(x, "index")
+    if isinstance(noise, Noise) and not frame:
+        if unit is None:
+            return arr + noise.sample(arr.shape, rng)
+        return arr + noise.scale * _check_unit(unit, arr.shape)
+    if arr.ndim != 2:
+        raise ValueError(f"x must be a 2-D table (records x columns) for noise per column, got shape "
+                         f"{arr.shape}")
+    names = list(x.columns) if frame else None
+    cols = check_noise_mapping(noise, arr.shape[1], names, require_all=False)
+    n = arr.shape[0]
+    out = arr.copy()
+    if unit is None:
+        gen = check_random_state(rng)
+        for j, nz in cols.items():
+            out[:, j] = out[:, j] + nz.sample(n, gen)
+    else:
+        draws = _check_unit(unit, (n, len(cols)))
+        for i, (j, nz) in enumerate(cols.items()):
+            out[:, j] = arr[:, j] + nz.scale * draws[:, i]
+    if not frame:
+        return out
+    result = x.copy()
+    for j in cols:
+        result[x.columns[j]] = out[:, j]
+    return result
+
+
+def _check_unit(unit, shape) -> np.ndarray:
+    draws = check_finite_array(unit, "unit")
+    if draws.shape != tuple(shape):
+        raise ValueError(f"unit must have shape {tuple(shape)} (one column per perturbed column), "
+                         f"got {draws.shape}")
+    return draws
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,9 @@ import pandas as pd
 from ..datasets.adult_continuous import LIU_DATASETS as DATASETS
 from ..datasets.adult_continuous import adult_xy, make_noises  # noqa: F401
 from ..naive_bayes import PerturbedGaussianNB
+from ..randomization import perturb
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_frame, check_random_state
+from ..validation import check_finite_2d, check_frame, check_random_state
 from .report import (
     Comparison,
     Reproduction,
@@ -109,7 +110,12 @@ def perturb_columns(X, noises, rng=None) -> np.ndarray:
     Returns
     -------
     ndarray of float, shape (n, n_columns)
-        The perturbed records ``W``.
+        The perturbed records ``W`` (:func:`ppdm_edu.perturb` with ``{j: noises[j]}``).
+
+    Raises
+    ------
+    ValueError
+        If `X` is not a finite 2-D array or `noises` does not hold one Noise per column.
 
     Examples
     --------
@@ -118,9 +124,11 @@ def perturb_columns(X, noises, rng=None) -> np.ndarray:
     >>> W.shape, bool(abs(W[:, 0].var() / X[:, 0].var() - 2) < 0.3)
     ((500, 6), True)
     """
-    rng = check_random_state(rng)
-    X = np.asarray(X, dtype=float)
-    return X + np.column_stack([nz.sample(X.shape[0], rng) for nz in noises])
+    X = check_finite_2d(X, "X")
+    if isinstance(noises, (dict, str)) or not hasattr(noises, "__len__") or len(noises) != X.shape[1]:
+        raise ValueError(f"noises must be a sequence of one Noise per column of X ({X.shape[1]} "
+                         f"columns, e.g. make_noises(X)), got {noises!r}")
+    return perturb(X, dict(enumerate(noises)), rng)
 
 
 def privacy_loss_table(X, rng=None) -> pd.DataFrame:

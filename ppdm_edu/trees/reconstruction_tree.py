@@ -55,9 +55,8 @@ import math
 import numbers
 
 import numpy as np
-import pandas as pd
 
-from ..randomization import Noise
+from ..randomization import Noise, perturb
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from ..validation import (
     check_bool,
@@ -166,15 +165,9 @@ def perturb_columns(X, noise, rng=None):
     >>> W[:, 0].tolist()
     [0.0, 0.0, 0.0]
     """
-    rng = check_random_state(rng)
-    arr, names = check_X(X)
-    cols = _resolve_noise(noise, arr.shape[1], names)
-    out = arr.copy()
-    for j, nz in cols.items():
-        out[:, j] = out[:, j] + nz.sample(arr.shape[0], rng)
-    if isinstance(X, pd.DataFrame):
-        return pd.DataFrame(out, columns=X.columns, index=X.index)
-    return out
+    arr, _ = check_X(X)  # the tree's own refusals, naming X
+    # one Noise: every column, each drawing from rng in turn (perturb's per-column stream layout)
+    return perturb(X, noise if isinstance(noise, dict) else dict.fromkeys(range(arr.shape[1]), noise), rng)
 
 
 def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:

@@ -12,6 +12,7 @@ import numpy as np
 from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
+from ..randomization import perturb
 from ..trees.as2000 import ALGORITHMS, make_classifier
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
@@ -171,9 +172,7 @@ class TreesPanel(Panel):
         X, y, Xt, yt = _data(function, self.n_train, self.n_test, self.seed)
         noises = agrawal_noise(noise, privacy / 100.0)
         unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
-        W = X.copy()
-        for i, (a, nz) in enumerate(noises.items()):
-            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
+        W = perturb(X, noises, unit=unit)  # x + scale * unit: alpha or sigma, the noise knows
         clf = make_classifier(alg, noises)
         start = time.perf_counter()
         clf.fit(W, y)
