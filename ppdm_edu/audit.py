@@ -39,9 +39,10 @@ import numpy as np
 from scipy import stats
 
 from .ldp import laplace_mechanism
+from .random_state import spawn_rngs
 from .randomization import Noise
 from .randomized_response import mrr_disguise, warner_disguise
-from .validation import check_finite_array, check_probability, spawn_rngs
+from .validation import check_finite_array, check_probability
 
 __all__ = [
     "EpsilonAudit",

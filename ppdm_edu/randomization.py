@@ -20,21 +20,20 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 from scipy import special
 
+from .random_state import check_random_state
 from .validation import (
     check_finite_1d,
     check_finite_array,
     check_integer,
-    check_noise,
-    check_noise_mapping,
     check_positive,
     check_probability,
-    check_random_state,
     check_size,
 )
 
@@ -1097,3 +1096,100 @@ def noise_for_snr(x, snr: float, kind: str = "gaussian") -> Noise:
     if var_x <= 0:
         raise ValueError("x is constant (variance 0): no noise level gives a finite SNR")
     return _noise_class(kind).from_variance(var_x / snr)
+
+
+_NOISE_TYPES = "a Noise (UniformNoise, GaussianNoise or LaplaceNoise)"
+
+
+def check_noise(noise, name: str = "noise"):
+    """A noise object (:class:`ppdm_edu.randomization.Noise`); anything else is a TypeError.
+
+    Parameters
+    ----------
+    noise : Noise
+        The object to check.
+    name : str, default "noise"
+        Argument name used in the message.
+
+    Returns
+    -------
+    Noise
+        ``noise`` unchanged.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> check_noise(GaussianNoise(1.0)).kind
+    'gaussian'
+    >>> check_noise(1.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: noise must be a Noise (UniformNoise, GaussianNoise or LaplaceNoise), got float
+    """
+    if not isinstance(noise, Noise):
+        raise TypeError(f"{name} must be {_NOISE_TYPES}, got {type(noise).__name__}")
+    return noise
+
+
+def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = "noise", *,
+                        require_all: bool = True) -> dict:
+    """Noise per column: one Noise for every column, or a dict keyed by column name or position.
+
+    Parameters
+    ----------
+    noise : Noise or dict
+        One noise for every column, or ``{column: Noise}``; keys are column names (when
+        ``feature_names`` is given) or positions ``0 .. n_features - 1``.
+    n_features : int
+        Number of columns.
+    feature_names : sequence of str or None, optional
+        Column names, when the data had them.
+    name : str, default "noise"
+        Argument name used in messages.
+    require_all : bool, default True
+        Whether every column needs an entry (otherwise unlisted columns are unperturbed).
+
+    Returns
+    -------
+    dict
+        ``{column position: Noise}``.
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is neither a Noise nor a dict, or a dict value is not a Noise.
+    ValueError
+        If a key names an unknown column or (with ``require_all``) a column has no entry.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> sorted(check_noise_mapping({"b": GaussianNoise(1.0)}, 2, ["a", "b"], require_all=False))
+    [1]
+    """
+    n_features = check_integer(n_features, "n_features", minimum=1)
+    names = None if feature_names is None else [str(c) for c in feature_names]
+    if isinstance(noise, Noise):
+        return dict.fromkeys(range(n_features), noise)
+    if not isinstance(noise, dict):
+        raise TypeError(
+            f"{name} must be {_NOISE_TYPES} or a dict of them per column, got {type(noise).__name__}"
+        )
+    allowed = f"the column names {names}" if names is not None else \
+        f"column positions 0..{n_features - 1}"
+    out = {}
+    for key, value in noise.items():
+        if not isinstance(value, Noise):
+            raise TypeError(f"{name}[{key!r}] must be {_NOISE_TYPES}, got {type(value).__name__}")
+        if names is not None and isinstance(key, str) and key in names:
+            pos = names.index(key)
+        elif isinstance(key, numbers.Integral) and not isinstance(key, bool) \
+                and 0 <= int(key) < n_features:
+            pos = int(key)
+        else:
+            raise ValueError(f"{name} given for unknown column {key!r}; allowed: {allowed}")
+        out[pos] = value
+    if require_all and len(out) < n_features:
+        missing = [names[j] if names is not None else j for j in range(n_features) if j not in out]
+        raise ValueError(f"{name} has no entry for column(s) {missing}; keys must be {allowed}")
+    return out

@@ -51,17 +51,16 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .randomization import Noise
+from .random_state import check_random_state
+from .randomization import Noise, check_noise
 from .validation import (
     check_bool,
     check_bounds,
     check_finite_1d,
     check_integer,
-    check_noise,
     check_positive,
     check_probabilities,
     check_probability,
-    check_random_state,
     check_size,
 )
 

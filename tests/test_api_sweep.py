@@ -48,6 +48,7 @@ LEFT_OUT = {
     "plots": "drawing (every panel is driven to its extremes in test_bad_inputs/test_panel_pairs)",
     "widgets": "controls (clamped; every panel at every pair of extremes in test_panel_pairs)",
     "validation": "the checkers themselves (test_noise_contract.py)",
+    "random_state": "the rng checker itself (test_package.py, test_independent_streams.py)",
     "lecture": "a display switch",
     "trees.as2000": "re-exported by trees", "datasets.adult_continuous": "re-exported by datasets",
     "trees.base": "FlatTree, size measures of a fitted tree's arrays (no user input)",

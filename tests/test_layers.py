@@ -78,3 +78,49 @@ def test_the_checker_finds_an_import_of_experiments(tmp_path):
     """The walk sees an import inside a function, relative or absolute (else the tests above pass vacuously)."""
     assert "ppdm_edu.experiments.report" in _imports("ppdm_edu.__main__")
     assert any(_layer(t) == "experiments" for t in GRAPH["ppdm_edu.experiments.liu"])
+
+
+def _cycles(graph):
+    """Strongly connected components with more than one module (Tarjan), each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_import_graph_has_no_cycle():
+    """No module imports one that imports it back, even through others or inside a function.
+
+    A package's ``__init__`` is left out as a target when the importer is inside that package
+    (``from . import x`` of a sibling goes through it, and every ``__init__`` here loads its
+    submodules lazily, by name, not by import statement)."""
+    graph = {m: {t for t in ts if not (MODULES[t].name == "__init__.py" and m.startswith(t + "."))}
+             for m, ts in GRAPH.items()}
+    assert not _cycles(graph), f"import cycles: {_cycles(graph)}"
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ppdm_edu
-from ppdm_edu import validation
+from ppdm_edu import random_state, validation
 from ppdm_edu.experiments import report
 
 
@@ -33,15 +33,15 @@ def test_every_declared_export_exists():
 
 
 def test_check_random_state():
-    a = validation.check_random_state(5).random(3)
-    b = validation.check_random_state(5).random(3)
+    a = random_state.check_random_state(5).random(3)
+    b = random_state.check_random_state(5).random(3)
     np.testing.assert_array_equal(a, b)
     g = np.random.default_rng(1)
-    assert validation.check_random_state(g) is g
+    assert random_state.check_random_state(g) is g
     with pytest.raises(TypeError, match="Generator"):
-        validation.check_random_state("seed")
+        random_state.check_random_state("seed")
     with pytest.raises(ValueError, match="non-negative"):
-        validation.check_random_state(-1)
+        random_state.check_random_state(-1)
 
 
 @pytest.mark.parametrize("value, msg", [(0, "> 0"), (-1.0, "> 0"), (float("nan"), "finite"),

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..random_state import check_random_state
 from ..randomization import noise_for_snr
-from ..validation import check_finite_2d, check_random_state
+from ..validation import check_finite_2d
 from .adult import ADULT_CONTINUOUS, load_adult
 
 __all__ = ["LIU_DATASETS", "adult_xy", "make_noises"]

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..datasets import plateau, triangles
+from ..random_state import renamed_seed_to_rng, spawn_rngs
 from ..randomization import GaussianNoise, Noise, UniformNoise, perturb
 from ..reconstruction import (
     DEFAULT_TOL,
@@ -34,7 +35,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import check_integer, renamed_seed_to_rng, spawn_rngs
+from ..validation import check_integer
 from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
@@ -154,7 +155,7 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     measures the TV distances of Fig. 2's curves to the original one.
 
     ``rng`` (int, None, SeedSequence or Generator; ``seed=`` still works with a FutureWarning)
-    is split into two independent streams (:func:`~ppdm_edu.validation.spawn_rngs`): one for
+    is split into two independent streams (:func:`~ppdm_edu.random_state.spawn_rngs`): one for
     the data, one for the noise; the same seed gives the same numbers.
 
     Parameters

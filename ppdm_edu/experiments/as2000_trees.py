@@ -37,11 +37,12 @@ import pandas as pd
 # trees (the panels use them); still importable from here for notebook 04
 from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise  # noqa: F401
+from ..random_state import renamed_seed_to_rng, spawn_rngs
 from ..randomization import NOISE_KINDS
 from ..trees.as2000 import ALGORITHMS, make_classifier  # noqa: F401
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import perturb_columns
-from ..validation import check_frame, renamed_seed_to_rng, spawn_rngs
+from ..validation import check_frame
 from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 

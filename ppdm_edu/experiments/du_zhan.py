@@ -30,9 +30,10 @@ import pandas as pd
 
 from ..datasets import adult_binary
 from ..datasets.adult_binary import DU_ZHAN_THETAS
+from ..random_state import renamed_seed_to_rng
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from ..validation import check_frame, renamed_seed_to_rng
+from ..validation import check_frame
 from .report import (
     Comparison,
     Reproduction,

@@ -39,9 +39,10 @@ import pandas as pd
 from ..datasets.adult_continuous import LIU_DATASETS as DATASETS
 from ..datasets.adult_continuous import adult_xy, make_noises  # noqa: F401
 from ..naive_bayes import PerturbedGaussianNB
+from ..random_state import check_random_state
 from ..randomization import perturb
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_finite_2d, check_frame, check_random_state
+from ..validation import check_finite_2d, check_frame
 from .report import (
     Comparison,
     Reproduction,

@@ -61,16 +61,9 @@ from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..randomization import Noise
-from ..validation import (
-    check_class_counts,
-    check_fit_data,
-    check_noise_mapping,
-    check_predict_data,
-    check_probability,
-    check_random_state,
-    check_real,
-)
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise_mapping
+from ..validation import check_class_counts, check_fit_data, check_predict_data, check_probability, check_real
 from ..validation import feature_names as fitted_feature_names
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]

@@ -56,16 +56,10 @@ import numbers
 
 import numpy as np
 
-from ..randomization import Noise, perturb
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise_mapping, perturb
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import (
-    check_bool,
-    check_finite_array,
-    check_fit_data,
-    check_noise_mapping,
-    check_random_state,
-    feature_names,
-)
+from ..validation import check_bool, check_finite_array, check_fit_data, feature_names
 from .gini import (
     Builder,
     TreeClassifierMixin,

@@ -16,9 +16,10 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
+from ..random_state import spawn_rngs
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_positive, check_probability, spawn_rngs
+from ..validation import check_positive, check_probability
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..datasets import plateau, triangles
 from ..plots.reconstruction import plot_reconstruction
+from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..reconstruction import (
     Reconstruction,
@@ -16,7 +17,6 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import spawn_rngs
 from .panel import Panel, margin_axes, slider
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
