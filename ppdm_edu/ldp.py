@@ -52,15 +52,12 @@ from .validation import (
 )
 
 __all__ = [
-    "rr_epsilon",
-    "rr_theta_for_epsilon",
     "amplification",
     "rr_posterior",
     "BreachCheck",
     "rho_breach",
     "breach_limit",
     "max_theta_without_breach",
-    "LaplaceNoise",
     "laplace_noise_for_epsilon",
     "laplace_mechanism",
     "log_likelihood_ratio",

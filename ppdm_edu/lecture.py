@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width", "widget_css", "style_path",
-           "figure_width_px", "figure_max_height_px"]
+__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
 
 # Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:
 # blue, vermilion and bluish green stay distinguishable under every common colour-vision

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["check_random_state", "spawn_rngs", "renamed_seed_to_rng"]
+__all__ = ["check_random_state", "spawn_rngs"]
 
 
 def check_random_state(rng, name: str = "rng") -> np.random.Generator:

@@ -18,27 +18,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported by the callers that need a table
     import pandas as pd
 
-__all__ = [
-    "check_positive",
-    "check_real",
-    "check_bool",
-    "check_probability",
-    "check_finite_array",
-    "check_finite_1d",
-    "check_finite_2d",
-    "check_binary",
-    "check_integer",
-    "check_bounds",
-    "check_probabilities",
-    "check_class_labels",
-    "check_fit_data",
-    "check_predict_data",
-    "feature_names",
-    "check_size",
-    "check_frame",
-    "check_class_counts",
-    "MAX_ELEMENTS",
-]
+__all__ = ["MAX_ELEMENTS"]
 
 #: The most values one call may allocate (10^9 float64 values = 8 GB, a third of this course's
 #: 24 GB reference machine): a larger request is refused with a ValueError that names the

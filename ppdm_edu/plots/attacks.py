@@ -11,7 +11,7 @@ import numpy as np
 from ..attacks import RecordReconstruction, tracy_widom_bound
 from ..lecture import OKABE_ITO
 from ..posterior import BayesEstimate
-from .layout import legend_fraction
+from ._layout import legend_fraction
 
 __all__ = [
     "plot_spectrum",

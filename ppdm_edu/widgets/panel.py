@@ -45,8 +45,7 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture",
-           "static_readout", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
+__all__ = ["Panel"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0

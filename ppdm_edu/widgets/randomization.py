@@ -19,7 +19,7 @@ from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
 from .panel import Panel, margin_axes, slider
 
-__all__ = ["RandomizationPanel", "ATTRIBUTES", "attribute_sample"]
+__all__ = ["RandomizationPanel"]
 
 #: attribute name -> (unit, domain used for "x % privacy")
 ATTRIBUTES = {
