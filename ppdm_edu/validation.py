@@ -865,3 +865,22 @@ def check_class_counts(counts, name: str = "counts", *, one_dimensional: bool = 
     if positive_sum and c.sum() <= 0:
         raise ValueError(f"{name} must have a positive sum (at least one record), got {c.tolist()!r}")
     return c
+
+
+# Names that moved to the module owning their concept (issue 28): still importable from here, looked
+# up lazily (PEP 562) so that validation imports none of them (no import cycle). The package itself
+# imports them from their owners (tests/test_layers.py checks it).
+_MOVED = {
+    "check_random_state": "random_state", "spawn_rngs": "random_state", "renamed_seed_to_rng": "random_state",
+    "check_theta": "randomized_response", "singular_theta_message": "randomized_response",
+    "SINGULAR_THETA_TOL": "randomized_response",
+    "check_noise": "randomization", "check_noise_mapping": "randomization",
+}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module(f"ppdm_edu.{_MOVED[name]}"), name)
+    raise AttributeError(f"module 'ppdm_edu.validation' has no attribute {name!r}")
