@@ -19,6 +19,7 @@ Examples
 """
 from __future__ import annotations
 
+import abc
 import math
 import numbers
 from dataclasses import dataclass
@@ -87,7 +88,7 @@ def _unwrap(arr: np.ndarray):
     return float(arr) if np.ndim(arr) == 0 else arr
 
 
-class Noise:
+class Noise(abc.ABC):
     """Base class of additive noise models ``r`` with mean 0 and a symmetric density (``w = x + r``).
 
     Every module asks the noise object for its math instead of branching on its type: a
@@ -115,9 +116,11 @@ class Noise:
     _scale_squared_per_variance: ClassVar[float] = 1.0
 
     # --- closed forms, provided by subclasses -----------------------------------------------
+    @abc.abstractmethod
     def _sample(self, size, gen: np.random.Generator) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    @abc.abstractmethod
     def _pdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -125,16 +128,20 @@ class Noise:
         with np.errstate(divide="ignore"):
             return np.log(self._pdf(x))
 
+    @abc.abstractmethod
     def _cdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @abc.abstractmethod
     def _ppf(self, q: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _cdf_integral(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+    # optional closed form (not abstract): reconstruction falls back to quadrature without it
+    def _cdf_integral(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - optional
         raise NotImplementedError
 
     @staticmethod
+    @abc.abstractmethod
     def _unit_interval_width(confidence: float) -> float:  # pragma: no cover - abstract
         """Width of the shortest ``confidence`` interval of the noise with scale 1."""
         raise NotImplementedError
@@ -237,6 +244,7 @@ class Noise:
         """
         return cls(math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance")))
 
+    @abc.abstractmethod
     def _entropy(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 

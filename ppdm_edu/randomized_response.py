@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
 from .random_state import check_random_state
 from .validation import check_binary, check_finite_array, check_probability
@@ -378,7 +378,9 @@ def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> War
                       stacklevel=2)
     # the standard error at a possible proportion (Warner's formula needs pi in [0, 1])
     se = float(warner_std_error(clipped, theta, n))
-    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
+    # the normal quantile Phi^-1 (what scipy.stats.norm.ppf computes, without importing all of
+    # scipy.stats for one number)
+    z = float(special.ndtri(0.5 + confidence / 2.0))
     low = min(max(est - z * se, 0.0), 1.0)
     high = min(max(est + z * se, 0.0), 1.0)
     return WarnerEstimate(

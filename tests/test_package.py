@@ -331,3 +331,39 @@ def test_private_names_cross_only_within_a_package_s_private_modules(tmp_path):
     assert not any("user.py" in f for f in found), found
     assert any("peer.py" in f and "_inner" in f for f in found), found
     assert any("outside.py" in f and "private module" in f for f in found), found
+
+
+def test_widgets_without_ipywidgets_name_the_extra_to_install():
+    code = ("import sys; sys.modules['ipywidgets'] = None\n"
+            "try:\n    import ppdm_edu.widgets\n"
+            "except ModuleNotFoundError as err:\n    print(err)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "pip install 'ppdm-edu[lab]'" in out.stdout, out.stdout + out.stderr
+
+
+def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ppdm_edu import GaussianNoise
+    from ppdm_edu.plots.attacks import plot_posterior_intervals
+    from ppdm_edu.posterior import bayes_estimate
+
+    x = np.random.default_rng(0).uniform(0, 1, 200)
+    noise = GaussianNoise(0.2)
+    w = x + noise.sample(x.size, rng=1)
+    est = bayes_estimate(w, noise, (np.linspace(0, 1, 11), np.full(10, 0.1)))
+
+    def drawn(**kw):
+        fig, ax = plt.subplots()
+        plot_posterior_intervals(x, w, est, noise.interval_width(0.95), ax=ax, n_show=10, **kw)
+        ys = [tuple(np.round(line.get_ydata(), 9)) for line in ax.lines]
+        plt.close(fig)
+        return ys
+
+    assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
+    with pytest.warns(FutureWarning, match="rng"):
+        old = drawn(seed=3)
+    assert old == drawn(rng=3)

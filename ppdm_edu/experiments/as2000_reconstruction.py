@@ -36,7 +36,7 @@ from ..reconstruction import (
     total_variation,
 )
 from ..validation import check_integer
-from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
+from .report import Comparison, Reproduction, check_mode, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = [
@@ -406,6 +406,7 @@ def _n_seeds(mode: str) -> int:
 @documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """Fig. 2 runs with the held-out stop too; in ``full`` also the runs with ``tol = 1e-4``."""
+    check_mode(mode)  # before any task runs
     tasks = _fig2_tasks(_n_seeds(mode), seed, cross_validation=True)
     if mode == "full":
         tasks += _fig2_tasks(_n_seeds(mode), seed, tol=1e-4)

@@ -43,7 +43,7 @@ from ..trees.as2000 import ALGORITHMS, make_classifier  # noqa: F401
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import perturb_columns
 from ..validation import check_frame
-from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
+from .report import Comparison, Reproduction, check_mode, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
@@ -621,6 +621,7 @@ _RUNS_PARAMETER = ("int, optional", "Runs per setting (default: 2 in quick, the 
 @documented_as("plan", runs=_RUNS_PARAMETER)
 def plan(mode: str = "quick", seed: int = 0, runs: int | None = None) -> list[Task]:
     """The tasks of Fig. 5 and Fig. 6 (Fig. 6's Original trees are Fig. 5's: computed once)."""
+    check_mode(mode)  # before any task runs
     n_train, runs = _scale(mode, runs)
     fig5 = _accuracy_tasks(FUNCTIONS, ("gaussian", "uniform"), (0.25, 1.0), ALGORITHMS,
                           n_train=n_train, n_test=5_000, runs=runs, seed=seed)

@@ -37,6 +37,7 @@ from ..validation import check_frame
 from .report import (
     Comparison,
     Reproduction,
+    check_mode,
     documented_as,
     prepare_output,
     run_reproduction,
@@ -282,6 +283,7 @@ def _runs(mode: str) -> int:
 @documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """The benchmark and the theta sweep (quick: 10 runs per theta; full: the paper's 50)."""
+    check_mode(mode)  # before any task runs
     return _sweep_tasks(PAPER_THETAS, runs=_runs(mode), seed=seed)
 
 

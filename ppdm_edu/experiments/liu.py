@@ -46,6 +46,7 @@ from ..validation import check_finite_2d, check_frame
 from .report import (
     Comparison,
     Reproduction,
+    check_mode,
     documented_as,
     prepare_output,
     run_reproduction,
@@ -612,6 +613,7 @@ def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     ``SeedSequence(seed)``: repeat r is child r, curve c of figure f child n_rep + 2c + f - 1,
     Table 1 the last.
     """
+    check_mode(mode)  # before any task runs
     sc = _scale(mode)
     n_rep, n_curve = sc["n_rep"], sc["n_curve"]
     seed = int(seed)

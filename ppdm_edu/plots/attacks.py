@@ -11,6 +11,7 @@ import numpy as np
 from ..attacks import RecordReconstruction, tracy_widom_bound
 from ..lecture import OKABE_ITO
 from ..posterior import BayesEstimate
+from ..random_state import check_random_state, renamed_seed_to_rng
 from ._layout import legend_fraction
 
 __all__ = [
@@ -245,8 +246,9 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
     return ax
 
 
+@renamed_seed_to_rng
 def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=None,
-                             n_show: int = 30, seed: int = 0):
+                             n_show: int = 30, rng=0):
     """For a few records: the paper's interval around w (grey) and the posterior interval.
 
     The grey bar is the interval Agrawal & Srikant's Table 1 promises (``w`` plus or minus half
@@ -265,8 +267,8 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
         Where to draw the intervals; a new figure and axes when omitted.
     n_show : int, default 30
         Number of records drawn (picked at random, shown sorted by ``w``).
-    seed : int, default 0
-        Seed of the random pick.
+    rng : None, int or numpy.random.Generator, default 0
+        Seed or generator of the random pick (``seed=`` still works, with a FutureWarning).
 
     Returns
     -------
@@ -275,7 +277,7 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
     """
     ax = _ax(ax)
     x, w = np.asarray(x, dtype=float), np.asarray(w, dtype=float)
-    rng = np.random.default_rng(seed)
+    rng = check_random_state(rng)
     pick = np.sort(rng.choice(x.size, size=min(n_show, x.size), replace=False))
     pick = pick[np.argsort(w[pick])]
     pos = np.arange(pick.size)
