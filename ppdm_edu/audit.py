@@ -125,7 +125,7 @@ class EpsilonAudit:
 def _check_trials(trials) -> int:
     if isinstance(trials, bool) or not isinstance(trials, numbers.Integral):
         raise TypeError(f"trials must be an integer, got {trials!r}")
-    if not 4 <= trials <= MAX_TRIALS:
+    if not 4 <= int(trials) <= MAX_TRIALS:
         raise ValueError(f"trials must be from 4 to {MAX_TRIALS:,} (runs per input), got {trials}")
     return int(trials)
 
@@ -251,11 +251,12 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
             _cp_upper(k_den, half, alpha))
         j = int(np.argmax(score))
         kn, kd = int(masks[j].astype(np.int64) @ e_num), int(masks[j].astype(np.int64) @ e_den)
-        p_low = float(_cp_lower(kn, n_est, alpha))
-        p_up = float(_cp_upper(kd, n_est, alpha))
+        p_low = float(_cp_lower(np.asarray(kn), n_est, alpha))
+        p_up = float(_cp_upper(np.asarray(kd), n_est, alpha))
         bound = max(0.0, math.log(p_low / p_up)) if p_low > 0 else 0.0
         if best is None or bound > best[0]:
             best = (bound, j, direction, kn, kd, p_low, p_up)
+    assert best is not None  # the loop above ran twice
     bound, j, direction, kn, kd, p_low, p_up = best
     kind, t = names[j]
     if kind == "value":

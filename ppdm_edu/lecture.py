@@ -60,7 +60,7 @@ def style_path(name: str) -> str:
     """
     if name not in STYLES:
         raise ValueError(f"unknown style {name!r}; choose from {STYLES}")
-    return str(resources.files("ppdm_edu").joinpath("styles", f"{name}.mplstyle"))
+    return str(resources.files("ppdm_edu").joinpath("styles").joinpath(f"{name}.mplstyle"))
 
 
 # kept for compatibility with the first version of this module

@@ -57,7 +57,7 @@ def check_random_state(rng, name: str = "rng") -> np.random.Generator:
     if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
         if isinstance(rng, numbers.Integral) and int(rng) < 0:
             raise ValueError(f"{name} must be a non-negative integer seed, got {rng}")
-        return np.random.default_rng(rng)
+        return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
     if isinstance(rng, np.random.Generator):
         return rng
     raise TypeError(

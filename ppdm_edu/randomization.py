@@ -23,7 +23,7 @@ import abc
 import math
 import numbers
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
 from scipy import special
@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 _LOG2E = 1.0 / math.log(2.0)
+_NoiseT = TypeVar("_NoiseT", bound="Noise")  # the classmethods return the subclass they are called on
 _SQRT2PI = math.sqrt(2.0 * math.pi)
 
 
@@ -191,7 +192,7 @@ class Noise(abc.ABC):
         return self._unit_interval_width(_check_confidence(confidence)) * self.scale
 
     @classmethod
-    def from_interval_width(cls, width: float, confidence: float = 0.95) -> Noise:
+    def from_interval_width(cls: type[_NoiseT], width: float, confidence: float = 0.95) -> _NoiseT:
         """The noise whose ``confidence`` interval is ``width`` wide.
 
         Parameters
@@ -217,10 +218,10 @@ class Noise(abc.ABC):
         0.5
         """
         width = check_positive(width, "width")
-        return cls(width / cls._unit_interval_width(_check_confidence(confidence)))
+        return cls(**{cls.scale_name: width / cls._unit_interval_width(_check_confidence(confidence))})
 
     @classmethod
-    def from_variance(cls, var: float) -> Noise:
+    def from_variance(cls: type[_NoiseT], var: float) -> _NoiseT:
         """The noise with this variance.
 
         Parameters
@@ -242,7 +243,7 @@ class Noise(abc.ABC):
         >>> LaplaceNoise.from_variance(2.0).b
         1.0
         """
-        return cls(math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance")))
+        return cls(**{cls.scale_name: math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance"))})
 
     @abc.abstractmethod
     def _entropy(self) -> float:  # pragma: no cover - abstract
@@ -678,7 +679,7 @@ class GaussianNoise(Noise):
             out = s * (z * special.ndtr(z) + np.exp(-0.5 * z * z) / _SQRT2PI)
         return np.where(np.isposinf(t), np.inf, np.where(np.isneginf(t), 0.0, out))
 
-    def ppf(self, q) -> np.ndarray:
+    def ppf(self, q) -> np.ndarray | float:
         """Quantile of N(0, sigma^2): sigma * Phi^-1(q).
 
         Parameters

@@ -616,7 +616,7 @@ def _check_conditions(conditions) -> dict:
             value = int(value)
         if not isinstance(value, numbers.Real) or value not in (0, 1):
             raise ValueError(f"conditions[{key!r}] must be 0 or 1 (binary data), got {value!r}")
-        out[key] = int(value)
+        out[key] = 1 if value == 1 else 0
     return out
 
 

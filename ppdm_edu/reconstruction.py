@@ -47,6 +47,7 @@ import dataclasses
 import functools
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from scipy import stats
@@ -233,7 +234,7 @@ class Reconstruction:
             If this result has no noise model (``noise=None``, e.g. from
             :func:`reconstruct_counts` called without one).
         """
-        return posterior(w, self.edges, self.probabilities, self.noise,
+        return posterior(w, self.edges, self.probabilities, cast(Noise, self.noise),  # None: TypeError there
                          method=self.method if method is None else method)
 
     def posterior_mean(self, w, method: str | None = None) -> np.ndarray:
@@ -536,7 +537,7 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
     n = float(N.sum())
     pr = np.full(m, 1.0 / m)  # step (1): uniform start
     threshold = chi2_threshold(m, tol)
-    history = [pr] if keep_history else None
+    history: list[np.ndarray] | None = [pr] if keep_history else None
     statistic = float("nan")
     converged = False
     n_iter = 0
@@ -578,7 +579,7 @@ def _iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histo
         with np.errstate(over="ignore"):  # a tiny prev: the statistic is inf, i.e. not converged
             statistic = float(np.sum(diff[pos] ** 2 / prev[pos]))
         pr = new
-        if keep_history:
+        if history is not None:  # keep_history
             history.append(pr)
         if statistic <= threshold:
             converged = True

@@ -185,13 +185,13 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
             f"runs = {runs} x {len(thetas)} thetas x {truth.n} records = {work:.3g} disguised "
             f"records; at most {MAX_SWEEP_RECORDS:,} are allowed per call: lower runs"
         )
-    truth = truth.estimate
+    truth_estimate = truth.estimate
     rows = []
     for theta in thetas:  # loops over settings and runs; the records are handled by numpy
         for run in range(int(runs)):
             res = mrr_estimate(mrr_disguise(X, theta, rng, keep=keep), theta, conditions, keep=keep)
             rows.append({"theta": theta, "run": run, "estimate": res.estimate,
                          "std_error": res.std_error, "std_error_disguise": res.std_error_disguise,
-                         "p_star_e": res.p_star_e, "truth": truth,
+                         "p_star_e": res.p_star_e, "truth": truth_estimate,
                          "epsilon": epsilon(theta)})
     return pd.DataFrame(rows)

@@ -424,7 +424,7 @@ def check_integer(value, name: str, *, minimum: int | None = None, maximum: int 
     elif not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be an integer{allowed}, got {value!r}")
     elif math.isfinite(float(value)) and float(value).is_integer():
-        out = int(value)
+        out = int(float(value))
     else:  # a number, but not a whole one (2.5, NaN, inf): a wrong value, not a wrong type
         raise ValueError(f"{name} must be an integer{allowed}, got {value!r}")
     if (minimum is not None and out < minimum) or (maximum is not None and out > maximum):

@@ -132,7 +132,7 @@ def agrawal(n: int, function: int, rng=None, balanced: bool = False):
         return X, _group_a(X, function).astype(np.int64)
     # Rejection sampling in vectorized batches until each class has its quota.
     need = {1: n // 2, 0: n - n // 2}
-    parts = {1: [], 0: []}
+    parts: dict[int, list] = {1: [], 0: []}
     have = {1: 0, 0: 0}
     while have[1] < need[1] or have[0] < need[0]:
         batch = _attributes(max(2 * n, 1000), rng)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -200,7 +201,7 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     data_rng, noise_rng = spawn_rngs(rng)
     x = _shape(shape)(n, rng=data_rng)
     w = perturb(x, noise, rng=noise_rng)
-    kwargs = dict(bounds=FIG2_BOUNDS, width=width, tol=tol, keep_history=keep_history)
+    kwargs: dict[str, Any] = dict(bounds=FIG2_BOUNDS, width=width, tol=tol, keep_history=keep_history)
     bayes = reconstruct(w, noise, method="bayes", **kwargs)
     em = reconstruct(w, noise, method="em", **kwargs)
     truth = interval_distribution(x, bayes.edges)

@@ -205,7 +205,7 @@ def _accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     if not privacy:
         raise ValueError("privacy is empty; give levels such as (0.25, 1.0)")
     for level in privacy:
-        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < level < np.inf:
+        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < float(level) < np.inf:
             raise ValueError(f"privacy levels must be numbers > 0 (1.0 = 100 %), got {level!r}")
     n_train = _check_count(n_train, "n_train", 2)
     n_test = _check_count(n_test, "n_test", 1)

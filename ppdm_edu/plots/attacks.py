@@ -71,7 +71,8 @@ class SpectrumDrawing:
     def __init__(self, ax, result: RecordReconstruction, n: int | None = None, title: str | None = None):
         from matplotlib.patches import Rectangle
 
-        self.ax, self.n, self._size = ax, n, None
+        self.ax, self.n = ax, n
+        self._size: int | None = None
         # the Marchenko-Pastur band across the whole width (x in axes units, y in data units)
         self.band = ax.add_patch(Rectangle((0.0, 1.0), 1.0, 1.0, transform=ax.get_yaxis_transform(),
                                            color=ORANGE, alpha=0.35, lw=0,
@@ -105,7 +106,7 @@ class SpectrumDrawing:
         lo, hi = result.noise_bounds
         self.band.set_y(lo)
         self.band.set_height(hi - lo)
-        if self.edge is not None:
+        if self.edge is not None and self.n is not None:  # the edge exists only with n
             self.edge.set_ydata([tracy_widom_bound(self.n, ev.size)] * 2)
         self.kept.set_data(idx[kept], ev[kept])
         self.dropped.set_data(idx[~kept], ev[~kept])

@@ -411,10 +411,10 @@ def _compact(feature, threshold, left, right, counts, depth) -> TreeStructure:
         if feature[node] >= 0:
             stack.append(right[node])
             stack.append(left[node])
-    keep = np.asarray(keep, dtype=np.int64)
+    kept = np.asarray(keep, dtype=np.int64)
     new_id = np.full(feature.size, -1, dtype=np.int64)
-    new_id[keep] = np.arange(keep.size)
-    f = feature[keep]
+    new_id[kept] = np.arange(kept.size)
+    f = feature[kept]
     internal = f >= 0
     new_left = np.where(internal, new_id[left[keep]], -1)
     new_right = np.where(internal, new_id[right[keep]], -1)
@@ -537,7 +537,7 @@ class TreeClassifierMixin(ClassifierMixin, BaseEstimator):
             share = c.max() / c.sum() if c.sum() > 0 else 0.0
             lines.append(f"{indent}|--- class: {label} (n={c.sum():.0f}, {share:.0%})")
 
-        stack = [(0, "")]
+        stack: list[tuple] = [(0, "")]
         while stack:
             node, indent = stack.pop()
             if isinstance(node, str):  # a pre-formatted line

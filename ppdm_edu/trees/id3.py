@@ -213,7 +213,13 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
     front_used = np.zeros((1, K), dtype=bool)
     front_ids = np.array([0])
 
-    feature, children, label, counts, gain, depth, reason = [], [], [], [], [], [], []
+    feature: list = []
+    children: list = []
+    label: list = []
+    counts: list = []
+    gain: list = []
+    depth: list = []
+    reason: list = []
 
     def new_nodes(c, d):
         start = len(feature)
@@ -258,10 +264,12 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
 
         split = ~leaf
         split_idx = np.flatnonzero(split)
-        next_counts, next_used, next_ids = [], [], []
+        next_counts: list = []
+        next_used: list = []
+        next_ids: list = []
         child_front = np.full((n_front, 2), -1, dtype=np.int64)
         feat_front = np.full(n_front, -1, dtype=np.int64)
-        for i in np.flatnonzero(leaf):
+        for i in np.flatnonzero(leaf).tolist():
             reason[front_ids[i]] = PURE if pure[i] else NO_ATTRIBUTES
             if pure[i]:
                 label[front_ids[i]] = 0 if q0[i] == 1.0 else 1
@@ -270,8 +278,8 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> TreeArrays:
             child_c = cells[split_idx, k]  # (s, value, class)
             ids = new_nodes(child_c.reshape(-1, 2), level + 1).reshape(-1, 2)
             empty = child_c.sum(axis=2) <= _EPS  # estimated size <= 0: empty branch (step 6c)
-            for j, i in enumerate(split_idx):
-                nid = front_ids[i]
+            for j, i in enumerate(split_idx.tolist()):
+                nid = int(front_ids[i])
                 feature[nid] = int(k[j])
                 children[nid] = [int(ids[j, 0]), int(ids[j, 1])]
                 gain[nid] = float(gains[i, k[j]])

@@ -295,7 +295,7 @@ class ReconstructionTree(TreeClassifierMixin):
         )
 
     def _resolve_bounds(self, noisy: dict, d: int, names) -> dict[int, tuple[float, float] | None]:
-        out = {j: None for j in noisy}
+        out: dict[int, tuple[float, float] | None] = dict.fromkeys(noisy)
         if self.bounds is None:
             return out
         if not isinstance(self.bounds, dict):
@@ -360,7 +360,8 @@ class ReconstructionTree(TreeClassifierMixin):
                 codes[:, j], cut = _unperturbed_codes(W[:, j], params["max_unperturbed"])
                 thresholds.append(cut)
                 continue
-            lo_hi = bounds[j] if bounds[j] is not None else (float(W[:, j].min()), float(W[:, j].max()))
+            bound = bounds[j]
+            lo_hi = bound if bound is not None else (float(W[:, j].min()), float(W[:, j].max()))
             if not lo_hi[1] > lo_hi[0]:
                 lo_hi = (lo_hi[0] - 0.5, lo_hi[0] + 0.5)
             edges = make_edges(lo_hi, n_intervals=m_default)
@@ -380,7 +381,7 @@ class ReconstructionTree(TreeClassifierMixin):
                 self.reconstructions_[key] = rec
                 codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
 
-        self.local_log_ = []
+        self.local_log_: list = []
         self.tree_ = self._grow(W, yc, k, codes, thresholds, reconstructors, wbins, params)
         self.n_local_reconstructions_ = len(self.local_log_)
         self.intervals_ = codes.astype(np.int32)

@@ -142,7 +142,7 @@ class TreesPanel(Panel):
                 description="algorithms", style=style),
         }
 
-    def compute(self, function, noise, privacy, algorithms) -> TreesResult:
+    def compute(self, function, noise, privacy, algorithms) -> TreesResult:  # type: ignore[override]  # the controls, by name
         algorithms = tuple(algorithms)
         if not algorithms:
             raise ValueError("select at least one algorithm (ctrl/cmd-click to select several)")
