@@ -13,7 +13,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 help:
 	@echo "make lab           create .venv (once) with the lab extra and start JupyterLab on notebooks/"
-	@echo "make test          create/refresh .venv with the test extra; ruff, unit tests, doctests, every notebook (nbval)"
+	@echo "make test          create/refresh .venv with the test extra; ruff, mypy, unit tests, doctests, every notebook (nbval)"
 	@echo "make test-deps     unit tests, doctests and nbval again with the oldest and the newest allowed dependencies"
 	@echo "make test-browser  build the site and JupyterLite, test them; drive JupyterLab and the site in headless Chromium"
 	@echo "make site          the course as a static website in site/_build/html (committed outputs, no execution)"
@@ -54,12 +54,13 @@ lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
-# Lint (ruff, rule set in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
+# Lint (ruff, rule set in pyproject.toml), type-check (mypy, [tool.mypy] in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
 # tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).
 # Both always run; the target fails if either fails.
 test: $(VENV)/.test-installed
 	@status=0; \
 	$(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
+	$(BIN)/python -m mypy ppdm_edu || status=1; \
 	$(BIN)/python -m pytest -m "not browser" --durations=10 || status=1; \
 	exit $$status
 

@@ -40,9 +40,10 @@ import numpy as np
 from scipy import stats
 
 from .ldp import laplace_mechanism
+from .random_state import spawn_rngs
 from .randomization import Noise
 from .randomized_response import mrr_disguise, warner_disguise
-from .validation import check_finite_array, check_probability, spawn_rngs
+from .validation import check_finite_array, check_probability
 
 __all__ = [
     "EpsilonAudit",
@@ -125,7 +126,7 @@ class EpsilonAudit:
 def _check_trials(trials) -> int:
     if isinstance(trials, bool) or not isinstance(trials, numbers.Integral):
         raise TypeError(f"trials must be an integer, got {trials!r}")
-    if not 4 <= trials <= MAX_TRIALS:
+    if not 4 <= int(trials) <= MAX_TRIALS:
         raise ValueError(f"trials must be from 4 to {MAX_TRIALS:,} (runs per input), got {trials}")
     return int(trials)
 

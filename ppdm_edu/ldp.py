@@ -38,30 +38,26 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from .randomization import LaplaceNoise, Noise, noise_for_privacy
+from .randomization import LaplaceNoise, Noise, check_noise, noise_for_privacy
+from .randomized_response import check_theta
 from .randomized_response import epsilon as rr_epsilon
 from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
 from .validation import (
     check_bounds,
     check_finite_1d,
     check_finite_array,
-    check_noise,
     check_positive,
     check_probability,
     check_real,
-    check_theta,
 )
 
 __all__ = [
-    "rr_epsilon",
-    "rr_theta_for_epsilon",
     "amplification",
     "rr_posterior",
     "BreachCheck",
     "rho_breach",
     "breach_limit",
     "max_theta_without_breach",
-    "LaplaceNoise",
     "laplace_noise_for_epsilon",
     "laplace_mechanism",
     "log_likelihood_ratio",
@@ -620,11 +616,11 @@ def mechanism_table(value_range: float = 1.0, level: float = 1.0, delta: float =
     lap = LaplaceNoise(gau.std / math.sqrt(2.0))
     # uniform: the total-variation distance between the two extreme inputs is range / (2 alpha),
     # so (epsilon, delta) holds for every epsilon iff delta >= range / (2 alpha)
-    uni_eps = 0.0 if delta >= min(1.0, value_range / (2.0 * uni.alpha)) else math.inf
+    uni_eps = 0.0 if delta >= min(1.0, value_range / (2.0 * uni.scale)) else math.inf  # scale = alpha
     rows = {
         "uniform (AS2000)": (uni.std, uni.interval_width(0.95), worst_case_epsilon(uni, bounds), uni_eps),
         "gaussian (AS2000)": (gau.std, gau.interval_width(0.95), worst_case_epsilon(gau, bounds),
-                              gaussian_epsilon(gau.sigma, delta, bounds)),
+                              gaussian_epsilon(gau.scale, delta, bounds)),
         "laplace, same variance": (lap.std, lap.interval_width(0.95), worst_case_epsilon(lap, bounds),
                                    worst_case_epsilon(lap, bounds)),
     }

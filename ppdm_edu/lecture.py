@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO", "widget_width", "widget_css", "style_path",
-           "figure_width_px", "figure_max_height_px"]
+__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
 
 # Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:
 # blue, vermilion and bluish green stay distinguishable under every common colour-vision
@@ -61,7 +60,7 @@ def style_path(name: str) -> str:
     """
     if name not in STYLES:
         raise ValueError(f"unknown style {name!r}; choose from {STYLES}")
-    return str(resources.files("ppdm_edu").joinpath("styles", f"{name}.mplstyle"))
+    return str(resources.files("ppdm_edu").joinpath("styles").joinpath(f"{name}.mplstyle"))
 
 
 # kept for compatibility with the first version of this module

@@ -24,15 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .randomization import Noise
-from .validation import (
-    check_finite_1d,
-    check_integer,
-    check_noise,
-    check_probability,
-    check_random_state,
-    check_real,
-)
+from .random_state import check_random_state
+from .randomization import Noise, check_noise
+from .validation import check_finite_1d, check_integer, check_probability, check_real
 
 __all__ = [
     "posterior",

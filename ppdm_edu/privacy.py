@@ -59,14 +59,9 @@ import pandas as pd
 from scipy import special
 from scipy.spatial import cKDTree
 
-from .randomization import Noise, noise_for_snr, perturb
-from .validation import (
-    check_finite_1d,
-    check_noise,
-    check_positive,
-    check_probability,
-    check_random_state,
-)
+from .random_state import check_random_state
+from .randomization import Noise, check_noise, noise_for_snr, perturb
+from .validation import check_finite_1d, check_positive, check_probability
 
 __all__ = [
     "interval_privacy",
@@ -387,9 +382,9 @@ def _check_pairs(x, w) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_k(k, n: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or int(k) < 1:
         raise ValueError(f"k (number of neighbours) must be an integer >= 1, got {k!r}")
-    if n < k + 2:
+    if n < int(k) + 2:
         raise ValueError(f"need at least k + 2 = {k + 2} paired samples, got {n}")
     return int(k)
 
@@ -833,10 +828,10 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
         if len(snrs) != len(columns):
             raise ValueError(f"snr_value: give one SNR or one per column: {len(columns)} columns, "
                              f"{len(snrs)} SNR values")
-    snrs = [check_positive(s, "snr_value") for s in snrs]
+    snr_values = [check_positive(s, "snr_value") for s in snrs]
     gen = check_random_state(rng)
     rows = {}
-    for column, s in zip(columns, snrs):  # a loop over attributes, not records
+    for column, s in zip(columns, snr_values):  # a loop over attributes, not records
         if not pd.api.types.is_numeric_dtype(frame[column].dtype):
             raise TypeError(f"frame column {column!r} must be numeric (privacy is measured on "
                             f"numbers), got dtype {frame[column].dtype}; drop or encode it first")

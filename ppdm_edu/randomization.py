@@ -19,21 +19,22 @@ Examples
 """
 from __future__ import annotations
 
+import abc
 import math
+import numbers
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
 from scipy import special
 
+from .random_state import check_random_state
 from .validation import (
     check_finite_1d,
     check_finite_array,
     check_integer,
-    check_noise,
     check_positive,
     check_probability,
-    check_random_state,
     check_real,
     check_size,
 )
@@ -52,6 +53,7 @@ __all__ = [
 ]
 
 _LOG2E = 1.0 / math.log(2.0)
+_NoiseT = TypeVar("_NoiseT", bound="Noise")  # the classmethods return the subclass they are called on
 _SQRT2PI = math.sqrt(2.0 * math.pi)
 
 
@@ -88,7 +90,7 @@ def _unwrap(arr: np.ndarray):
     return float(arr) if np.ndim(arr) == 0 else arr
 
 
-class Noise:
+class Noise(abc.ABC):
     """Base class of additive noise models ``r`` with mean 0 and a symmetric density (``w = x + r``).
 
     Every module asks the noise object for its math instead of branching on its type: a
@@ -116,9 +118,11 @@ class Noise:
     _scale_squared_per_variance: ClassVar[float] = 1.0
 
     # --- closed forms, provided by subclasses -----------------------------------------------
+    @abc.abstractmethod
     def _sample(self, size, gen: np.random.Generator) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    @abc.abstractmethod
     def _pdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -126,16 +130,20 @@ class Noise:
         with np.errstate(divide="ignore"):
             return np.log(self._pdf(x))
 
+    @abc.abstractmethod
     def _cdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @abc.abstractmethod
     def _ppf(self, q: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _cdf_integral(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+    # optional closed form (not abstract): reconstruction falls back to quadrature without it
+    def _cdf_integral(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - optional
         raise NotImplementedError
 
     @staticmethod
+    @abc.abstractmethod
     def _unit_interval_width(confidence: float) -> float:  # pragma: no cover - abstract
         """Width of the shortest ``confidence`` interval of the noise with scale 1."""
         raise NotImplementedError
@@ -185,7 +193,7 @@ class Noise:
         return self._unit_interval_width(_check_confidence(confidence)) * self.scale
 
     @classmethod
-    def from_interval_width(cls, width: float, confidence: float = 0.95) -> Noise:
+    def from_interval_width(cls: type[_NoiseT], width: float, confidence: float = 0.95) -> _NoiseT:
         """The noise whose ``confidence`` interval is ``width`` wide.
 
         Parameters
@@ -211,10 +219,10 @@ class Noise:
         0.5
         """
         width = check_positive(width, "width")
-        return cls(width / cls._unit_interval_width(_check_confidence(confidence)))
+        return cls(**{cls.scale_name: width / cls._unit_interval_width(_check_confidence(confidence))})
 
     @classmethod
-    def from_variance(cls, var: float) -> Noise:
+    def from_variance(cls: type[_NoiseT], var: float) -> _NoiseT:
         """The noise with this variance.
 
         Parameters
@@ -236,8 +244,9 @@ class Noise:
         >>> LaplaceNoise.from_variance(2.0).b
         1.0
         """
-        return cls(math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance")))
+        return cls(**{cls.scale_name: math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance"))})
 
+    @abc.abstractmethod
     def _entropy(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -671,7 +680,7 @@ class GaussianNoise(Noise):
             out = s * (z * special.ndtr(z) + np.exp(-0.5 * z * z) / _SQRT2PI)
         return np.where(np.isposinf(t), np.inf, np.where(np.isneginf(t), 0.0, out))
 
-    def ppf(self, q) -> np.ndarray:
+    def ppf(self, q) -> np.ndarray | float:
         """Quantile of N(0, sigma^2): sigma * Phi^-1(q).
 
         Parameters
@@ -800,38 +809,119 @@ def _noise_class(kind: str) -> type[Noise]:
         ) from None
 
 
-def perturb(x, noise: Noise, rng=None) -> np.ndarray:
+def _check_real_values(x, name: str = "x") -> np.ndarray:
+    """``x`` as a finite float array, refusing what ``np.asarray(x, float)`` would silently coerce.
+
+    A masked array would lose its mask (the masked values perturbed as data), complex input its
+    imaginary part, datetimes would become nanoseconds and an object array of strings numbers:
+    each is refused with what to do instead (issue 27, item 8).
+    """
+    if isinstance(x, np.ma.MaskedArray):
+        raise TypeError(f"{name} is a masked array: its mask would be ignored and the masked values "
+                        f"perturbed as data; pass {name}.compressed() or fill the masked values first")
+    # text ("U"/"S") is left to check_finite_array, whose message every module shares
+    kinds = ({np.asarray(x[c]).dtype.kind for c in x.columns} if hasattr(x, "columns")
+             else {np.asarray(x).dtype.kind} if not isinstance(x, (str, bytes)) else set())
+    for kind, what in (("c", "complex numbers (the imaginary part would be dropped)"),
+                       ("mM", "datetimes or durations (they would become nanoseconds)"),
+                       ("O", "Python objects (e.g. strings or None), not numbers")):
+        if kinds & set(kind):
+            raise TypeError(f"{name} must hold real numbers, got {what}; convert it to float first")
+    return check_finite_array(x, name)
+
+
+def perturb(x, noise, rng=None, *, unit=None):
     """Value distortion: return ``x + r`` with ``r`` drawn independently from ``noise``.
+
+    One noise perturbs every value of ``x`` (any shape). A mapping ``{column: noise}`` perturbs
+    the named columns of a 2-D array or a DataFrame and leaves the others as they are (Sec. 2:
+    each attribute has its own public noise); a DataFrame with one noise has every column
+    perturbed.
+
+    Stream layout (what makes the same ``rng`` give the same values): with one noise and an
+    array, ``r`` is one draw of ``x``'s shape; per column, each perturbed column in turn, in the
+    mapping's order, draws its ``n`` values from ``rng``: consecutive, non-overlapping blocks of
+    one stream, so the columns' noises are independent.
 
     Parameters
     ----------
-    x : array-like of float
-        Original values (any shape; NaN or infinity raise ValueError).
-    noise : Noise
-        Any :class:`Noise` (uniform, Gaussian or Laplace).
+    x : array-like of float or pandas.DataFrame
+        Original values: real numbers only (NaN or infinity raise ValueError; masked arrays,
+        complex, datetimes, objects and text raise TypeError). With a mapping, a 2-D table.
+    noise : Noise or dict
+        Any :class:`Noise` (uniform, Gaussian or Laplace), or ``{column: Noise}`` keyed by column
+        name (DataFrame) or position (0 .. n_columns - 1).
     rng : None, int or numpy.random.Generator
         Seed or generator; the same seed gives the same perturbed values.
+    unit : array-like of float, optional
+        Noise already drawn at scale 1 (``UniformNoise(1)``, ``GaussianNoise(1)`` or
+        ``LaplaceNoise(1)``), shape ``x.shape`` for one noise or ``(n, number of perturbed
+        columns)`` in the mapping's order: ``r = noise.scale * unit`` instead of a draw (common
+        random numbers: a slider that moves the privacy level rescales the same draws). Not
+        together with ``rng``.
 
     Returns
     -------
-    numpy.ndarray
-        ``x + r``, same shape as ``x``.
+    numpy.ndarray or pandas.DataFrame
+        ``x + r``, same shape as ``x`` (a DataFrame keeps its columns, index and the dtypes of
+        the columns left as they are).
 
     Raises
     ------
     TypeError
-        If ``noise`` is not a Noise.
+        If ``noise`` is not a Noise or a dict of them, or ``x`` is not real numbers.
     ValueError
-        If ``x`` is empty, not numeric or holds NaN or infinity.
+        If ``x`` is empty or holds NaN or infinity, a mapping names an unknown column or is given
+        for data that is not 2-D, or ``unit`` has the wrong shape or comes with ``rng``.
 
     Examples
     --------
     >>> perturb([1.0, 2.0], GaussianNoise(0.1), rng=1).shape
     (2,)
+    >>> W = perturb(np.zeros((3, 2)), {1: UniformNoise(1.0)}, rng=0)
+    >>> W[:, 0].tolist()
+    [0.0, 0.0, 0.0]
     """
-    check_noise(noise)
-    arr = check_finite_array(x, "x")
-    return arr + noise.sample(arr.shape, rng)
+    if not isinstance(noise, dict):
+        check_noise(noise)
+    arr = _check_real_values(x, "x")
+    if unit is not None and rng is not None:
+        raise ValueError("give rng (perturb draws the noise) or unit (perturb rescales the draws "
+                         "given), not both")
+    frame = hasattr(x, "columns") and hasattr(x, "index")
+    if isinstance(noise, Noise) and not frame:
+        if unit is None:
+            return arr + noise.sample(arr.shape, rng)
+        return arr + noise.scale * _check_unit(unit, arr.shape)
+    if arr.ndim != 2:
+        raise ValueError(f"x must be a 2-D table (records x columns) for noise per column, got shape "
+                         f"{arr.shape}")
+    names = list(x.columns) if frame else None
+    cols = check_noise_mapping(noise, arr.shape[1], names, require_all=False)
+    n = arr.shape[0]
+    out = arr.copy()
+    if unit is None:
+        gen = check_random_state(rng)
+        for j, nz in cols.items():
+            out[:, j] = out[:, j] + nz.sample(n, gen)
+    else:
+        draws = _check_unit(unit, (n, len(cols)))
+        for i, (j, nz) in enumerate(cols.items()):
+            out[:, j] = arr[:, j] + nz.scale * draws[:, i]
+    if not frame:
+        return out
+    result = x.copy()
+    for j in cols:
+        result[x.columns[j]] = out[:, j]
+    return result
+
+
+def _check_unit(unit, shape) -> np.ndarray:
+    draws = check_finite_array(unit, "unit")
+    if draws.shape != tuple(shape):
+        raise ValueError(f"unit must have shape {tuple(shape)} (one column per perturbed column), "
+                         f"got {draws.shape}")
+    return draws
 
 
 @dataclass(frozen=True)
@@ -1016,3 +1106,100 @@ def noise_for_snr(x, snr: float, kind: str = "gaussian") -> Noise:
     if var_x <= 0:
         raise ValueError("x is constant (variance 0): no noise level gives a finite SNR")
     return _noise_class(kind).from_variance(var_x / snr)
+
+
+_NOISE_TYPES = "a Noise (UniformNoise, GaussianNoise or LaplaceNoise)"
+
+
+def check_noise(noise, name: str = "noise"):
+    """A noise object (:class:`ppdm_edu.randomization.Noise`); anything else is a TypeError.
+
+    Parameters
+    ----------
+    noise : Noise
+        The object to check.
+    name : str, default "noise"
+        Argument name used in the message.
+
+    Returns
+    -------
+    Noise
+        ``noise`` unchanged.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> check_noise(GaussianNoise(1.0)).kind
+    'gaussian'
+    >>> check_noise(1.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: noise must be a Noise (UniformNoise, GaussianNoise or LaplaceNoise), got float
+    """
+    if not isinstance(noise, Noise):
+        raise TypeError(f"{name} must be {_NOISE_TYPES}, got {type(noise).__name__}")
+    return noise
+
+
+def check_noise_mapping(noise, n_features: int, feature_names=None, name: str = "noise", *,
+                        require_all: bool = True) -> dict:
+    """Noise per column: one Noise for every column, or a dict keyed by column name or position.
+
+    Parameters
+    ----------
+    noise : Noise or dict
+        One noise for every column, or ``{column: Noise}``; keys are column names (when
+        ``feature_names`` is given) or positions ``0 .. n_features - 1``.
+    n_features : int
+        Number of columns.
+    feature_names : sequence of str or None, optional
+        Column names, when the data had them.
+    name : str, default "noise"
+        Argument name used in messages.
+    require_all : bool, default True
+        Whether every column needs an entry (otherwise unlisted columns are unperturbed).
+
+    Returns
+    -------
+    dict
+        ``{column position: Noise}``.
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is neither a Noise nor a dict, or a dict value is not a Noise.
+    ValueError
+        If a key names an unknown column or (with ``require_all``) a column has no entry.
+
+    Examples
+    --------
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> sorted(check_noise_mapping({"b": GaussianNoise(1.0)}, 2, ["a", "b"], require_all=False))
+    [1]
+    """
+    n_features = check_integer(n_features, "n_features", minimum=1)
+    names = None if feature_names is None else [str(c) for c in feature_names]
+    if isinstance(noise, Noise):
+        return dict.fromkeys(range(n_features), noise)
+    if not isinstance(noise, dict):
+        raise TypeError(
+            f"{name} must be {_NOISE_TYPES} or a dict of them per column, got {type(noise).__name__}"
+        )
+    allowed = f"the column names {names}" if names is not None else \
+        f"column positions 0..{n_features - 1}"
+    out = {}
+    for key, value in noise.items():
+        if not isinstance(value, Noise):
+            raise TypeError(f"{name}[{key!r}] must be {_NOISE_TYPES}, got {type(value).__name__}")
+        if names is not None and isinstance(key, str) and key in names:
+            pos = names.index(key)
+        elif isinstance(key, numbers.Integral) and not isinstance(key, bool) \
+                and 0 <= int(key) < n_features:
+            pos = int(key)
+        else:
+            raise ValueError(f"{name} given for unknown column {key!r}; allowed: {allowed}")
+        out[pos] = value
+    if require_all and len(out) < n_features:
+        missing = [names[j] if names is not None else j for j in range(n_features) if j not in out]
+        raise ValueError(f"{name} has no entry for column(s) {missing}; keys must be {allowed}")
+    return out

@@ -34,16 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
-from .validation import (
-    SINGULAR_THETA_TOL,
-    check_binary,
-    check_finite_array,
-    check_probability,
-    check_random_state,
-    check_theta,
-)
+from .random_state import check_random_state
+from .validation import check_binary, check_finite_array, check_probability
 
 #: Fewer responses than this get a RuntimeWarning from warner_estimate (normal approximation).
 _MIN_NORMAL_N = 30
@@ -63,13 +57,110 @@ __all__ = [
 ]
 
 
+# -- the domain checks of theta (used by ldp and rr_simulation too) --------------------------
+#: |2 theta - 1| below this counts as theta = 1/2 (the singular randomized-response system).
+SINGULAR_THETA_TOL = 1e-9
+
+
+def singular_theta_message(theta: float, name: str = "theta") -> str:
+    """The explanation given when ``theta = 1/2`` makes randomized response uninformative.
+
+    Parameters
+    ----------
+    theta : float
+        The offending value.
+    name : str, default "theta"
+        Argument name used in the message.
+
+    Returns
+    -------
+    str
+        The message (Du & Zhan 2003, Eq. 3: determinant ``2 theta - 1 = 0``).
+
+    Examples
+    --------
+    >>> singular_theta_message(0.5)[:30]
+    'theta = 0.5 makes the randomiz'
+    """
+    return (
+        f"{name} = {theta:g} makes the randomized-response system singular: its determinant "
+        "2*theta - 1 is 0 (Eq. 3 of Du & Zhan), because with theta = 0.5 every disguised answer "
+        "is a fair coin flip whatever the truth, so the responses carry no information about "
+        "P(E). Choose theta != 0.5 (further from 0.5 = more accurate but less private), or use "
+        "Warner's unrelated-question model, where the second question is an unrelated one whose "
+        "'yes' probability is known."
+    )
+
+
+def check_theta(theta, name: str = "theta", *, allow_half: bool = True, vectorized: bool = False):
+    """The randomized-response probability theta (keep the true answer), in ``[0, 1]``.
+
+    Policy (the same in every module): a string such as ``"0.7"`` or a bool is a TypeError;
+    NaN or a value outside [0, 1] is a ValueError; with ``allow_half=False`` (estimation) theta
+    within 1e-9 of 1/2 is a ValueError explaining why the system is singular.
+
+    Parameters
+    ----------
+    theta : float or array-like of float
+        The value(s) to check.
+    name : str, default "theta"
+        Argument name used in the message.
+    allow_half : bool, default True
+        Whether theta = 1/2 is allowed (disguising is fine; estimating is not).
+    vectorized : bool, default False
+        Accept an array of thetas and return a float array.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        theta as a float (or a float array with ``vectorized=True``).
+
+    Raises
+    ------
+    TypeError
+        If ``theta`` is text, a bool or not numeric.
+    ValueError
+        If ``theta`` is NaN or outside [0, 1], or (with ``allow_half=False``) within 1e-9 of
+        1/2.
+
+    Examples
+    --------
+    >>> check_theta(0.7)
+    0.7
+    >>> check_theta("0.7")
+    Traceback (most recent call last):
+    ...
+    TypeError: theta must be a real number in [0, 1], got '0.7'
+    """
+    if vectorized:
+        raw = np.asarray(theta)
+        if raw.dtype.kind not in "iuf" or raw.size == 0:
+            raise TypeError(f"{name} must be a real number (or array of them) in [0, 1], got {theta!r}")
+        arr = raw.astype(float)
+        bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
+        if bad.any():
+            raise ValueError(f"{name} must be between 0 and 1, got {float(arr[bad].ravel()[0])}")
+        if not allow_half and np.any(np.abs(2.0 * arr - 1.0) < SINGULAR_THETA_TOL):
+            raise ValueError(singular_theta_message(0.5, name))
+        return arr
+    if isinstance(theta, (bool, np.bool_)) or not isinstance(theta, numbers.Real):
+        raise TypeError(f"{name} must be a real number in [0, 1], got {theta!r}")
+    value = float(theta)
+    if not 0.0 <= value <= 1.0:  # also catches NaN
+        raise ValueError(f"{name} must be between 0 and 1, got {value}")
+    if not allow_half and abs(2.0 * value - 1.0) < SINGULAR_THETA_TOL:
+        raise ValueError(singular_theta_message(value, name))
+    return value
+
+
+
 
 def _check_real_array(values, name: str, low: float = -np.inf, high: float = np.inf, *,
                       open_low: bool = False, allowed: str = "") -> np.ndarray:
     """A float array (any shape) of finite values in [low, high] (or (low, high] with open_low)."""
     try:
         if values is None or isinstance(values, (str, bytes)) or np.asarray(values).dtype.kind in "US":
-            raise TypeError  # text such as "0.7" is refused everywhere (validation.check_theta)
+            raise TypeError  # text such as "0.7" is refused everywhere (check_theta)
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a number or an array of numbers, got {values!r}") from None
@@ -287,7 +378,9 @@ def warner_estimate(responses, theta: float, *, confidence: float = 0.95) -> War
                       stacklevel=2)
     # the standard error at a possible proportion (Warner's formula needs pi in [0, 1])
     se = float(warner_std_error(clipped, theta, n))
-    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
+    # the normal quantile Phi^-1 (what scipy.stats.norm.ppf computes, without importing all of
+    # scipy.stats for one number)
+    z = float(special.ndtri(0.5 + confidence / 2.0))
     low = min(max(est - z * se, 0.0), 1.0)
     high = min(max(est + z * se, 0.0), 1.0)
     return WarnerEstimate(
@@ -528,7 +621,7 @@ def _check_conditions(conditions) -> dict:
             value = int(value)
         if not isinstance(value, numbers.Real) or value not in (0, 1):
             raise ValueError(f"conditions[{key!r}] must be 0 or 1 (binary data), got {value!r}")
-        out[key] = int(value)
+        out[key] = 1 if value == 1 else 0
     return out
 
 

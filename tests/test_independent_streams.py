@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from ppdm_edu.validation import spawn_rngs  # noqa: E402
+from ppdm_edu.random_state import spawn_rngs
 from ppdm_edu.widgets.attacks import PosteriorIntervalPanel, SpectralAttackPanel  # noqa: E402
 from ppdm_edu.widgets.perturbed_mining import PerturbedTreePanel  # noqa: E402
 from ppdm_edu.widgets.randomization import ATTRIBUTES, RandomizationPanel  # noqa: E402

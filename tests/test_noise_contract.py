@@ -10,11 +10,14 @@ from ppdm_edu.randomization import (
     GaussianNoise,
     LaplaceNoise,
     UniformNoise,
+    check_noise,
+    check_noise_mapping,
     discretize,
     noise_for_privacy,
     noise_for_snr,
 )
 from ppdm_edu.randomized_response import (
+    check_theta,
     epsilon,
     sample_size_factor,
     warner_estimate,
@@ -28,15 +31,7 @@ from ppdm_edu.reconstruction import (
     response_matrix,
     total_variation,
 )
-from ppdm_edu.validation import (
-    check_bounds,
-    check_integer,
-    check_noise,
-    check_noise_mapping,
-    check_probabilities,
-    check_size,
-    check_theta,
-)
+from ppdm_edu.validation import check_bounds, check_integer, check_probabilities, check_size
 
 NOISES = [UniformNoise(1.5), GaussianNoise(0.7), LaplaceNoise(0.4)]
 SCIPY = {"uniform": lambda n: stats.uniform(-n.alpha, 2 * n.alpha),

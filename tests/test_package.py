@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ppdm_edu
-from ppdm_edu import validation
+from ppdm_edu import random_state, validation
 from ppdm_edu.experiments import report
 
 
@@ -33,15 +33,15 @@ def test_every_declared_export_exists():
 
 
 def test_check_random_state():
-    a = validation.check_random_state(5).random(3)
-    b = validation.check_random_state(5).random(3)
+    a = random_state.check_random_state(5).random(3)
+    b = random_state.check_random_state(5).random(3)
     np.testing.assert_array_equal(a, b)
     g = np.random.default_rng(1)
-    assert validation.check_random_state(g) is g
+    assert random_state.check_random_state(g) is g
     with pytest.raises(TypeError, match="Generator"):
-        validation.check_random_state("seed")
+        random_state.check_random_state("seed")
     with pytest.raises(ValueError, match="non-negative"):
-        validation.check_random_state(-1)
+        random_state.check_random_state(-1)
 
 
 @pytest.mark.parametrize("value, msg", [(0, "> 0"), (-1.0, "> 0"), (float("nan"), "finite"),
@@ -223,8 +223,10 @@ def test_library_imports_need_no_lab_extra():
 
 
 # ---------------------------------------------------------------------------------------------
-# No private name crosses modules: a helper another module needs is public (or lives in a shared
-# module); a private module (``_base.py``) is imported only inside its own package.
+# No private name crosses modules, except within a package's private modules (as scikit-learn):
+# a private module (``_layout.py``) is imported only inside its own package, and the private
+# names it defines may be used by the other modules of that package; elsewhere a helper another
+# module needs is public.
 
 PACKAGE = "ppdm_edu"
 
@@ -270,6 +272,10 @@ def private_crossings(root):
                         return True
             return False
 
+        def private_module_of_the_same_package(target, package=package):
+            owner, _, last = target.rpartition(".")
+            return _is_private(last) and (package == owner or package.startswith(owner + "."))
+
         for node in ast.walk(tree):
             where = f"{path.relative_to(root.parent)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.ImportFrom):
@@ -284,7 +290,8 @@ def private_crossings(root):
                         aliases[alias.asname or alias.name] = full
                         if private_module_outside_its_package(full):
                             offenders.append(f"{where}: imports the private module {full}")
-                    elif _is_private(alias.name) and source != module:
+                    elif _is_private(alias.name) and source != module \
+                            and not private_module_of_the_same_package(source):
                         offenders.append(f"{where}: from {source} import {alias.name}")
             elif isinstance(node, ast.Import):
                 for alias in node.names:
@@ -296,7 +303,8 @@ def private_crossings(root):
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and _is_private(node.attr)
                     and isinstance(node.value, ast.Name) and node.value.id in aliases
-                    and aliases[node.value.id] != module):
+                    and aliases[node.value.id] != module
+                    and not private_module_of_the_same_package(aliases[node.value.id])):
                 offenders.append(f"{path.relative_to(root.parent)}:{node.lineno}: "
                                  f"{node.value.id}.{node.attr} ({aliases[node.value.id]})")
     return sorted(set(offenders))
@@ -307,3 +315,55 @@ def private_crossings(root):
 def test_no_private_name_crosses_modules():
     offenders = private_crossings(ROOT / "ppdm_edu")
     assert not offenders, "private names used across modules:\n" + "\n".join(offenders)
+
+
+def test_private_names_cross_only_within_a_package_s_private_modules(tmp_path):
+    pkg = tmp_path / PACKAGE
+    (pkg / "sub").mkdir(parents=True)
+    for f in ("__init__.py", "sub/__init__.py", "other.py"):
+        (pkg / f).write_text("")
+    (pkg / "sub" / "_helpers.py").write_text("def _tool():\n    pass\n")
+    (pkg / "sub" / "user.py").write_text("from ._helpers import _tool\nfrom . import _helpers\n_helpers._tool()\n")
+    (pkg / "sub" / "public.py").write_text("def _inner():\n    pass\n")
+    (pkg / "sub" / "peer.py").write_text("from .public import _inner\n")
+    (pkg / "outside.py").write_text("from .sub._helpers import _tool\n")
+    found = private_crossings(pkg)
+    assert not any("user.py" in f for f in found), found
+    assert any("peer.py" in f and "_inner" in f for f in found), found
+    assert any("outside.py" in f and "private module" in f for f in found), found
+
+
+def test_widgets_without_ipywidgets_name_the_extra_to_install():
+    code = ("import sys; sys.modules['ipywidgets'] = None\n"
+            "try:\n    import ppdm_edu.widgets\n"
+            "except ModuleNotFoundError as err:\n    print(err)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "pip install 'ppdm-edu[lab]'" in out.stdout, out.stdout + out.stderr
+
+
+def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ppdm_edu import GaussianNoise
+    from ppdm_edu.plots.attacks import plot_posterior_intervals
+    from ppdm_edu.posterior import bayes_estimate
+
+    x = np.random.default_rng(0).uniform(0, 1, 200)
+    noise = GaussianNoise(0.2)
+    w = x + noise.sample(x.size, rng=1)
+    est = bayes_estimate(w, noise, (np.linspace(0, 1, 11), np.full(10, 0.1)))
+
+    def drawn(**kw):
+        fig, ax = plt.subplots()
+        plot_posterior_intervals(x, w, est, noise.interval_width(0.95), ax=ax, n_show=10, **kw)
+        ys = [tuple(np.round(line.get_ydata(), 9)) for line in ax.lines]
+        plt.close(fig)
+        return ys
+
+    assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
+    with pytest.warns(FutureWarning, match="rng"):
+        old = drawn(seed=3)
+    assert old == drawn(rng=3)

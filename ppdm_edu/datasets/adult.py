@@ -39,7 +39,7 @@ class DataIntegrityError(RuntimeError):
 
 def _data_path(filename: str):
     """Where a bundled file lives (inside the installed package)."""
-    return resources.files("ppdm_edu.datasets").joinpath("data", filename)
+    return resources.files("ppdm_edu.datasets").joinpath("data").joinpath(filename)
 
 
 def _read_verified(filename: str, expected_sha256: str) -> bytes:

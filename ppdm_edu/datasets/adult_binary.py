@@ -31,7 +31,10 @@ import pandas as pd
 
 from .adult import ADULT_COLUMNS, ADULT_CONTINUOUS, load_adult
 
-__all__ = ["adult_binary", "BinaryAdult"]
+__all__ = ["adult_binary", "BinaryAdult", "DU_ZHAN_THETAS"]
+
+#: the thetas of Du & Zhan's Section 5.1, step 3 (Fig. 2): how these data are disguised
+DU_ZHAN_THETAS = (0.1, 0.2, 0.3, 0.4, 0.45, 0.51, 0.55, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 THRESHOLDS = ("range_midpoint", "median")
 _N_ADULT_TRAIN = 32_561

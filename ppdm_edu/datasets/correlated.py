@@ -16,7 +16,8 @@ import math
 
 import numpy as np
 
-from ..validation import check_integer, check_probability, check_random_state, check_size
+from ..random_state import check_random_state
+from ..validation import check_integer, check_probability, check_size
 
 __all__ = ["correlated_data"]
 

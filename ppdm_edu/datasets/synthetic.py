@@ -4,10 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..validation import check_bool, check_random_state, check_size, renamed_seed_to_rng
+from ..random_state import check_random_state, renamed_seed_to_rng
+from ..randomization import noise_for_privacy
+from ..validation import check_bool, check_size
 
 __all__ = ["agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS", "plateau", "triangles",
-           "plateau_pdf", "triangles_pdf"]
+           "plateau_pdf", "triangles_pdf", "agrawal_bounds", "agrawal_noise"]
 
 AGRAWAL_ATTRIBUTES = ["salary", "commission", "age", "elevel", "car", "zipcode", "hvalue", "hyears", "loan"]
 # The attributes the paper perturbs (Section 5); elevel, car and zipcode are categorical codes.
@@ -130,7 +132,7 @@ def agrawal(n: int, function: int, rng=None, balanced: bool = False):
         return X, _group_a(X, function).astype(np.int64)
     # Rejection sampling in vectorized batches until each class has its quota.
     need = {1: n // 2, 0: n - n // 2}
-    parts = {1: [], 0: []}
+    parts: dict[int, list] = {1: [], 0: []}
     have = {1: 0, 0: 0}
     while have[1] < need[1] or have[0] < need[0]:
         batch = _attributes(max(2 * n, 1000), rng)
@@ -303,3 +305,59 @@ def triangles(n: int, rng=None) -> np.ndarray:
     n = _check_n(n)
     rng = check_random_state(rng)
     return rng.uniform(0, 0.25, n) + rng.uniform(0, 0.25, n) + 0.5 * rng.integers(0, 2, n)
+
+
+def agrawal_bounds() -> dict:
+    """The public domain (Table 2) of each perturbed attribute: ``{name: (low, high)}``.
+
+    The reconstruction trees split these domains into intervals (Sec. 4.2), and the privacy
+    level of :func:`agrawal_noise` is a fraction of their widths (Sec. 5.1).
+
+    Returns
+    -------
+    dict of str to tuple of float
+        ``{attribute: (low, high)}`` for the six numeric attributes of Agrawal & Srikant 2000
+        that are perturbed (salary, commission, age, hvalue, hyears, loan), in their units
+        (dollars, years).
+
+    Examples
+    --------
+    >>> agrawal_bounds()["age"]
+    (20.0, 80.0)
+    """
+    return {a: AGRAWAL_DOMAINS[a] for a in AGRAWAL_NUMERIC}
+
+
+def agrawal_noise(kind: str, privacy: float) -> dict:
+    """``{attribute: noise}`` giving ``privacy`` x 100 % privacy at 95 % confidence (Sec. 5.1).
+
+    Sec. 2.1 of Agrawal & Srikant 2000: at ``privacy`` = 1.0 (100 %) the 95 % confidence
+    interval of an attribute's noise is as wide as its domain (Table 2, :func:`agrawal_bounds`),
+    so the perturbed value tells within that interval nothing more than the domain already did.
+
+    Parameters
+    ----------
+    kind : {"gaussian", "uniform", "laplace"}
+        The noise family (the paper: Gaussian and uniform).
+    privacy : float
+        Privacy level as a fraction of each attribute's range, > 0 (0.25 = 25 %, 1.0 = 100 %;
+        Fig. 6 goes up to 2.0 = 200 %).
+
+    Returns
+    -------
+    dict of str to Noise
+        One noise object per perturbed attribute (salary, commission, age, hvalue, hyears,
+        loan), scaled to that attribute's range.
+
+    Raises
+    ------
+    ValueError
+        If `kind` is unknown or `privacy` is not a finite number > 0.
+
+    Examples
+    --------
+    >>> noise = agrawal_noise("gaussian", 1.0)
+    >>> round(noise["age"].interval_width(0.95))        # the whole range of age, 20..80
+    60
+    """
+    return {a: noise_for_privacy(kind, privacy, hi - lo) for a, (lo, hi) in agrawal_bounds().items()}

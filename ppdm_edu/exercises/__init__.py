@@ -129,6 +129,7 @@ def check(exercise_id: str, answer=None) -> CheckResult:
                            ex.rubric)
     if answer is None:
         return CheckResult(ex.id, False, ex.kind, "not yet: write your answer in `answer` above")
+    assert ex.judge is not None  # every exercise but a rubric has a judge
     verdict = ex.judge(answer)
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)

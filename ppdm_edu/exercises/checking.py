@@ -16,8 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["CheckResult", "Verdict", "Exercise", "AnswerFormatError", "KINDS", "as_number", "as_numbers",
-           "as_choice", "normalize", "within", "looks_like_percent", "numeric_verdict"]
+__all__ = ["CheckResult", "Verdict", "Exercise", "AnswerFormatError"]
 
 KINDS = ("numeric", "structured", "rubric")
 

@@ -71,7 +71,7 @@ def kept_class_std_error(theta: float = 0.45, keep: str | None = "income") -> fl
     """Reference for 03.3: the standard error of repeated disguises (``std_error_disguise``) of
     P(E) on the binarized Adult data at ``theta``, with the class sent undisguised."""
     from ..datasets import adult_binary
-    from ..experiments.rr_simulation import mrr_theta_sweep
+    from ..rr_simulation import mrr_theta_sweep
     sweep = mrr_theta_sweep(adult_binary().data, ADULT_E, thetas=(theta,), runs=2, rng=0, keep=keep)
     return float(sweep["std_error_disguise"].mean())
 

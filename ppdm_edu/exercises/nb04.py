@@ -23,7 +23,7 @@ def section2_data():
 def pruning_comparison(noise_rng: int = 3) -> tuple[float, float, float, float]:
     """Reference for 04.1: (leaves unpruned, leaves MDL-pruned, accuracy unpruned, accuracy pruned)
     on Section 2's data with Gaussian noise at 100 % privacy."""
-    from ..experiments.as2000_trees import agrawal_noise
+    from ..datasets.synthetic import agrawal_noise
     from ..trees import DecisionTree
     from ..trees.reconstruction_tree import perturb_columns
     X, y, X_test, y_test = section2_data()
@@ -81,7 +81,7 @@ def judge_04_2(answer) -> Verdict:
 def local_threshold_comparison(small: int = 300, large: int = 5000) -> tuple[float, float, float, float]:
     """Reference for 04.4: (reconstructions at ``small``, at ``large``, accuracy at each) for
     Local on Section 2's data (uniform noise at 100 %)."""
-    from ..experiments.as2000_trees import agrawal_bounds, agrawal_noise
+    from ..datasets.synthetic import agrawal_bounds, agrawal_noise
     from ..trees import ReconstructionTree
     from ..trees.reconstruction_tree import perturb_columns
     X, y, X_test, y_test = section2_data()

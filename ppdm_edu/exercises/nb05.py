@@ -75,8 +75,8 @@ def judge_05_2(answer) -> Verdict:
 
 def inverse_determinant_factors() -> tuple[float, ...]:
     """Reference for 05.4: 1/|2θ − 1| for the twelve θ of Du & Zhan's Fig. 2 (in that order)."""
-    from ..experiments.du_zhan import PAPER_THETAS
-    return tuple(float(1 / abs(2 * t - 1)) for t in PAPER_THETAS)
+    from ..datasets.adult_binary import DU_ZHAN_THETAS
+    return tuple(float(1 / abs(2 * t - 1)) for t in DU_ZHAN_THETAS)
 
 
 def judge_05_4(answer) -> Verdict:

@@ -18,11 +18,12 @@ def low_snr_naive_bayes(noise_rng: int = 3) -> tuple[tuple[str, ...], float, flo
     """(attributes whose variance hits the floor in some class, accuracy corrected, accuracy
     uncorrected) of PerturbedGaussianNB with Gaussian noise at SNR 0.1 on the notebook's data."""
     from ..datasets import ADULT_CONTINUOUS
-    from ..experiments.liu import adult_xy, make_noises, perturb_columns
+    from ..datasets.adult_continuous import adult_xy, make_noises
     from ..naive_bayes import PerturbedGaussianNB
+    from ..randomization import perturb
     X, y, X_test, y_test = adult_xy(n_train=10_000, rng=0)
     noises = make_noises(X, snr=0.1, kind="gaussian")
-    W = perturb_columns(X, noises, rng=noise_rng)
+    W = perturb(X, dict(enumerate(noises)), rng=noise_rng)
     fitted = PerturbedGaussianNB(noise=dict(enumerate(noises))).fit(W, y)
     raw = PerturbedGaussianNB(noise=dict(enumerate(noises)), correct_variance=False).fit(W, y)
     floored = tuple(ADULT_CONTINUOUS[j] for j in np.flatnonzero(np.asarray(fitted.floored_).any(axis=0)))
@@ -71,11 +72,12 @@ def threshold_changes(threshold: float = 0.3, n_train: int = 2000) -> str:
     """Reference for 06.2: what a threshold other than 0.5 changes in PPDTC4.5's tree (Eq. 10-12),
     found by building both trees on perturbed Adult records: "split points" when the features
     (hence the partitions) are C4.5's and only the thresholds move, "partitions" otherwise."""
-    from ..experiments.liu import adult_xy, make_noises, perturb_columns
+    from ..datasets.adult_continuous import adult_xy, make_noises
+    from ..randomization import perturb
     from ..trees import C45, PPDTC45
     X, y, _, _ = adult_xy(n_train=n_train, rng=0)
     noises = make_noises(X, "data1")
-    W = perturb_columns(X, noises, rng=1)
+    W = perturb(X, dict(enumerate(noises)), rng=1)
     ppdt = PPDTC45(dict(enumerate(noises)), split="threshold", threshold=threshold).fit(W, y).tree_
     c45 = C45().fit(W, y).tree_
     same_partitions = np.array_equal(ppdt.feature, c45.feature)

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..datasets import plateau, triangles
+from ..random_state import renamed_seed_to_rng, spawn_rngs
 from ..randomization import GaussianNoise, Noise, UniformNoise, perturb
 from ..reconstruction import (
     DEFAULT_TOL,
@@ -34,7 +36,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import check_integer, renamed_seed_to_rng, spawn_rngs
+from ..validation import check_integer
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks
 
@@ -154,7 +156,7 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     measures the TV distances of Fig. 2's curves to the original one.
 
     ``rng`` (int, None, SeedSequence or Generator; ``seed=`` still works with a FutureWarning)
-    is split into two independent streams (:func:`~ppdm_edu.validation.spawn_rngs`): one for
+    is split into two independent streams (:func:`~ppdm_edu.random_state.spawn_rngs`): one for
     the data, one for the noise; the same seed gives the same numbers.
 
     Parameters
@@ -199,7 +201,7 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     data_rng, noise_rng = spawn_rngs(rng)
     x = _shape(shape)(n, rng=data_rng)
     w = perturb(x, noise, rng=noise_rng)
-    kwargs = dict(bounds=FIG2_BOUNDS, width=width, tol=tol, keep_history=keep_history)
+    kwargs: dict[str, Any] = dict(bounds=FIG2_BOUNDS, width=width, tol=tol, keep_history=keep_history)
     bayes = reconstruct(w, noise, method="bayes", **kwargs)
     em = reconstruct(w, noise, method="em", **kwargs)
     truth = interval_distribution(x, bayes.edges)

@@ -33,27 +33,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..datasets import AGRAWAL_DOMAINS, AGRAWAL_NUMERIC, agrawal
-from ..randomization import NOISE_KINDS, noise_for_privacy
+# agrawal_bounds, agrawal_noise, make_classifier, ALGORITHMS: data and model facts, moved to datasets and
+# trees (the panels use them); still importable from here for notebook 04
+from ..datasets import agrawal
+from ..datasets.synthetic import agrawal_bounds, agrawal_noise  # noqa: F401
+from ..random_state import renamed_seed_to_rng, spawn_rngs
+from ..randomization import NOISE_KINDS
+from ..trees.as2000 import ALGORITHMS, make_classifier  # noqa: F401
 from ..trees.gini import DecisionTree
-from ..trees.reconstruction_tree import ReconstructionTree, perturb_columns
-from ..validation import (
-    check_bool,
-    check_frame,
-    check_integer,
-    check_positive,
-    renamed_seed_to_rng,
-    spawn_rngs,
-)
+from ..trees.reconstruction_tree import perturb_columns
+from ..validation import check_bool, check_frame, check_integer, check_positive
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
     "as2000_accuracy",
     "compare_stop_rules",
-    "agrawal_noise",
-    "agrawal_bounds",
-    "make_classifier",
     "summarize",
     "accuracy_table",
     "check_claims",
@@ -61,13 +56,11 @@ __all__ = [
     "plan",
     "assemble",
     "reproduce",
-    "ALGORITHMS",
     "FUNCTIONS",
     "FIG6_PRIVACY",
     "REFERENCE",
 ]
 
-ALGORITHMS = ("original", "randomized", "global", "byclass", "local")
 FUNCTIONS = (1, 2, 3, 4, 5)
 #: Fig. 6 x-axis: 10 % .. 200 % privacy
 FIG6_PRIVACY = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0)
@@ -89,115 +82,6 @@ REFERENCE = {
 REFERENCE_TOLERANCE = 2.0  # points
 _LABEL = {"original": "Original", "randomized": "Randomized", "global": "Global", "byclass": "ByClass",
           "local": "Local"}
-
-
-def agrawal_bounds() -> dict:
-    """The public domain (Table 2) of each perturbed attribute: ``{name: (low, high)}``.
-
-    The reconstruction trees split these domains into intervals (Sec. 4.2), and the privacy
-    level of :func:`agrawal_noise` is a fraction of their widths (Sec. 5.1).
-
-    Returns
-    -------
-    dict of str to tuple of float
-        ``{attribute: (low, high)}`` for the six numeric attributes of Agrawal & Srikant 2000
-        that are perturbed (salary, commission, age, hvalue, hyears, loan), in their units
-        (dollars, years).
-
-    Examples
-    --------
-    >>> agrawal_bounds()["age"]
-    (20.0, 80.0)
-    """
-    return {a: AGRAWAL_DOMAINS[a] for a in AGRAWAL_NUMERIC}
-
-
-def agrawal_noise(kind: str, privacy: float) -> dict:
-    """``{attribute: noise}`` giving ``privacy`` x 100 % privacy at 95 % confidence (Sec. 5.1).
-
-    Sec. 2.1 of Agrawal & Srikant 2000: at ``privacy`` = 1.0 (100 %) the 95 % confidence
-    interval of an attribute's noise is as wide as its domain (Table 2, :func:`agrawal_bounds`),
-    so the perturbed value tells within that interval nothing more than the domain already did.
-
-    Parameters
-    ----------
-    kind : {"gaussian", "uniform", "laplace"}
-        The noise family (the paper: Gaussian and uniform).
-    privacy : float
-        Privacy level as a fraction of each attribute's range, > 0 (0.25 = 25 %, 1.0 = 100 %;
-        Fig. 6 goes up to 2.0 = 200 %).
-
-    Returns
-    -------
-    dict of str to Noise
-        One noise object per perturbed attribute (salary, commission, age, hvalue, hyears,
-        loan), scaled to that attribute's range.
-
-    Raises
-    ------
-    ValueError
-        If `kind` is unknown or `privacy` is not a finite number > 0.
-
-    Examples
-    --------
-    >>> noise = agrawal_noise("gaussian", 1.0)
-    >>> round(noise["age"].interval_width(0.95))        # the whole range of age, 20..80
-    60
-    """
-    return {a: noise_for_privacy(kind, privacy, hi - lo) for a, (lo, hi) in agrawal_bounds().items()}
-
-
-def make_classifier(algorithm: str, noise: dict | None = None, local_min_records: int = 1000,
-                    stop: str = "paper", random_state=None):
-    """The estimator behind an algorithm name (``original`` and ``randomized`` are the same tree).
-
-    ``stop`` and ``random_state`` go to the reconstruction trees (``stop="cross-validation"``:
-    every reconstruction stops by held-out likelihood, beyond the paper).
-
-    Parameters
-    ----------
-    algorithm : {"original", "randomized", "global", "byclass", "local"}
-        One of the five algorithms of Sec. 5: Original and Randomized are the plain gini tree
-        (trained on the original or the perturbed records); Global, ByClass and Local
-        reconstruct the distributions once, per class, or per class at every large node
-        (Sec. 4.2).
-    noise : dict of str to Noise or None, default None
-        The public noise of each perturbed attribute (e.g. :func:`agrawal_noise`); needed by
-        the reconstruction trees, unused by Original and Randomized.
-    local_min_records : int, default 1000
-        Local only: reconstruct again at nodes with at least this many records.
-    stop : {"paper", "cross-validation"}, default "paper"
-        Stopping rule of every reconstruction: the paper's chi^2 rule (Sec. 3) or iterations
-        chosen by held-out likelihood.
-    random_state : None, int or numpy.random.Generator, default None
-        Seed of the fold assignments when ``stop="cross-validation"``.
-
-    Returns
-    -------
-    DecisionTree or ReconstructionTree
-        An unfitted scikit-learn-style classifier; reconstruction trees use the Table 2
-        domains (:func:`agrawal_bounds`) as bounds.
-
-    Raises
-    ------
-    ValueError
-        If `algorithm` is not one of the five names.
-
-    Examples
-    --------
-    >>> type(make_classifier("randomized")).__name__
-    'DecisionTree'
-    >>> clf = make_classifier("byclass", agrawal_noise("uniform", 1.0))
-    >>> type(clf).__name__, clf.mode
-    ('ReconstructionTree', 'byclass')
-    """
-    if algorithm in ("original", "randomized"):
-        return DecisionTree()
-    if algorithm in ("global", "byclass", "local"):
-        return ReconstructionTree(noise, mode=algorithm, bounds=agrawal_bounds(),
-                                  local_min_records=local_min_records, stop=stop,
-                                  random_state=random_state)
-    raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
 
 
 @renamed_seed_to_rng
@@ -321,7 +205,7 @@ def _accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     if not privacy:
         raise ValueError("privacy is empty; give levels such as (0.25, 1.0)")
     for level in privacy:
-        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < level < np.inf:
+        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < float(level) < np.inf:
             raise ValueError(f"privacy levels must be numbers > 0 (1.0 = 100 %), got {level!r}")
     n_train = _check_count(n_train, "n_train", 2)
     n_test = _check_count(n_test, "n_test", 1)

@@ -34,11 +34,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..datasets import ADULT_CONTINUOUS, load_adult
+# DATASETS, adult_xy, make_noises: the paper's data sets, moved to datasets (the panels and exercises
+# use them); still importable from here for notebook 06
+from ..datasets.adult_continuous import LIU_DATASETS as DATASETS
+from ..datasets.adult_continuous import adult_xy, make_noises  # noqa: F401
 from ..naive_bayes import PerturbedGaussianNB
-from ..randomization import noise_for_snr
+from ..random_state import check_random_state
+from ..randomization import perturb
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_finite_1d, check_finite_2d, check_frame, check_integer, check_random_state
+from ..validation import check_finite_1d, check_finite_2d, check_frame, check_integer
 from .report import (
     Comparison,
     Reproduction,
@@ -51,19 +55,11 @@ from .report import (
 from .tasks import Task
 
 __all__ = [
-    "DATASETS", "PAPER", "INDEPENDENT", "adult_xy", "make_noises", "perturb_columns",
+    "DATASETS", "PAPER", "INDEPENDENT", "perturb_columns",
     "privacy_loss_table", "run_repeat", "reconstruct_by_class", "plan", "assemble", "reproduce",
     "summarize", "threshold_curve", "paper_vs_ours",
 ]
 
-#: name -> (noise kind, SNR per attribute) (Section 7 and Table 1)
-DATASETS = {
-    "data1": ("gaussian", (1.7,) * 6),
-    "data2": ("gaussian", (1.3,) * 6),
-    "data3": ("gaussian", (1.0,) * 6),
-    "data4": ("gaussian", (0.5,) * 6),
-    "data5": ("uniform", (1.3, 2.7, 1.2, 53.6, 1.9, 1.1)),
-}
 #: the threshold the paper recommends per noise kind (Section 6.2 / 7.3)
 PAPER_THRESHOLD = {"gaussian": 0.3, "uniform": 0.5}
 
@@ -98,110 +94,6 @@ INDEPENDENT = {
 
 
 # ---------------------------------------------------------------------------------------------
-def adult_xy(n_train: int | None = 10_000, rng=None):
-    """The six continuous Adult attributes: (X_train, y_train, X_test, y_test) as float arrays.
-
-    ``n_train`` records are drawn without replacement from adult.data (None: all 32,561);
-    the test set is all of adult.test (Section 7 of Liu, Kantarcioglu & Thuraisingham: 10,000
-    training records drawn anew in every repeat, all 16,281 test records).
-
-    Parameters
-    ----------
-    n_train : int or None, default 10_000
-        Training records to draw, from 1 to 32,561; None keeps all of adult.data in file order.
-    rng : None, int or numpy.random.Generator, default None
-        Seed of the draw; None gives fresh entropy.
-
-    Returns
-    -------
-    X_train : ndarray of float, shape (n_train, 6)
-        The attributes age, fnlwgt, education_num, capital_gain, capital_loss,
-        hours_per_week (in that order) of the drawn training records.
-    y_train : ndarray, shape (n_train,)
-        Their income class labels.
-    X_test : ndarray of float, shape (16281, 6)
-        The same attributes of every adult.test record.
-    y_test : ndarray, shape (16281,)
-        Their income class labels.
-
-    Raises
-    ------
-    ValueError
-        If `n_train` is outside 1 .. 32,561.
-
-    Examples
-    --------
-    >>> X, y, Xt, yt = adult_xy(1000, rng=0)
-    >>> X.shape, Xt.shape
-    ((1000, 6), (16281, 6))
-    """
-    rng = check_random_state(rng)
-    train, test = load_adult("train").frame, load_adult("test").frame
-    X = train[ADULT_CONTINUOUS].to_numpy(float)
-    y = train["income"].to_numpy()
-    if n_train is not None:
-        n_train = check_integer(n_train, "n_train", minimum=1, maximum=len(X))
-        idx = rng.choice(len(X), n_train, replace=False)
-        X, y = X[idx], y[idx]
-    return X, y, test[ADULT_CONTINUOUS].to_numpy(float), test["income"].to_numpy()
-
-
-def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
-    """One noise model per column of ``X`` giving the data set's SNR (or ``snr``/``kind`` given).
-
-    Section 7 of Liu et al. sets the noise of each attribute by its signal-to-noise ratio
-    ``SNR = var(x) / var(noise)`` (:func:`~ppdm_edu.noise_for_snr`, with the variance of the
-    given sample): data1-data4 use Gaussian noise with SNR 1.7, 1.3, 1.0 and 0.5, data5 uniform
-    noise with a different SNR per attribute (:data:`DATASETS`).
-
-    Parameters
-    ----------
-    X : array-like of float, shape (n, n_columns)
-        The original records whose columns' variances set the noise (with the data sets'
-        SNRs: Adult's six continuous attributes, as :func:`adult_xy` returns them).
-    dataset : {"data1", "data2", "data3", "data4", "data5"}, default "data1"
-        The paper's perturbed data set giving the noise kind and SNRs not passed explicitly.
-    snr : float or sequence of float, optional
-        SNR (> 0) for every column, or one per column; overrides the data set's.
-    kind : {"gaussian", "uniform", "laplace"}, optional
-        Noise family; overrides the data set's.
-
-    Returns
-    -------
-    list of Noise
-        One noise model per column of `X`, with variance ``var(X[:, j]) / snr[j]``.
-
-    Raises
-    ------
-    ValueError
-        If `dataset` is unknown (and `snr` or `kind` is missing), `X` is not a finite 2-d
-        array, the number of SNRs is neither 1 nor the number of columns, or an SNR is not
-        > 0.
-
-    Examples
-    --------
-    >>> X, *_ = adult_xy(2000, rng=0)
-    >>> [n.kind for n in make_noises(X, "data5")][:2]
-    ['uniform', 'uniform']
-    """
-    if snr is None or kind is None:
-        if dataset not in DATASETS:
-            raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got {dataset!r}")
-        kind0, snr0 = DATASETS[dataset]
-        kind = kind or kind0
-        snr = snr0 if snr is None else snr
-    X = check_finite_2d(X, "X")
-    snrs = np.atleast_1d(np.asarray(snr, dtype=float)) if not isinstance(snr, str) else snr
-    if isinstance(snrs, str) or snrs.ndim != 1 or snrs.size not in (1, X.shape[1]):
-        where = (f" (the SNRs of data set {dataset!r}, for Adult's six continuous attributes; "
-                 "for another X pass snr= and kind=)"
-                 if snr is DATASETS.get(dataset, (None, None))[1] else "")
-        raise ValueError(f"snr must be one number or one per column of X ({X.shape[1]} columns), got "
-                         f"{np.size(snr)} values {snr!r}{where}")
-    snrs = np.broadcast_to(snrs, (X.shape[1],))
-    return [noise_for_snr(X[:, j], float(snrs[j]), kind) for j in range(X.shape[1])]
-
-
 def perturb_columns(X, noises, rng=None) -> np.ndarray:
     """``W = X + R`` with column j's noise drawn from ``noises[j]``.
 
@@ -220,7 +112,12 @@ def perturb_columns(X, noises, rng=None) -> np.ndarray:
     Returns
     -------
     ndarray of float, shape (n, n_columns)
-        The perturbed records ``W``.
+        The perturbed records ``W`` (:func:`ppdm_edu.perturb` with ``{j: noises[j]}``).
+
+    Raises
+    ------
+    ValueError
+        If `X` is not a finite 2-D array or `noises` does not hold one Noise per column.
 
     Examples
     --------
@@ -229,9 +126,11 @@ def perturb_columns(X, noises, rng=None) -> np.ndarray:
     >>> W.shape, bool(abs(W[:, 0].var() / X[:, 0].var() - 2) < 0.3)
     ((500, 6), True)
     """
-    rng = check_random_state(rng)
-    X = np.asarray(X, dtype=float)
-    return X + np.column_stack([nz.sample(X.shape[0], rng) for nz in noises])
+    X = check_finite_2d(X, "X")
+    if isinstance(noises, (dict, str)) or not hasattr(noises, "__len__") or len(noises) != X.shape[1]:
+        raise ValueError(f"noises must be a sequence of one Noise per column of X ({X.shape[1]} "
+                         f"columns, e.g. make_noises(X)), got {noises!r}")
+    return perturb(X, dict(enumerate(noises)), rng)
 
 
 def privacy_loss_table(X, rng=None) -> pd.DataFrame:

@@ -94,6 +94,24 @@ class RunOutcome:
         """
         return self.error is None
 
+    @property
+    def result(self) -> Reproduction:
+        """The :class:`Reproduction` of a run that succeeded (:attr:`ok`).
+
+        Returns
+        -------
+        Reproduction
+            ``reproduction``.
+
+        Raises
+        ------
+        ValueError
+            If the run failed (it has no reproduction).
+        """
+        if self.reproduction is None:
+            raise ValueError(f"{self.name} failed, it has no reproduction: {self.error}")
+        return self.reproduction
+
 
 def _complete_verdict(c: Comparison) -> Comparison:
     """Fill in a missing verdict from paper / ours / tolerance (never overrides a given one)."""
@@ -111,7 +129,7 @@ def _one_line(outcome: RunOutcome) -> str:
     """e.g. 'reproduced: 9 of 12 cells; not reproduced: 3 (Table 4 data2 C4.5, ...)'."""
     if not outcome.ok:
         return "FAILED: " + (outcome.error or "").strip().splitlines()[-1][:200]
-    rep = outcome.reproduction
+    rep = outcome.result
     comps = [_complete_verdict(c) for c in rep.comparisons]
     if not comps:
         return "no comparisons reported"
@@ -134,7 +152,7 @@ def _overall(outcome: RunOutcome) -> str:
     """One word (or three) for the summary table."""
     if not outcome.ok:
         return "FAILED"
-    comps = [_complete_verdict(c) for c in outcome.reproduction.comparisons]
+    comps = [_complete_verdict(c) for c in outcome.result.comparisons]
     good = sum(c.verdict == "reproduced" for c in comps)
     bad = sum(c.verdict == "not reproduced" for c in comps)
     if good + bad == 0:
@@ -176,9 +194,9 @@ def summary_markdown(outcomes: list[RunOutcome]) -> str:
     ]
     for o in outcomes:
         if o.ok:
-            comps = [_complete_verdict(c) for c in o.reproduction.comparisons]
+            comps = [_complete_verdict(c) for c in o.result.comparisons]
             n = {v: sum(c.verdict == v for c in comps) for v in VERDICTS}
-            title = o.reproduction.title or o.name
+            title = o.result.title or o.name
             lines.append(f"| {title} (`{o.name}`) | {len(comps)} | {n['reproduced']} | "
                          f"{n['not reproduced']} | {n['no number in the paper']} | {o.seconds:.0f} s | "
                          f"{_overall(o)} |")
@@ -255,7 +273,7 @@ def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: f
     for o in outcomes:
         if o.ok:
             rep = dataclasses.replace(
-                o.reproduction, comparisons=[_complete_verdict(c) for c in o.reproduction.comparisons])
+                o.result, comparisons=[_complete_verdict(c) for c in o.result.comparisons])
             lines.append(rep.to_markdown())
             lines.append(f"**Verdict:** {_one_line(o)}")
             lines.append("")
@@ -269,7 +287,7 @@ def _comparisons_frame(outcomes: list[RunOutcome]) -> pd.DataFrame:
     for o in outcomes:
         if not o.ok:
             continue
-        for c in o.reproduction.comparisons:
+        for c in o.result.comparisons:
             row = dataclasses.asdict(_complete_verdict(c))
             row = {"reproduction": o.name, **{k: (v if not isinstance(v, Path) else str(v)) for k, v in row.items()}}
             rows.append(row)
@@ -332,7 +350,8 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
 
     start_all = time.perf_counter()
     # 1. every reproduction's tasks, in one list (a reproduction whose planning fails is reported)
-    planned, errors, spans, all_tasks = {}, {}, {}, []
+    all_tasks: list = []
+    planned, errors, spans = {}, {}, {}
     for name in names:
         try:
             tasks = list(load(name).plan(mode=mode, seed=seed))

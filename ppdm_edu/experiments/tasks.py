@@ -48,6 +48,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -107,7 +108,7 @@ def root_seed(rng) -> int:
             raise ValueError(f"rng must be a non-negative int, None or a numpy Generator, got {rng}")
         return int(rng)
     if rng is None:
-        return int(np.random.SeedSequence().entropy)
+        return int(cast(int, np.random.SeedSequence().entropy))  # an int when drawn fresh
     if isinstance(rng, np.random.Generator):
         return int(rng.integers(0, 2**63))
     raise TypeError(f"rng must be None, a non-negative int or a numpy.random.Generator, got {type(rng).__name__}")

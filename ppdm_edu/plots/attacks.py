@@ -11,7 +11,8 @@ import numpy as np
 from ..attacks import RecordReconstruction, tracy_widom_bound
 from ..lecture import OKABE_ITO
 from ..posterior import BayesEstimate
-from .layout import legend_fraction
+from ..random_state import check_random_state, renamed_seed_to_rng
+from ._layout import legend_fraction
 
 __all__ = [
     "plot_spectrum",
@@ -70,7 +71,8 @@ class SpectrumDrawing:
     def __init__(self, ax, result: RecordReconstruction, n: int | None = None, title: str | None = None):
         from matplotlib.patches import Rectangle
 
-        self.ax, self.n, self._size = ax, n, None
+        self.ax, self.n = ax, n
+        self._size: int | None = None
         # the Marchenko-Pastur band across the whole width (x in axes units, y in data units)
         self.band = ax.add_patch(Rectangle((0.0, 1.0), 1.0, 1.0, transform=ax.get_yaxis_transform(),
                                            color=ORANGE, alpha=0.35, lw=0,
@@ -104,7 +106,7 @@ class SpectrumDrawing:
         lo, hi = result.noise_bounds
         self.band.set_y(lo)
         self.band.set_height(hi - lo)
-        if self.edge is not None:
+        if self.edge is not None and self.n is not None:  # the edge exists only with n
             self.edge.set_ydata([tracy_widom_bound(self.n, ev.size)] * 2)
         self.kept.set_data(idx[kept], ev[kept])
         self.dropped.set_data(idx[~kept], ev[~kept])
@@ -245,8 +247,9 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
     return ax
 
 
+@renamed_seed_to_rng
 def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=None,
-                             n_show: int = 30, seed: int = 0):
+                             n_show: int = 30, rng=0):
     """For a few records: the paper's interval around w (grey) and the posterior interval.
 
     The grey bar is the interval Agrawal & Srikant's Table 1 promises (``w`` plus or minus half
@@ -265,8 +268,8 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
         Where to draw the intervals; a new figure and axes when omitted.
     n_show : int, default 30
         Number of records drawn (picked at random, shown sorted by ``w``).
-    seed : int, default 0
-        Seed of the random pick.
+    rng : None, int or numpy.random.Generator, default 0
+        Seed or generator of the random pick (``seed=`` still works, with a FutureWarning).
 
     Returns
     -------
@@ -275,7 +278,7 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
     """
     ax = _ax(ax)
     x, w = np.asarray(x, dtype=float), np.asarray(w, dtype=float)
-    rng = np.random.default_rng(seed)
+    rng = check_random_state(rng)
     pick = np.sort(rng.choice(x.size, size=min(n_show, x.size), replace=False))
     pick = pick[np.argsort(w[pick])]
     pos = np.arange(pick.size)

@@ -6,7 +6,7 @@ import numpy as np
 import seaborn as sns
 
 from ..datasets import ADULT_CONTINUOUS, agrawal, plateau, plateau_pdf, triangles, triangles_pdf
-from ..validation import renamed_seed_to_rng
+from ..random_state import renamed_seed_to_rng
 
 __all__ = ["plot_agrawal_classes", "plot_fig2_shapes", "plot_adult_continuous"]
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..privacy import PAPER_TABLE1, gaussian_privacy_loss, grid_step, interval_privacy
 from ..randomization import Noise
-from .layout import legend_fraction
+from ._layout import legend_fraction
 
 __all__ = [
     "noise_label",

@@ -42,7 +42,7 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     Parameters
     ----------
     sim : SurveySimulation
-        From :func:`ppdm_edu.experiments.rr_simulation.simulate_warner_surveys`.
+        From :func:`ppdm_edu.rr_simulation.simulate_warner_surveys`.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure and axes when omitted.
     xlim : (float, float)
@@ -148,7 +148,7 @@ def plot_mrr_sweep(frame, ax=None, title: str | None = None):
     Parameters
     ----------
     frame : pandas.DataFrame
-        The tidy output of :func:`ppdm_edu.experiments.rr_simulation.mrr_theta_sweep`
+        The tidy output of :func:`ppdm_edu.rr_simulation.mrr_theta_sweep`
         (columns theta, estimate, truth).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure and axes when omitted.

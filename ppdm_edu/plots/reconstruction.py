@@ -47,7 +47,7 @@ def _density_on_grid(values: np.ndarray, edges: np.ndarray, extend: bool):
     return 0.5 * (edges[:-1] + edges[1:]), counts / (values.size * np.diff(edges))
 
 
-def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Reconstruction = None,
+def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Reconstruction | None = None,
                         title: str | None = None, legend: bool = True, probabilities=None):
     """Fig. 2 style: densities of the original, randomized and reconstructed values.
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..randomization import Noise
-from ..validation import check_noise
+from ..randomization import Noise, check_noise
 from ._grid import check_edges, check_method
 
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.

@@ -3,18 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 
 import numpy as np
 
-from ..randomization import Noise
-from ..validation import (
-    check_bool,
-    check_finite_1d,
-    check_integer,
-    check_noise,
-    check_positive,
-    check_random_state,
-)
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise
+from ..validation import check_bool, check_finite_1d, check_integer, check_positive
 from ._binning import bin_values
 from ._grid import check_edges, domain_bounds, extend_edges, make_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
@@ -114,6 +109,15 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     lo, hi = domain_bounds(bounds, values)
     edges = make_edges((lo, hi), n_intervals=n_intervals, width=width, n=values.size)
     m = edges.size - 1
+    if m > values.size:
+        # Sec. 4.2 of AS2000: about 100 records per interval. With fewer records than intervals
+        # most intervals have no record to estimate them from; the likelihood is nearly flat,
+        # the paper's stop rule fires after an iteration or two and the estimate stays close to
+        # its uniform start (issue 27).
+        warnings.warn(f"{m} intervals for {values.size} records: more intervals than records leave "
+                      "most intervals without data, so the reconstruction stays close to uniform; "
+                      "use fewer or wider intervals (the paper: about 100 records per interval)",
+                      UserWarning, stacklevel=2)
     L = (edges[-1] - edges[0]) / m
     # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
     # Values beyond the noise's reach are clipped to a bin just outside it (they are

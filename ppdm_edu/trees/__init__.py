@@ -4,6 +4,7 @@
 - ``reconstruction_tree``: :class:`ReconstructionTree` (Global, ByClass, Local)
 - ``id3``: :class:`ID3`, :class:`RRID3`, :func:`estimate_accuracy` (Du & Zhan)
 - ``c45``: :class:`C45`, :class:`PPDTC45` (Liu, Kantarcioglu & Thuraisingham)
+- ``as2000``: :func:`make_classifier`, Agrawal & Srikant's five algorithms by name
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ _EXPORTS = {
     "estimate_accuracy": "id3",
     "C45": "c45",
     "PPDTC45": "c45",
+    "make_classifier": "as2000",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -58,14 +58,9 @@ import math
 import numpy as np
 from scipy import special
 
-from ..randomization import Noise
-from ..validation import (
-    check_class_counts,
-    check_fit_data,
-    check_noise_mapping,
-    check_random_state,
-    check_real,
-)
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise_mapping
+from ..validation import check_class_counts, check_fit_data, check_real
 from ..validation import feature_names as fitted_feature_names
 from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, Probability, TreeBuilder, TreeClassifier
 

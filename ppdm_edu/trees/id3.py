@@ -216,10 +216,12 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> Tree:
 
         split = ~leaf
         split_idx = np.flatnonzero(split)
-        next_counts, next_used, next_ids = [], [], []
+        next_counts: list = []
+        next_used: list = []
+        next_ids: list = []
         child_front = np.full((n_front, 2), -1, dtype=np.int64)
         feat_front = np.full(n_front, -1, dtype=np.int64)
-        for i in np.flatnonzero(leaf):
+        for i in np.flatnonzero(leaf).tolist():
             reason[front_ids[i]] = PURE if pure[i] else NO_ATTRIBUTES
             if pure[i]:
                 label[front_ids[i]] = 0 if q0[i] == 1.0 else 1

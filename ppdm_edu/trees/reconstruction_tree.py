@@ -57,14 +57,13 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..randomization import Noise
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise_mapping, perturb
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from ..validation import (
     check_finite_2d,
     check_finite_array,
     check_fit_data,
-    check_noise_mapping,
-    check_random_state,
     feature_names,
 )
 from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, TreeClassifier
@@ -160,22 +159,14 @@ def perturb_columns(X, noise, rng=None):
     >>> W[:, 0].tolist()
     [0.0, 0.0, 0.0]
     """
-    rng = check_random_state(rng)
-    names = None
     if isinstance(X, pd.DataFrame):
-        names = [str(c) for c in X.columns]
         non_numeric = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
         if non_numeric:
             raise ValueError("X columns must be numeric (encode categories as integer codes first); "
                              f"non-numeric: {non_numeric}")
-    arr = check_finite_2d(X, "X")
-    cols = _resolve_noise(noise, arr.shape[1], names)
-    out = arr.copy()
-    for j, nz in cols.items():
-        out[:, j] = out[:, j] + nz.sample(arr.shape[0], rng)
-    if isinstance(X, pd.DataFrame):
-        return pd.DataFrame(out, columns=X.columns, index=X.index)
-    return out
+    arr = check_finite_2d(X, "X")  # the tree's own refusals, naming X
+    # one Noise: every column, each drawing from rng in turn (perturb's per-column stream layout)
+    return perturb(X, noise if isinstance(noise, dict) else dict.fromkeys(range(arr.shape[1]), noise), rng)
 
 
 def _resolve_noise(noise, d: int, names) -> dict[int, Noise]:
@@ -309,7 +300,7 @@ class ReconstructionTree(TreeClassifier):
 
     # ------------------------------------------------------------------------------------
     def _resolve_bounds(self, noisy: dict, d: int, names) -> dict[int, tuple[float, float] | None]:
-        out = {j: None for j in noisy}
+        out: dict[int, tuple[float, float] | None] = dict.fromkeys(noisy)
         if self.bounds is None:
             return out
         if not isinstance(self.bounds, dict):
@@ -374,7 +365,8 @@ class ReconstructionTree(TreeClassifier):
                 codes[:, j], cut = _unperturbed_codes(W[:, j], params["max_unperturbed_values"])
                 thresholds.append(cut)
                 continue
-            lo_hi = bounds[j] if bounds[j] is not None else (float(W[:, j].min()), float(W[:, j].max()))
+            bound = bounds[j]
+            lo_hi = bound if bound is not None else (float(W[:, j].min()), float(W[:, j].max()))
             if not lo_hi[1] > lo_hi[0]:
                 lo_hi = (lo_hi[0] - 0.5, lo_hi[0] + 0.5)
             edges = make_edges(lo_hi, n_intervals=m_default)
@@ -406,7 +398,7 @@ class ReconstructionTree(TreeClassifier):
                 self.reconstructions_[key] = rec
                 codes[rows, j] = _assign_rows(W[rows, j], rec.counts)
 
-        self.local_log_ = []
+        self.local_log_: list = []
         self.tree_ = self._grow(W, yc, k, codes, thresholds, reconstructors, wbins, params)
         self.n_local_reconstructions_ = len(self.local_log_)
         self.intervals_ = codes.astype(np.int32)

@@ -8,7 +8,17 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .panel import Panel
+try:  # the panels need the [lab] extra; `pip install ppdm-edu` alone is the library
+    import ipywidgets  # noqa: F401
+except ModuleNotFoundError as err:
+    if err.name != "ipywidgets":
+        raise
+    raise ModuleNotFoundError(
+        "ppdm_edu.widgets needs ipywidgets, which comes with the notebooks' extra: "
+        "pip install 'ppdm-edu[lab]' (the rest of ppdm_edu works without it)", name="ipywidgets"
+    ) from None
+
+from .panel import Panel  # noqa: E402
 
 __all__ = ["Panel", "all_panels"]
 

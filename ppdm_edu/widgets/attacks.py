@@ -16,8 +16,8 @@ from ..attacks import (
 from ..datasets import correlated_data, plateau, plateau_pdf
 from ..plots.attacks import RecoveryDrawing, SpectrumDrawing, plot_posterior_width
 from ..posterior import BayesEstimate, bayes_estimate
+from ..random_state import spawn_rngs
 from ..randomization import GaussianNoise
-from ..validation import spawn_rngs
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 

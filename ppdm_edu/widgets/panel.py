@@ -33,6 +33,7 @@ Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (a
 """
 from __future__ import annotations
 
+import abc
 import base64
 import html
 import io
@@ -45,8 +46,7 @@ from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 
-__all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture",
-           "static_readout", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
+__all__ = ["Panel"]
 
 # figure.figsize width of styles/classroom.mplstyle; the projector style's is 11
 _CLASSROOM_FIGURE_WIDTH = 8.0
@@ -211,7 +211,7 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
                 bottom=bottom * font / h, top=1.0 - top * font / h)
 
 
-class Panel:
+class Panel(abc.ABC):
     """Controls + figure + message line. Display it by leaving it as the last expression of a cell.
 
     A subclass builds its controls (:meth:`build_controls`), computes a result from their values
@@ -270,10 +270,12 @@ class Panel:
         self.update()
 
     # -- to implement -------------------------------------------------------------------
+    @abc.abstractmethod
     def build_controls(self) -> dict:
         """Return ``{name: widget}``; the names are the keyword arguments of :meth:`compute`."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def compute(self, **values):
         """Run the real algorithm for the current control values; return a result object.
 
@@ -292,6 +294,7 @@ class Panel:
         """
         raise NotImplementedError
 
+    @abc.abstractmethod
     def draw(self, figure: Figure, result) -> None:
         """Draw ``result`` into ``figure`` (a new, empty one at every update).
 
@@ -483,7 +486,7 @@ class Panel:
         self._refresh_static()
         self.after_update(result)
 
-    def after_update(self, result) -> None:
+    def after_update(self, result) -> None:  # noqa: B027 (a hook: empty on purpose, not abstract)
         """Called after the figure is on its way (e.g. to compute the next slider positions
         ahead, :class:`~ppdm_edu.widgets.precompute.AheadCache`); nothing by default.
 

@@ -16,9 +16,10 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
+from ..random_state import spawn_rngs
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_positive, check_probability, spawn_rngs
+from ..validation import check_positive, check_probability
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
@@ -99,7 +100,7 @@ class PerturbedTreePanel(Panel):
     seed = 0
 
     def __init__(self, **initial):
-        from ..experiments.liu import adult_xy
+        from ..datasets.adult_continuous import adult_xy
 
         data_rng, rng = spawn_rngs(self.seed)  # the noise stream (rng) is independent of the data
         self._X, self._y, self._Xt, self._yt = adult_xy(self.n_train, data_rng)

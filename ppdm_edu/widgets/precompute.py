@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
-__all__ = ["AheadCache", "slider_neighbours"]
+__all__: list[str] = []
 
 
 class AheadCache:

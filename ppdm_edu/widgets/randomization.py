@@ -15,11 +15,11 @@ import numpy as np
 from ..lecture import OKABE_ITO, is_lecture_mode
 from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
+from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
-from ..validation import spawn_rngs
 from .panel import Panel, margin_axes, slider
 
-__all__ = ["RandomizationPanel", "ATTRIBUTES", "attribute_sample"]
+__all__ = ["RandomizationPanel"]
 
 #: attribute name -> (unit, domain used for "x % privacy")
 ATTRIBUTES = {
@@ -37,7 +37,7 @@ def _num(value: float) -> str:
 def attribute_sample(name: str, n: int = 10_000, seed: int = 0) -> np.ndarray:
     """``n`` values of a course attribute (read-only array; the same for the same seed).
 
-    The values come from the first of :func:`~ppdm_edu.validation.spawn_rngs`'s streams of
+    The values come from the first of :func:`~ppdm_edu.random_state.spawn_rngs`'s streams of
     ``seed``; the panel draws its noise from the second, so noise never depends on the data.
 
     Parameters
@@ -143,7 +143,7 @@ class RandomizationPanel(Panel):
                                  description="confidence", readout_format=".3f"),
         }
 
-    def compute(self, attribute, kind, level, confidence) -> RandomizationResult:
+    def compute(self, attribute, kind, level, confidence) -> RandomizationResult:  # type: ignore[override]  # the controls, by name
         unit, domain = ATTRIBUTES[attribute]
         value_range = domain[1] - domain[0]
         if level <= 0:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from ..experiments.rr_simulation import simulate_warner_surveys
 from ..lecture import OKABE_ITO
 from ..plots.randomized_response import SAMPLING_XLIM, plot_sampling_distribution
 from ..randomized_response import epsilon, sample_size_factor
+from ..rr_simulation import simulate_warner_surveys
 from .panel import Panel, epsilon_text, margin_axes, slider
 
 __all__ = ["WarnerSurveyPanel"]
@@ -18,7 +18,7 @@ class WarnerSurveyPanel(Panel):
 
     Sliders: theta (probability of answering the true question), n (respondents per survey) and
     the true share P(A). Every update runs 1,000 fresh surveys
-    (:func:`~ppdm_edu.experiments.rr_simulation.simulate_warner_surveys`, one binomial draw per survey)
+    (:func:`~ppdm_edu.rr_simulation.simulate_warner_surveys`, one binomial draw per survey)
     and shows the sampling distribution of the unbiased estimate against the truth and Warner's
     theoretical +-2 SE band. theta = 0.5 shows why nothing can be estimated.
 

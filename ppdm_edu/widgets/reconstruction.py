@@ -8,6 +8,7 @@ import numpy as np
 
 from ..datasets import plateau, triangles
 from ..plots.reconstruction import plot_reconstruction
+from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..reconstruction import (
     Reconstruction,
@@ -16,7 +17,6 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import spawn_rngs
 from .panel import Panel, margin_axes, slider
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
@@ -242,7 +242,9 @@ class ReconstructionIterationsPanel(Panel):
         j, pr = result
         ax = _axes(figure)
         _draw_run(ax, self.run, pr)
-        ax.set_ylim(0, max(2.2, 1.1 * float(self.run.rec.history.max() / self.run.rec.widths[0])))
+        history = self.run.rec.history
+        assert history is not None  # the panel reconstructs with keep_history=True
+        ax.set_ylim(0, max(2.2, 1.1 * float(history.max() / self.run.rec.widths[0])))
 
     def summary(self, result) -> str:
         j, pr = result

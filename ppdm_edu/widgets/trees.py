@@ -10,8 +10,10 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import agrawal
-from ..experiments.as2000_trees import ALGORITHMS, agrawal_bounds, agrawal_noise, make_classifier
+from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
+from ..randomization import perturb
+from ..trees.as2000 import ALGORITHMS, make_classifier
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
@@ -103,7 +105,7 @@ class TreesPanel(Panel):
     **initial
         Initial control values: ``function`` (1-5), ``noise`` ("gaussian" or "uniform"),
         ``privacy`` (%, 0-200, default 100) and ``algorithms`` (a tuple of
-        ``ppdm_edu.experiments.as2000_trees.ALGORITHMS``).
+        ``ppdm_edu.trees.as2000.ALGORITHMS``).
 
     Examples
     --------
@@ -140,7 +142,7 @@ class TreesPanel(Panel):
                 description="algorithms", style=style),
         }
 
-    def compute(self, function, noise, privacy, algorithms) -> TreesResult:
+    def compute(self, function, noise, privacy, algorithms) -> TreesResult:  # type: ignore[override]  # the controls, by name
         algorithms = tuple(algorithms)
         if not algorithms:
             raise ValueError("select at least one algorithm (ctrl/cmd-click to select several)")
@@ -170,9 +172,7 @@ class TreesPanel(Panel):
         X, y, Xt, yt = _data(function, self.n_train, self.n_test, self.seed)
         noises = agrawal_noise(noise, privacy / 100.0)
         unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
-        W = X.copy()
-        for i, (a, nz) in enumerate(noises.items()):
-            W[a] = X[a].to_numpy() + nz.scale * unit[:, i]  # alpha or sigma: the noise knows
+        W = perturb(X, noises, unit=unit)  # x + scale * unit: alpha or sigma, the noise knows
         clf = make_classifier(alg, noises)
         start = time.perf_counter()
         clf.fit(W, y)

@@ -1,8 +1,6 @@
 """Room for legends: how much of an axes' height a legend takes, whatever the style's fonts."""
 from __future__ import annotations
 
-__all__ = ["legend_fraction"]
-
 
 def legend_fraction(ax, rows: int) -> float:
     """Fraction of the axes' height that ``rows`` legend rows (font "small") take, plus a gap.

@@ -1,0 +1,143 @@
+"""Layers only point down (CONTRIBUTING: algorithms know nothing of widgets; widgets and exercises
+never import ``experiments``), and the package's import graph has no cycle.
+
+Both read the source (``ast``), not ``sys.modules``: an import inside a function counts as much as
+one at the top, since it runs as soon as that function is called.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "ppdm_edu"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(name: str) -> set[str]:
+    """Every ppdm_edu module ``name`` imports, anywhere in its body (``from . import x`` names x)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            targets = [source] + [f"{source}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        out.update(t for t in targets if t in MODULES)
+    out.discard(name)
+    return out
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def _layer(name: str) -> str:
+    return name.split(".")[1] if name.count(".") else ""
+
+
+@pytest.mark.parametrize("lower", ["widgets", "exercises", "plots", "datasets", "trees"])
+def test_nothing_below_the_reproductions_imports_experiments(lower):
+    offenders = [f"{m} imports {t}" for m in GRAPH if _layer(m) == lower
+                 for t in GRAPH[m] if _layer(t) == "experiments"]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_only_the_cli_and_the_reproductions_import_experiments():
+    allowed = {"experiments", "__main__"}
+    offenders = [f"{m} imports {t}" for m in GRAPH if _layer(m) not in allowed and m != "ppdm_edu"
+                 for t in GRAPH[m] if _layer(t) == "experiments"]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_algorithms_know_nothing_of_widgets_plots_or_exercises():
+    """The library (algorithms, data, trees) is the bottom layer: it imports no presentation layer."""
+    upper = {"widgets", "plots", "exercises", "experiments", "__main__"}
+    offenders = [f"{m} imports {t}" for m in GRAPH if _layer(m) not in upper and m != "ppdm_edu"
+                 for t in GRAPH[m] if _layer(t) in upper]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_checker_finds_an_import_of_experiments(tmp_path):
+    """The walk sees an import inside a function, relative or absolute (else the tests above pass vacuously)."""
+    assert "ppdm_edu.experiments.report" in _imports("ppdm_edu.__main__")
+    assert any(_layer(t) == "experiments" for t in GRAPH["ppdm_edu.experiments.liu"])
+
+
+def _cycles(graph):
+    """Strongly connected components with more than one module (Tarjan), each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_import_graph_has_no_cycle():
+    """No module imports one that imports it back, even through others or inside a function.
+
+    A package's ``__init__`` is left out as a target when the importer is inside that package
+    (``from . import x`` of a sibling goes through it, and every ``__init__`` here loads its
+    submodules lazily, by name, not by import statement)."""
+    graph = {m: {t for t in ts if not (MODULES[t].name == "__init__.py" and m.startswith(t + "."))}
+             for m, ts in GRAPH.items()}
+    assert not _cycles(graph), f"import cycles: {_cycles(graph)}"
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_package_imports_moved_checks_from_their_owners():
+    """validation forwards the names that moved out of it (old code keeps working); the package's
+    own modules import them from the module that owns the concept."""
+    from ppdm_edu import validation
+
+    offenders = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("validation"):
+                offenders += [f"{name}: {a.name} (from ppdm_edu.{validation._MOVED[a.name]})"
+                              for a in node.names if a.name in validation._MOVED]
+    assert not offenders, "\n".join(offenders)
+    assert validation.check_random_state is __import__("ppdm_edu.random_state").random_state.check_random_state
+    from ppdm_edu.validation import check_noise  # the old place still answers
+    assert check_noise.__module__ == "ppdm_edu.randomization"
