@@ -31,12 +31,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..random_state import check_random_state
 from ..validation import (
     check_bool,
     check_integer,
     check_predict_data,
     check_probability,
-    check_random_state,
 )
 from ..validation import feature_names as fitted_feature_names
 
