@@ -5,6 +5,8 @@
 - ``id3``: :class:`ID3`, :class:`RRID3`, :func:`estimate_accuracy` (Du & Zhan)
 - ``c45``: :class:`C45`, :class:`PPDTC45` (Liu, Kantarcioglu & Thuraisingham)
 - ``as2000``: :func:`make_classifier`, Agrawal & Srikant's five algorithms by name
+- ``base``: the one flat storage ``Tree`` and the one base ``TreeClassifier`` (apply, predict,
+  predict_proba, export_text, n_leaves_, depth_, parameter checks) they all share
 """
 from __future__ import annotations
 

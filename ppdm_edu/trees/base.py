@@ -467,8 +467,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator, ABC):
 
         Parameters
         ----------
-        X : array-like or pandas.DataFrame, shape (n_samples, n_features)
-            Records, as for :meth:`apply`.
+        X : array-like or pandas.DataFrame
+            Records, shape (n_samples, n_features), as for :meth:`apply`.
 
         Returns
         -------

@@ -495,12 +495,8 @@ class PPDTC45(_BaseC45):
 
     Attributes
     ----------
-    classes_ : ndarray, shape (n_classes,)
-        The class labels, sorted.
-    n_features_in_ : int
-        Number of columns seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        Column names, when fitted on a DataFrame with string column names.
+    classes_, n_features_in_, feature_names_in_, n_leaves_, depth_
+        As in :class:`C45`.
     noises_ : list of Noise
         The noise of each column, in column order.
     shift_ : ndarray, shape (n_features,)

@@ -403,12 +403,8 @@ class RRID3(_BinaryTree):
     ----------
     tree_ : Tree
         ``tree_.value`` holds the estimated (unclipped) class counts of each node.
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        Column names seen in ``fit`` (only when ``X`` was a DataFrame with string column names).
-    classes_ : ndarray
-        ``array([0, 1])``.
+    n_features_in_, feature_names_in_, classes_
+        As in :class:`ID3`.
 
     Examples
     --------
