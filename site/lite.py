@@ -29,8 +29,10 @@ REPO = HERE.parent
 WORK = HERE / "_build" / "lite-src"
 OUT = HERE / "_build" / "html" / "lite"
 # pure-Python wheels Pyodide's own distribution lacks, served with ppdm-edu (versions: the ones
-# installed here, so the browser runs what the tests ran)
-EXTRA_WHEELS = ["seaborn", "tqdm"]
+# installed here, so the browser runs what the tests ran). site/_lite_deps.py checks that this and
+# Pyodide's lock cover every import of the package and the notebooks (tqdm is in the lock);
+# ipywidgets needs comm and jupyterlab_widgets, which Pyodide lacks too.
+EXTRA_WHEELS = ["seaborn", "ipywidgets", "comm", "jupyterlab_widgets"]
 
 INSTALL_CELL_SOURCE = '''\
 # JupyterLite only (added when the site was built; the notebook in the repository has no such
@@ -86,6 +88,11 @@ def build_wheels(dest: Path) -> list[Path]:
 
 
 def build(out: Path = OUT) -> Path:
+    import _lite_deps  # site/, next to this file
+
+    missing = _lite_deps.problems()
+    if missing:
+        sys.exit("the lite site would lack packages:\n" + "\n".join(missing))
     if WORK.exists():
         shutil.rmtree(WORK)
     contents = WORK / "contents"
