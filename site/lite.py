@@ -13,6 +13,9 @@ to it ("JupyterLite" launch button). Publish ``site/_build/html`` as a whole.
    (``sys.platform == "emscripten"``). ``reports/full`` is copied too: notebooks 04-06 read it.
 3. ``jupyter lite build``. The Pyodide runtime itself is NOT part of the build: the kernel
    loads it from its CDN when a notebook starts (the only network access of the lite site).
+   ``site/_lite_offline.py`` then adds a script to every page that says so in words, and what to
+   do, when Pyodide cannot be fetched (offline); ``site/_lite_deps.py`` checks first that
+   Pyodide's lock plus the wheels served here cover every import.
 """
 from __future__ import annotations
 
@@ -108,6 +111,9 @@ def build(out: Path = OUT) -> Path:
     subprocess.run([sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(WORK),
                     "--contents", str(contents), "--output-dir", str(out)],
                    check=True, cwd=WORK)
+    import _lite_offline  # site/: a banner when Pyodide cannot be fetched (offline)
+
+    _lite_offline.inject(out)
     return out
 
 
