@@ -34,7 +34,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         _twins.OUT = Path(tmp) / "twins"
         _twins.DATA = Path(tmp) / "records"
-        package_hash = _twins._package_hash()
+        package_hash = _twins.package_hash_of_sources()
         for path in sorted((REPO / "notebooks").glob("*.ipynb")):
             nb = json.loads(path.read_text(encoding="utf-8"))
             for k, found in enumerate(_twins.find_panels(nb)):

@@ -41,8 +41,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ppdm_edu.widgets import all_panels
-from ppdm_edu.widgets import precompute
+from ppdm_edu.widgets import all_panels, precompute
 from ppdm_edu.widgets.panel import STATIC_CLASS, static_picture, static_readout
 
 HERE = Path(__file__).resolve().parent
@@ -243,7 +242,7 @@ def _call_kwargs(source: str, name: str) -> dict:
     return kwargs
 
 
-def _package_hash() -> str:
+def package_hash_of_sources() -> str:
     h = hashlib.sha256()
     for path in sorted((REPO / "ppdm_edu").rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
@@ -430,7 +429,7 @@ def with_twins(nb: dict, stem: str, made: set | None = None, package_hash: str |
     found = find_panels(nb)
     if not found:
         return nb
-    package_hash = package_hash or _package_hash()
+    package_hash = package_hash or package_hash_of_sources()
     for k, f in enumerate(found):
         twin_id = f"twin-{stem[:2]}-{k + 1}"
         data = build_twin(f, twin_id, package_hash)

@@ -51,7 +51,7 @@ def test_every_panel_of_the_notebooks_is_found():
 
 @pytest.fixture(scope="module")
 def package_hash():
-    return _twins._package_hash()
+    return _twins.package_hash_of_sources()
 
 
 def _mask(text: str) -> str:
