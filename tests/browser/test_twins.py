@@ -14,7 +14,7 @@ list cannot be clicked headless), and after each move:
 
 The latency from a control change to the new figure decoded (``img.decode()``) is measured in the
 page for each move and written to ``benchmarks/twins_latency.json`` (not asserted). Screenshots of
-every twin at 1366x768, and of notebook 04's and 07's at 1024x768, go to ``artifacts/twins/``.
+every twin at 1366x768 and 1024x768 go to ``artifacts/twins/``.
 """
 from __future__ import annotations
 
@@ -251,7 +251,7 @@ def test_every_twin_answers_keyboard_and_mouse_offline(browser, site_server, ste
         context.close()
 
 
-@pytest.mark.parametrize("stem", ["04_trees_on_perturbed_data", "07_attacks_and_local_dp"])
+@pytest.mark.parametrize("stem", PAGES)
 def test_twins_fit_a_projector_screen(browser, site_server, stem):
     """At 1024x768 the twin's controls and figure stay inside the page (screenshots to look at)."""
     context, page, refused = _open(browser, site_server, 1024, 768)
