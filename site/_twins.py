@@ -273,6 +273,9 @@ def shown_text(panel) -> tuple[str, bool]:
 
 def compute_states(cls, kwargs: dict, folder: Path) -> dict:
     """Walk the grid with a live panel; write the frames into ``folder``; return the twin's data."""
+    from ppdm_edu import lecture_mode
+
+    lecture_mode(False)  # the classroom style, as every notebook's first cell sets it
     saved = precompute.threads_available
     precompute.threads_available = lambda: False  # nothing computed ahead: every state is asked
     try:

@@ -9,6 +9,7 @@ output when current, else built here (a few minutes).
 """
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -121,3 +122,24 @@ def test_snake_order_changes_one_control_by_one_step():
         diff = [abs(x - y) for x, y in zip(a, b)]
         assert sorted(diff) == [0, 0, 1], (a, b)
     assert [_twins.flat_index(t, [3, 2, 4]) for t in sorted(order)] == list(range(24))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("twin_id,stem,found", FOUND, ids=[t for t, _, _ in FOUND])
+def test_twin_frame_at_the_notebooks_settings_is_the_stored_picture(twin_id, stem, found, package_hash):
+    """One implementation: at the settings the notebook ran with, the twin's frame has the very
+    pixels of the picture the notebook's panel stored (same code, same style, same seed)."""
+    import numpy as np
+    from PIL import Image
+
+    from ppdm_edu.widgets.panel import static_picture
+
+    data = _twins.build_twin(found, twin_id, package_hash)
+    nb = json.loads((REPO / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    stored, _alt = static_picture(nb["cells"][found.cell]["outputs"][found.output])
+    state = data["states"][_twins.flat_index([c["initial"] for c in data["controls"]], data["radices"])]
+    frame = Image.open(_twins.OUT / twin_id / state["f"]).convert("RGB")
+    picture = Image.open(io.BytesIO(stored)).convert("RGB")
+    assert frame.size == picture.size
+    different = np.count_nonzero(np.abs(np.asarray(frame, int) - np.asarray(picture, int)).sum(axis=2))
+    assert different == 0, f"{twin_id}: {different} pixels differ from the notebook's stored picture"
