@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import html
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -74,6 +75,7 @@ def site_server():
                 "median_ms": round(statistics.median(every), 1),
                 "p90_ms": round(sorted(every)[int(0.9 * (len(every) - 1))], 1),
                 "moves": len(every),
+                "load_average_1min": round(os.getloadavg()[0], 2),
                 "per_twin_median_ms": {k: round(statistics.median(v), 1) for k, v in sorted(LATENCIES.items())},
             }, indent=1) + "\n")
 
