@@ -259,7 +259,7 @@ def _webp(png: bytes) -> bytes:
     from PIL import Image
 
     buffer = io.BytesIO()
-    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", lossless=True, method=4)
+    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", lossless=True, method=1)  # 4: 40 % slower, same size
     return buffer.getvalue()
 
 
