@@ -171,7 +171,11 @@ def shell():
     matplotlib.use("Agg")
     config = Config()
     config.HistoryManager.enabled = False  # its writer is a thread (the harness's, not ours)
-    return InteractiveShell.instance(config=config)
+    shell = InteractiveShell.instance(config=config)
+    yield shell
+    # later tests must not find an IPython shell (get_ipython() is None outside Jupyter)
+    shell.reset(new_session=False)
+    InteractiveShell.clear_instance()
 
 
 @pytest.mark.slow
