@@ -114,7 +114,8 @@ def _site_outputs(outputs: list[dict]) -> list[dict]:
 
 def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
     """Copy every committed notebook without its ``widgets`` metadata, each panel's stand-in
-    turned into its PNG; return the copies."""
+    turned into its kernel-free twin (site/_twins.py; any other stand-in into its PNG); return
+    the copies."""
     out = []
     twins: set[str] = set()
     for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
