@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+import _twins  # site/_twins.py: the panels' kernel-free twins (issue 25)
+
 from ppdm_edu.widgets.panel import static_picture, static_readout
 
 HERE = Path(__file__).resolve().parent
@@ -113,11 +115,14 @@ def _site_outputs(outputs: list[dict]) -> list[dict]:
 
 def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
     """Copy every committed notebook without its ``widgets`` metadata, each panel's stand-in
-    turned into its PNG; return the copies."""
+    turned into its kernel-free twin (site/_twins.py; any other stand-in into its PNG); return
+    the copies."""
     out = []
+    twins: set[str] = set()
     for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
+        nb = _twins.with_twins(nb, nb_path.stem, twins)  # each panel's stand-in -> its twin
         for cell in nb.get("cells", []):
             if cell.get("outputs"):
                 cell["outputs"] = _site_outputs(cell["outputs"])
@@ -129,6 +134,7 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
     for stale in dest.glob("*.ipynb"):
         if not (NOTEBOOKS / stale.name).exists():
             stale.unlink()
+    _twins.remove_stale(twins)
     return out
 
 

@@ -13,6 +13,9 @@ to it ("JupyterLite" launch button). Publish ``site/_build/html`` as a whole.
    (``sys.platform == "emscripten"``). ``reports/full`` is copied too: notebooks 04-06 read it.
 3. ``jupyter lite build``. The Pyodide runtime itself is NOT part of the build: the kernel
    loads it from its CDN when a notebook starts (the only network access of the lite site).
+   ``site/_lite_offline.py`` then adds a script to every page that says so in words, and what to
+   do, when Pyodide cannot be fetched (offline); ``site/_lite_deps.py`` checks first that
+   Pyodide's lock plus the wheels served here cover every import.
 """
 from __future__ import annotations
 
@@ -29,8 +32,10 @@ REPO = HERE.parent
 WORK = HERE / "_build" / "lite-src"
 OUT = HERE / "_build" / "html" / "lite"
 # pure-Python wheels Pyodide's own distribution lacks, served with ppdm-edu (versions: the ones
-# installed here, so the browser runs what the tests ran)
-EXTRA_WHEELS = ["seaborn", "tqdm"]
+# installed here, so the browser runs what the tests ran). site/_lite_deps.py checks that this and
+# Pyodide's lock cover every import of the package and the notebooks (tqdm is in the lock);
+# ipywidgets needs comm and jupyterlab_widgets, which Pyodide lacks too.
+EXTRA_WHEELS = ["seaborn", "ipywidgets", "comm", "jupyterlab_widgets"]
 
 INSTALL_CELL_SOURCE = '''\
 # JupyterLite only (added when the site was built; the notebook in the repository has no such
@@ -86,6 +91,11 @@ def build_wheels(dest: Path) -> list[Path]:
 
 
 def build(out: Path = OUT) -> Path:
+    import _lite_deps  # site/, next to this file
+
+    missing = _lite_deps.problems()
+    if missing:
+        sys.exit("the lite site would lack packages:\n" + "\n".join(missing))
     if WORK.exists():
         shutil.rmtree(WORK)
     contents = WORK / "contents"
@@ -101,6 +111,9 @@ def build(out: Path = OUT) -> Path:
     subprocess.run([sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(WORK),
                     "--contents", str(contents), "--output-dir", str(out)],
                    check=True, cwd=WORK)
+    import _lite_offline  # site/: a banner when Pyodide cannot be fetched (offline)
+
+    _lite_offline.inject(out)
     return out
 
 

@@ -722,6 +722,10 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     from joblib import Parallel, delayed, effective_n_jobs
     from tqdm.auto import tqdm
 
+    if sys.platform == "emscripten":
+        # Pyodide (JupyterLite) starts no thread or process: the tasks run in this process and
+        # the bar has no monitor thread (tqdm would try one, fail and warn); same results
+        n_jobs, tqdm.monitor_interval = 1, 0
     workers = effective_n_jobs(n_jobs)
     computed, failed = [], []
     seconds = [0.0] * len(tasks)

@@ -9,14 +9,41 @@ anywhere else costs what it always did, since the caller computes it in its own 
 
 The results are the same whichever thread computes them: every computation must be a pure
 function of its key (the panels seed their data and noise from fixed seeds).
+
+Under Pyodide (JupyterLite, ``sys.platform == "emscripten"``) a thread cannot start
+(``RuntimeError: can't start new thread``): there :meth:`AheadCache.prefetch` computes nothing
+ahead and starts nothing, and every result is computed in the foreground by
+:meth:`AheadCache.get` when the slider reaches it. The results are the same, only a move to a
+neighbouring position is no faster than any other. Should ``Thread.start`` fail anywhere else, the
+cache falls back to the same foreground computing (and stops trying to start a thread).
 """
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
 __all__: list[str] = []
+
+
+def threads_available() -> bool:
+    """Whether this Python can start a thread: False under Pyodide (``sys.platform ==
+    "emscripten"``, JupyterLite), where ``Thread.start`` raises ``RuntimeError``.
+
+    Read at every call (not once at import), so that a test can pretend to be Pyodide.
+
+    Returns
+    -------
+    bool
+        True everywhere but in the browser.
+
+    Examples
+    --------
+    >>> threads_available()
+    True
+    """
+    return sys.platform != "emscripten"
 
 
 class AheadCache:
@@ -49,6 +76,8 @@ class AheadCache:
         self._queue: list[tuple[Hashable, Callable]] = []
         self._foreground = 0
         self._thread: threading.Thread | None = None
+        # False once a thread could not start: no computing ahead from then on
+        self._can_thread = True
 
     def __contains__(self, key) -> bool:
         with self._lock:
@@ -109,12 +138,28 @@ class AheadCache:
         ----------
         items : iterable of (hashable, callable)
             Work to do ahead; keys already kept or under way are skipped, failures are dropped.
+            Where no thread can start (Pyodide), nothing is computed ahead: :meth:`get`
+            computes each result when it is asked for.
         """
+        if not (self._can_thread and threads_available()):
+            with self._lock:
+                self._queue = []
+                self._lock.notify_all()
+            return
         with self._lock:
             self._queue = [(k, f) for k, f in items if k not in self._done and k not in self._running]
             if self._queue and (self._thread is None or not self._thread.is_alive()):
-                self._thread = threading.Thread(target=self._work, name="ppdm-panel-ahead", daemon=True)
-                self._thread.start()
+                thread = threading.Thread(target=self._work, name="ppdm-panel-ahead", daemon=True)
+                try:
+                    thread.start()
+                except RuntimeError:
+                    # "can't start new thread" (Pyodide, or a process out of threads): compute in
+                    # the foreground from now on, as under Pyodide; the results are the same
+                    self._can_thread = False
+                    self._thread = None
+                    self._queue = []
+                else:
+                    self._thread = thread
             self._lock.notify_all()
 
     def wait_idle(self, timeout: float | None = None) -> bool:

@@ -1,0 +1,462 @@
+"""Kernel-free twins of the notebooks' panels on the website (issue 25 §2).
+
+A *twin* answers a panel's controls in the browser with no kernel and no network: every state of
+a grid of control values is computed at build time **by the panel itself** and kept as a frame
+(lossless WebP), a read-out (the panel's ``summary`` HTML, or the message it shows instead) and
+an alt text. A small script (``_static/ppdm-twins.js``, no library) swaps them when a control
+moves.
+
+One implementation: the builder constructs the panel as the notebook does (the class named by the
+stand-in's ``text/plain``, the keyword arguments of the call in the cell's source) and walks the
+grid so that each step changes **one** control (a snake, or reflected Gray, order), by setting
+``control.value`` as a student does: every state is the panel's own ``update()`` (``compute``,
+``draw``/``redraw``, ``summary`` or its error message). Nothing is computed ahead meanwhile
+(``precompute.threads_available`` reports False during the build, as under Pyodide).
+
+The grid (:func:`grid_of`), generic over any :class:`~ppdm_edu.widgets.panel.Panel`:
+
+* a discrete control (drop-down, toggle or radio buttons, check box): every option;
+* a slider: every step; when the product of all controls exceeds :data:`BUDGET` states, the
+  slider with most positions first gets :data:`COARSE` evenly spaced positions (snapped to its
+  step) plus its default and both ends;
+* still too many: sliders are fixed at their default, last listed first, then (if ever needed)
+  discrete controls; a slider is given its every step back when that fits again;
+* a multiple choice (the algorithm list) is fixed at the notebook's choice.
+
+The page says what is fixed and at which value. A new panel in a notebook gets a twin with no
+code here: it is found by its stand-in output.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import html
+import io
+import json
+import math
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import ipywidgets as widgets
+
+from ppdm_edu.widgets import all_panels, precompute
+from ppdm_edu.widgets.panel import STATIC_CLASS, static_picture, static_readout
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+#: where the frames and the data scripts go (copied by Sphinx into ``_static/twins``)
+OUT = HERE / "_static" / "twins"
+#: the build's own record of each twin (grid, states, cache key): not published
+DATA = HERE / "_generated" / "twins"
+#: at most this many states per panel
+BUDGET = 250
+#: positions of a coarsened slider (before its default is added; >= 7 by the issue's rule)
+COARSE = 9
+LABEL = "Precomputed on a grid; launch the notebook for the live panel."
+# the stand-in's text/plain names the class: "<TreesPanel: static copy, run the cell ...>"
+_CLASS_NAME = re.compile(r"<(\w+): static copy")
+_TAG = re.compile(r"<[^>]+>")
+
+
+@dataclass
+class ControlGrid:
+    """The positions a twin offers for one control."""
+
+    name: str
+    label: str
+    kind: str            # "range", "select", "radio", "checkbox"
+    values: list         # control values, in the control's order
+    labels: list[str]    # how each value is shown
+    initial: int         # index of the notebook's value
+    full: int            # positions of the live control (its every step / option)
+    fixed: bool = False
+
+    @property
+    def radix(self) -> int:
+        return 1 if self.fixed else len(self.values)
+
+
+def _fmt(control, value) -> str:
+    fmt = getattr(control, "readout_format", None)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if fmt and isinstance(value, (int, float)):
+        try:
+            return format(value, fmt)
+        except ValueError:
+            pass
+    return str(value)
+
+
+def _slider_steps(c) -> list:
+    n = int(round((c.max - c.min) / c.step)) + 1
+    if isinstance(c, widgets.IntSlider):
+        return [int(c.min + k * c.step) for k in range(n)]
+    return [round(c.min + k * c.step, 10) for k in range(n)]
+
+
+def _coarse(c, steps: list) -> list:
+    """COARSE evenly spaced positions on the slider's own steps, plus its default and both ends."""
+    picks = {steps[round(k * (len(steps) - 1) / (COARSE - 1))] for k in range(COARSE)}
+    default = min(steps, key=lambda v: abs(v - c.value))
+    return sorted(picks | {default, steps[0], steps[-1]})
+
+
+def _options(c) -> tuple[list, list[str]]:
+    pairs = [o if isinstance(o, tuple) else (str(o), o) for o in c.options]
+    return [v for _, v in pairs], [str(lab) for lab, _ in pairs]
+
+
+def _index(values: list, value) -> int:
+    """Where ``value`` is in ``values`` (the nearest one for a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return values.index(value) if value in values else 0
+    return min(range(len(values)), key=lambda k: abs(values[k] - value))
+
+
+def grid_of(panel) -> list[ControlGrid]:
+    """The twin's grid for ``panel`` (its controls at the values they have now): see the module
+    docstring for the rules."""
+    grid = []
+    for name, c in panel.controls.items():
+        label = c.description or name
+        if isinstance(c, widgets.SelectMultiple):
+            values, labels = _options(c)
+            shown = ", ".join(lab for v, lab in zip(values, labels) if v in c.value)
+            grid.append(ControlGrid(name, label, "multiple", [tuple(c.value)], [shown], 0,
+                                    2 ** len(values), fixed=True))
+        elif isinstance(c, (widgets.IntSlider, widgets.FloatSlider)):
+            steps = _slider_steps(c)
+            grid.append(ControlGrid(name, label, "range", steps, [_fmt(c, v) for v in steps], 0, len(steps)))
+        elif isinstance(c, (widgets.Checkbox, widgets.ToggleButton)):
+            grid.append(ControlGrid(name, label, "checkbox", [False, True], ["no", "yes"], 0, 2))
+        elif getattr(c, "options", None):
+            values, labels = _options(c)
+            kind = "select" if isinstance(c, widgets.Dropdown) else "radio"
+            grid.append(ControlGrid(name, label, kind, values, labels, 0, len(values)))
+        else:
+            raise TypeError(f"{type(panel).__name__}.{name}: a {type(c).__name__} has no twin grid yet")
+
+    def size():
+        return math.prod(g.radix for g in grid)
+
+    sliders = [g for g in grid if g.kind == "range"]
+    controls = panel.controls
+    # 1. coarsen the slider with most positions while the grid is too big
+    while size() > BUDGET:
+        wide = [g for g in sliders if not g.fixed and len(g.values) > COARSE + 2]
+        if not wide:
+            break
+        g = max(wide, key=lambda g: len(g.values))
+        g.values = _coarse(controls[g.name], g.values)
+        g.labels = [_fmt(controls[g.name], v) for v in g.values]
+    # 2. fix sliders (last listed first), then discrete controls
+    for g in [*sliders[::-1], *[g for g in grid[::-1] if g.kind != "range"]]:
+        if size() <= BUDGET:
+            break
+        g.fixed = True
+    # 3. give a coarsened slider its every step back when that fits
+    for g in sliders:
+        if not g.fixed and len(g.values) < g.full:
+            every = _slider_steps(controls[g.name])
+            if size() // len(g.values) * len(every) <= BUDGET:
+                g.values, g.labels = every, [_fmt(controls[g.name], v) for v in every]
+    for g in grid:
+        if g.kind == "multiple":
+            continue
+        near = _index(g.values, controls[g.name].value)
+        if g.fixed:
+            g.values, g.labels, g.initial = [g.values[near]], [g.labels[near]], 0
+        else:
+            g.initial = near
+    return grid
+
+
+def snake(radices: list[int]):
+    """Every index tuple of a mixed-radix grid, each differing from the one before in exactly one
+    position by one (the reflected order: the last position moves fastest, to and fro)."""
+    if not radices:
+        yield ()
+        return
+    rest = list(snake(radices[1:]))
+    for i in range(radices[0]):
+        for tail in (rest if i % 2 == 0 else reversed(rest)):
+            yield (i, *tail)
+
+
+def flat_index(indices, radices) -> int:
+    """The position of a state in the twin's list (row-major, as ``ppdm-twins.js`` computes it)."""
+    k = 0
+    for i, r in zip(indices, radices):
+        k = k * r + i
+    return k
+
+
+def alt_text(panel, result, readout: str) -> str:
+    """The figure's alt text: ``panel.describe(result)`` when the panel has it (the accessibility
+    lane's :meth:`Panel.describe`), else the read-out's text without its tags."""
+    describe = getattr(panel, "describe", None)
+    if callable(describe):
+        return str(describe(result))
+    text = " ".join(html.unescape(_TAG.sub(" ", readout)).split())
+    return f"{panel.title}. {text}" if text else panel.title
+
+
+@dataclass
+class Found:
+    """A panel's stand-in in a notebook: where, which class, built how."""
+
+    cell: int
+    output: int
+    cls: type
+    kwargs: dict
+
+
+def find_panels(nb: dict) -> list[Found]:
+    """Every panel stand-in output of a notebook, with the class and the notebook's arguments."""
+    classes = {cls.__name__: cls for cls in all_panels().values()}
+    found = []
+    for i, cell in enumerate(nb.get("cells", [])):
+        for j, out in enumerate(cell.get("outputs", [])):
+            if static_picture(out) is None:
+                continue
+            plain = out.get("data", {}).get("text/plain", "")
+            m = _CLASS_NAME.search("".join(plain) if isinstance(plain, list) else plain)
+            if m is None or m[1] not in classes:
+                raise ValueError(f"cell {i}: a panel stand-in without a known class ({plain!r})")
+            found.append(Found(i, j, classes[m[1]], _call_kwargs("".join(cell["source"]), m[1])))
+    return found
+
+
+def _call_kwargs(source: str, name: str) -> dict:
+    """The literal keyword arguments of the (last) call ``name(...)`` in a cell's source."""
+    kwargs: dict = {}
+    lines = [line for line in source.split("\n") if not line.lstrip().startswith(("%", "!"))]
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            if node.args:
+                raise ValueError(f"{name}(...) with positional arguments: give keywords")
+            kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+    return kwargs
+
+
+def package_hash_of_sources() -> str:
+    h = hashlib.sha256()
+    for path in sorted((REPO / "ppdm_edu").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(REPO)).encode())
+            h.update(path.read_bytes())
+    h.update(Path(__file__).read_bytes())
+    import matplotlib
+
+    h.update(matplotlib.__version__.encode())
+    return h.hexdigest()
+
+
+def _webp(png: bytes) -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", lossless=True, method=1)  # 4: 40 % slower, same size
+    return buffer.getvalue()
+
+
+def shown_text(panel) -> tuple[str, bool]:
+    """What the panel shows under its figure now: the read-out, or the message that replaced
+    the figure (True)."""
+    if panel.error is not None:
+        return panel.message.value, True
+    return panel.readout.value, False
+
+
+def compute_states(cls, kwargs: dict, folder: Path) -> dict:
+    """Walk the grid with a live panel; write the frames into ``folder``; return the twin's data."""
+    from ppdm_edu import lecture_mode
+
+    lecture_mode(False)  # the classroom style, as every notebook's first cell sets it
+    saved = precompute.threads_available
+    precompute.threads_available = lambda: False  # nothing computed ahead: every state is asked
+    try:
+        panel = cls(**kwargs)
+        grid = grid_of(panel)
+        radices = [g.radix for g in grid]
+        states: list = [None] * math.prod(radices)
+        frames: dict[str, str] = {}
+        first = True
+        for indices in snake(radices):
+            for g, i in zip(grid, indices):
+                value = g.values[i]
+                control = panel.controls[g.name]
+                if first or control.value != value:
+                    control.value = value  # the panel's own update, as a student's move
+            first = False
+            text, is_message = shown_text(panel)
+            state = {"r": text}
+            if is_message:
+                state["m"] = 1
+            else:
+                digest = hashlib.sha256(panel.image.value).hexdigest()[:20]
+                if digest not in frames:
+                    frames[digest] = f"{len(frames):04d}.webp"
+                    (folder / frames[digest]).write_bytes(_webp(panel.image.value))
+                state["f"] = frames[digest]
+                state["a"] = alt_text(panel, panel.result, text)
+            states[flat_index(indices, radices)] = state
+    finally:
+        precompute.threads_available = saved
+    return {"title": panel.title, "controls": [g.__dict__ for g in grid], "radices": radices,
+            "states": states}
+
+
+def build_twin(found: Found, twin_id: str, package_hash: str) -> dict:
+    """The twin's data (from ``OUT/twin_id``, recomputed when the package or the call changed)."""
+    folder = OUT / twin_id
+    key = hashlib.sha256(json.dumps([package_hash, found.cls.__module__, found.cls.__name__,
+                                     found.kwargs, BUDGET, COARSE], sort_keys=True).encode()).hexdigest()
+    data_file = DATA / f"{twin_id}.json"
+    if data_file.exists() and (folder / "data.js").exists():
+        data = json.loads(data_file.read_text(encoding="utf-8"))
+        if data.get("key") == key:
+            return data
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    data = compute_states(found.cls, found.kwargs, folder)
+    data["key"] = key
+    data["id"] = twin_id
+    DATA.mkdir(parents=True, exist_ok=True)
+    data_file.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    # the browser's copy: a script (works from file:// too, where fetch() of JSON does not)
+    script = {"controls": [{"n": len(c["values"]), "labels": c["labels"]} for c in data["controls"]],
+              "radices": data["radices"], "states": data["states"]}
+    (folder / "data.js").write_text(
+        "window.PPDM_TWINS = window.PPDM_TWINS || {};\n"
+        f"window.PPDM_TWINS[{json.dumps(twin_id)}] = {json.dumps(script, ensure_ascii=False)};\n",
+        encoding="utf-8")
+    return data
+
+
+def _conf_literal(name: str) -> str:
+    tree = ast.parse((HERE / "conf.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise KeyError(name)
+
+
+def launch_links(stem: str) -> tuple[str, str]:
+    """The JupyterLite and Binder addresses of a notebook, from a page in ``notebooks/``."""
+    repo = _conf_literal("REPOSITORY_URL").rstrip("/")
+    org_repo = repo.split("github.com/", 1)[1]
+    binder = (f"{_conf_literal('BINDERHUB_URL').rstrip('/')}/v2/gh/{org_repo}/"
+              f"{_conf_literal('REPOSITORY_BRANCH')}?urlpath=lab/tree/notebooks/{stem}.ipynb")
+    return f"../lite/lab/index.html?path=notebooks/{stem}.ipynb", binder
+
+
+def _control_html(twin_id: str, k: int, g: dict) -> str:
+    cid = f"{twin_id}-c{k}"
+    label = html.escape(g["label"])
+    if g["kind"] == "range":
+        shown = html.escape(g["labels"][g["initial"]])
+        return (f'<span class="ppdm-twin-control"><label for="{cid}">{label}</label> '
+                f'<input type="range" id="{cid}" data-control="{k}" min="0" max="{len(g["values"]) - 1}" '
+                f'step="1" value="{g["initial"]}" aria-valuetext="{shown}"> '
+                f'<output for="{cid}">{shown}</output></span>')
+    if g["kind"] == "select":
+        options = "".join(f'<option value="{i}"{" selected" if i == g["initial"] else ""}>'
+                          f"{html.escape(lab)}</option>" for i, lab in enumerate(g["labels"]))
+        return (f'<span class="ppdm-twin-control"><label for="{cid}">{label}</label> '
+                f'<select id="{cid}" data-control="{k}">{options}</select></span>')
+    if g["kind"] == "radio":
+        radios = "".join(
+            f'<label><input type="radio" name="{cid}" data-control="{k}" value="{i}"'
+            f'{" checked" if i == g["initial"] else ""}> {html.escape(lab)}</label> '
+            for i, lab in enumerate(g["labels"]))
+        return (f'<fieldset class="ppdm-twin-control"><legend>{label}</legend>{radios}</fieldset>')
+    checked = " checked" if g["values"][g["initial"]] else ""
+    return (f'<span class="ppdm-twin-control"><label><input type="checkbox" id="{cid}" '
+            f'data-control="{k}"{checked}> {label}</label></span>')
+
+
+def _grid_line(g: dict) -> str:
+    if g["fixed"]:
+        return f"{g['label']}: fixed at {g['labels'][0]}"
+    if g["kind"] != "range":
+        return f"{g['label']}: every option"
+    if len(g["values"]) == g["full"]:
+        return f"{g['label']}: every step ({g['full']} positions)"
+    return f"{g['label']}: {len(g['values'])} of its {g['full']} positions ({', '.join(g['labels'])})"
+
+
+def twin_html(data: dict, stem: str, picture: bytes, readout: str) -> str:
+    """The twin's markup: label and launch links, native controls, the figure, the read-out
+    (aria-live) and what the grid is. It opens on the notebook's stored picture and read-out."""
+    twin_id = data["id"]
+    lite, binder = launch_links(stem)
+    free = [(k, g) for k, g in enumerate(data["controls"]) if not g["fixed"]]
+    fixed = [g for g in data["controls"] if g["fixed"]]
+    controls = "".join(_control_html(twin_id, k, g) for k, g in free)
+    note = ""
+    if fixed:
+        note = ("<p class=\"ppdm-twin-fixed\">Fixed on this page (the live panel moves them): "
+                + "; ".join(html.escape(f"{g['label']} = {g['labels'][0]}") for g in fixed) + ".</p>")
+    grid = "".join(f"<li>{html.escape(_grid_line(g))}</li>" for g in data["controls"])
+    digest = hashlib.sha256(picture).hexdigest()
+    first = data["states"][flat_index([g["initial"] for g in data["controls"]], data["radices"])]
+    alt = first.get("a", data["title"])
+    base = f"../_static/twins/{twin_id}/"
+    return (
+        f'<div class="ppdm-twin" id="{twin_id}" data-twin="{twin_id}" data-base="{base}">'
+        f'<p class="ppdm-twin-label"><strong>{html.escape(data["title"])}</strong><br>'
+        f'<span>{html.escape(LABEL)}</span> '
+        f'<a class="ppdm-twin-launch" href="{html.escape(lite)}">JupyterLite</a> '
+        f'<a class="ppdm-twin-launch" href="{html.escape(binder)}">Binder</a></p>'
+        f'<div class="ppdm-twin-controls">{controls}</div>{note}'
+        f'<img class="ppdm-twin-figure" src="{base}{digest}.png" alt="{html.escape(alt)}">'
+        f'<div class="ppdm-twin-readout ppdm-readout" aria-live="polite">{readout}</div>'
+        f'<details class="ppdm-twin-grid"><summary>The grid of this precomputed panel '
+        f'({len(data["states"])} states)</summary><ul>{grid}</ul></details>'
+        f'<script src="{base}data.js"></script>'
+        f'<script src="../_static/ppdm-twins.js" defer></script></div>')
+
+
+# the stand-in's settings line, which the twin's own controls replace
+_SETTINGS = re.compile(r'^<p style="color:#555">Controls: .*?</p>', re.S)
+
+
+def with_twins(nb: dict, stem: str, made: set | None = None, package_hash: str | None = None) -> dict:
+    """``nb`` with every panel stand-in output replaced by its twin (an HTML output); the frames
+    and data go to ``OUT``; the twins' ids are added to ``made``."""
+    found = find_panels(nb)
+    if not found:
+        return nb
+    package_hash = package_hash or package_hash_of_sources()
+    for k, f in enumerate(found):
+        twin_id = f"twin-{stem[:2]}-{k + 1}"
+        data = build_twin(f, twin_id, package_hash)
+        if made is not None:
+            made.add(twin_id)
+        out = nb["cells"][f.cell]["outputs"][f.output]
+        picture, _alt = static_picture(out)
+        (OUT / twin_id / f"{hashlib.sha256(picture).hexdigest()}.png").write_bytes(picture)
+        readout = _SETTINGS.sub("", static_readout(out)).strip()
+        nb["cells"][f.cell]["outputs"][f.output] = {
+            "output_type": "display_data", "metadata": {},
+            "data": {"text/html": twin_html(data, stem, picture, readout),
+                     "text/plain": f"<{f.cls.__name__}: precomputed twin>"}}
+        assert STATIC_CLASS not in nb["cells"][f.cell]["outputs"][f.output]["data"]["text/html"]
+    return nb
+
+
+def remove_stale(keep: set[str]) -> None:
+    """Drop twin folders no notebook has any more."""
+    if OUT.exists():
+        for folder in OUT.iterdir():
+            if folder.is_dir() and folder.name not in keep:
+                shutil.rmtree(folder)
+    if DATA.exists():
+        for record in DATA.glob("*.json"):
+            if record.stem not in keep:
+                record.unlink()

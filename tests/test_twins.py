@@ -1,0 +1,145 @@
+"""Issue 25 §2: the website's kernel-free twins show what the live panels show.
+
+Every panel stand-in in the notebooks gets a twin (``site/_twins.py``, run by ``site/build.py``).
+For each twin, 10 grid states are drawn at random; a live panel, built as the notebook builds it,
+is moved to each state and what it shows under its figure (its read-out, or its message) must be
+the twin's read-out for that state, character for character (a measured duration, the trees
+panel's "training time", is the only part masked). The twins are taken from ``make site``'s
+output when current, else built here (a few minutes).
+"""
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import math
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "site"))
+import _twins  # noqa: E402
+
+sys.path.remove(str(REPO / "site"))
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+TIMING = re.compile(r"\d+(?:\.\d+)? s(?=<)")
+STATES_PER_TWIN = 10
+
+
+def _found():
+    out = []
+    for path in NOTEBOOKS:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for k, f in enumerate(_twins.find_panels(nb)):
+            out.append((f"twin-{path.stem[:2]}-{k + 1}", path.stem, f))
+    return out
+
+
+FOUND = _found()
+
+
+def test_every_panel_of_the_notebooks_is_found():
+    classes = {f.cls.__name__ for _, _, f in FOUND}
+    assert len(FOUND) >= 9, [t for t, _, _ in FOUND]
+    assert {"TreesPanel", "RRTreePanel", "PerturbedTreePanel", "PosteriorIntervalPanel",
+            "SpectralAttackPanel", "ReconstructionPanel", "WarnerSurveyPanel"} <= classes
+
+
+@pytest.fixture(scope="module")
+def package_hash():
+    return _twins.package_hash_of_sources()
+
+
+def _mask(text: str) -> str:
+    return TIMING.sub("(time) s", text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("twin_id,stem,found", FOUND, ids=[t for t, _, _ in FOUND])
+def test_twin_readouts_equal_the_live_panels(twin_id, stem, found, package_hash):
+    data = _twins.build_twin(found, twin_id, package_hash)  # make site's, or built now
+    controls, radices = data["controls"], data["radices"]
+    assert len(data["states"]) == math.prod(radices)
+    every = list(itertools.product(*(range(r) for r in radices)))
+    picks = random.Random(f"{twin_id}:25").sample(every, min(STATES_PER_TWIN, len(every)))
+    panel = found.cls(**found.kwargs)
+    for c in controls:  # fixed controls at their fixed value
+        if c["fixed"]:
+            panel.controls[c["name"]].value = c["values"][0]
+    alts = set()
+    for indices in picks:
+        state = data["states"][_twins.flat_index(indices, radices)]
+        for c, i in zip(controls, indices):
+            panel.controls[c["name"]].value = c["values"][i]
+        shown, is_message = _twins.shown_text(panel)
+        where = {c["name"]: c["values"][i] for c, i in zip(controls, indices)}
+        assert _mask(state["r"]) == _mask(shown), f"{twin_id} at {where}"
+        assert bool(state.get("m")) == is_message, where
+        if not is_message:
+            assert (_twins.OUT / twin_id / state["f"]).exists()
+            assert state["a"].strip()
+            alts.add(state["a"])
+    if len(picks) > 2:
+        assert len(alts) > 1, f"{twin_id}: one alt text for every state"
+
+
+@pytest.mark.parametrize("key", sorted(_twins.all_panels()))
+def test_the_grid_of_every_panel_follows_the_rules(key):
+    """Every option of a discrete control; every step of a slider or >= 7 positions with the
+    default and both ends; only a multiple choice or a fixed control (named on the page) out."""
+    import ipywidgets as widgets
+
+    panel = _twins.all_panels()[key]()
+    grid = _twins.grid_of(panel)
+    assert math.prod(g.radix for g in grid) <= _twins.BUDGET
+    for g in grid:
+        c = panel.controls[g.name]
+        if g.fixed:
+            assert g.values[0] == (tuple(c.value) if g.kind == "multiple" else c.value), g
+            continue
+        if g.kind == "range":
+            steps = _twins._slider_steps(c)
+            assert g.values == steps or (len(g.values) >= 7 and g.values[0] == c.min
+                                         and g.values[-1] == c.max
+                                         and any(abs(v - c.value) < 1e-9 for v in g.values)), g
+            assert set(g.values) <= set(steps), "positions off the slider's steps"
+        elif isinstance(c, widgets.Checkbox):
+            assert g.values == [False, True]
+        else:
+            assert len(g.values) == len(c.options), g
+    assert any(not g.fixed for g in grid), f"{key}: nothing moves"
+
+
+def test_snake_order_changes_one_control_by_one_step():
+    order = list(_twins.snake([3, 2, 4]))
+    assert len(order) == len(set(order)) == 24
+    for a, b in zip(order, order[1:]):
+        diff = [abs(x - y) for x, y in zip(a, b)]
+        assert sorted(diff) == [0, 0, 1], (a, b)
+    assert [_twins.flat_index(t, [3, 2, 4]) for t in sorted(order)] == list(range(24))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("twin_id,stem,found", FOUND, ids=[t for t, _, _ in FOUND])
+def test_twin_frame_at_the_notebooks_settings_is_the_stored_picture(twin_id, stem, found, package_hash):
+    """One implementation: at the settings the notebook ran with, the twin's frame has the very
+    pixels of the picture the notebook's panel stored (same code, same style, same seed)."""
+    import numpy as np
+    from PIL import Image
+
+    from ppdm_edu.widgets.panel import static_picture
+
+    data = _twins.build_twin(found, twin_id, package_hash)
+    nb = json.loads((REPO / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    stored, _alt = static_picture(nb["cells"][found.cell]["outputs"][found.output])
+    state = data["states"][_twins.flat_index([c["initial"] for c in data["controls"]], data["radices"])]
+    frame = Image.open(_twins.OUT / twin_id / state["f"]).convert("RGB")
+    picture = Image.open(io.BytesIO(stored)).convert("RGB")
+    assert frame.size == picture.size
+    different = np.count_nonzero(np.abs(np.asarray(frame, int) - np.asarray(picture, int)).sum(axis=2))
+    assert different == 0, f"{twin_id}: {different} pixels differ from the notebook's stored picture"
