@@ -186,7 +186,7 @@ def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
     """
     if snr is None or kind is None:
         if dataset not in DATASETS:
-            raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got {dataset!r}")
+            raise ValueError(f"unknown data set {dataset!r}: dataset must be one of {', '.join(DATASETS)}")
         kind0, snr0 = DATASETS[dataset]
         kind = kind or kind0
         snr = snr0 if snr is None else snr
