@@ -25,6 +25,7 @@ from test_api_sweep import CATALOGUE, KIND, _call, _has_nan, _names_argument
 from ppdm_edu import GaussianNoise
 from ppdm_edu.__main__ import build_parser, main
 
+
 def _experiments_modules() -> list[str]:
     """``experiments`` and every public module in it (a new one is enumerated without a list)."""
     import pkgutil
