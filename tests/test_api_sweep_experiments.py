@@ -25,9 +25,18 @@ from test_api_sweep import CATALOGUE, KIND, _call, _has_nan, _names_argument
 from ppdm_edu import GaussianNoise
 from ppdm_edu.__main__ import build_parser, main
 
-EXPERIMENTS = ["experiments", "experiments.report", "experiments.tasks", "experiments.outputs",
-               "experiments.reproduce_all", "experiments.as2000_reconstruction", "experiments.as2000_trees",
-               "experiments.du_zhan", "experiments.liu", "experiments.rr_simulation"]
+
+def _experiments_modules() -> list[str]:
+    """``experiments`` and every public module in it (a new one is enumerated without a list)."""
+    import pkgutil
+
+    import ppdm_edu.experiments as package
+
+    return ["experiments"] + sorted(f"experiments.{m.name}" for m in pkgutil.iter_modules(package.__path__)
+                                    if not m.name.startswith("_"))
+
+
+EXPERIMENTS = _experiments_modules()
 NAN = float("nan")
 
 

@@ -23,8 +23,9 @@ from ppdm_edu.trees.reconstruction_tree import ReconstructionTree
 def test_more_intervals_than_records_warns_and_says_why():
     noise = GaussianNoise(0.1)
     w = perturb(np.random.default_rng(0).uniform(0, 1, 2_000), noise, rng=1)
-    with pytest.warns(UserWarning, match=r"5000 intervals for 2000 records.*close to uniform"):
-        reconstruct(w, noise, bounds=(0, 1), n_intervals=5_000)
+    with pytest.warns(UserWarning, match=r"5000 intervals for 2000 records.*close to its uniform start"):
+        rec = reconstruct(w, noise, bounds=(0, 1), n_intervals=5_000)
+    assert rec.n_iter <= 2   # what the warning says: the stop rule fires at once
 
 
 def test_enough_records_per_interval_gives_no_warning(recwarn):

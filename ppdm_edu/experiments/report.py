@@ -114,9 +114,8 @@ def check_plan(mode, seed) -> tuple[str, int]:
     Raises
     ------
     ValueError
-        If ``mode`` is not one of :data:`MODES` or ``seed`` is outside 0 .. 2**32 - 1.
-    TypeError
-        If ``seed`` is not an integer (a bool, a float or text is refused).
+        If ``mode`` is not one of :data:`MODES`, or ``seed`` is not an integer (a bool, a float
+        or text is refused) from 0 to 2**32 - 1.
 
     Examples
     --------
@@ -124,9 +123,9 @@ def check_plan(mode, seed) -> tuple[str, int]:
     ('quick', 0)
     """
     if not isinstance(mode, str) or mode not in MODES:
-        raise ValueError(f"mode must be 'quick' or 'full', got {mode!r}")
+        raise ValueError(f"mode must be one of {MODES} ('quick' or 'full'), got {mode!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
+        raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed!r}")
     if not 0 <= seed < 2**32:   # the reproductions' legacy draws take 32-bit seeds
         raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed}")
     return mode, int(seed)

@@ -62,7 +62,9 @@ def default_n_intervals(n: int) -> int:
     >>> default_n_intervals(500), default_n_intervals(4_321), default_n_intervals(10**6)
     (10, 43, 100)
     """
-    n = check_integer(n, "n", minimum=1)  # refuses text ("100") and n < 1 by name
+    n = check_integer(n, "n")  # refuses text ("100"), bools and 2.5 by name
+    if not n >= 1:
+        raise ValueError(f"n (number of records) must be >= 1, got {n}")
     return int(min(100, max(10, round(n / 100))))
 
 
