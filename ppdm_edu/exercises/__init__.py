@@ -140,9 +140,11 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as error:
         detail = str(error).split("): ", 1)[-1]
         if "one of" in detail:  # a choice or a value that is not offered: list what is
-            message = f"the {detail}; the answer must be {ex.format_hint}."
+            message = f"the {detail}."
         else:
             message = f"the answer must be {ex.format_hint}; got {detail.rsplit(', got ', 1)[-1]}."
+            if isinstance(answer, str):
+                message += " Write a number without quotes." if "name" not in ex.answer_format else ""
         return CheckResult(ex.id, False, ex.kind, message[:400])
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)

@@ -140,7 +140,18 @@ class Precision:
         return f"{self.what} {words}".strip()
 
     def unit(self, reference: float) -> float:
-        """One unit in the last stated place of ``reference`` (0 when exact)."""
+        """One unit in the last stated place of ``reference`` (0 when exact).
+
+        Parameters
+        ----------
+        reference : float
+            The reference solution (its magnitude sets the unit of significant figures).
+
+        Returns
+        -------
+        float
+            E.g. 0.1 for 4.839 at 2 significant figures, 0.001 at 3 decimals.
+        """
         if self.decimals is not None:
             return 10.0 ** -self.decimals
         if self.significant is not None and reference != 0 and math.isfinite(reference):
@@ -148,11 +159,33 @@ class Precision:
         return 0.0
 
     def tolerance(self, reference: float) -> float:
-        """Half a unit in the last stated place (plus float slack): every rounding of ``reference``."""
+        """Half a unit in the last stated place (plus float slack): every rounding of ``reference``.
+
+        Parameters
+        ----------
+        reference : float
+            The reference solution.
+
+        Returns
+        -------
+        float
+            The absolute tolerance that admits ``reference`` rounded to this precision.
+        """
         return 0.5 * self.unit(reference) * (1 + 1e-9) + 1e-12
 
     def round(self, value: float) -> float:
-        """``value`` rounded to this precision (as a student writes it down)."""
+        """``value`` rounded to this precision (as a student writes it down).
+
+        Parameters
+        ----------
+        value : float
+            A number.
+
+        Returns
+        -------
+        float
+            ``value`` rounded (unchanged when exact).
+        """
         if self.decimals is not None:
             return round(float(value), self.decimals)
         if self.significant is not None:

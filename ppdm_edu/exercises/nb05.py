@@ -16,21 +16,6 @@ P_05_2 = Precision(decimals=3)
 P_05_4 = Precision(significant=2)
 
 
-@lru_cache(maxsize=None)
-def rr_id3_accuracies(theta: float, runs: int = 10) -> tuple[float, ...]:
-    """RR-ID3 test accuracies on the binarized Adult data for disguise seeds 0 .. runs-1."""
-    from ..datasets import adult_binary
-    from ..randomized_response import mrr_disguise
-    from ..trees import RRID3
-    data = adult_binary()
-    features = list(data.feature_names)
-    out = []
-    for seed in range(runs):
-        G = mrr_disguise(data.train, theta, rng=seed)
-        out.append(RRID3(theta=theta).fit(G[features], G["income"]).score(data.X_test, data.y_test))
-    return tuple(float(a) for a in out)
-
-
 @lru_cache(maxsize=64)
 def disguised_accuracies(seed: int, theta: float) -> tuple[float, float]:
     """(RR-ID3, plain ID3) test accuracy on the binarized Adult data disguised with ``theta`` and
