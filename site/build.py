@@ -28,6 +28,9 @@ from pathlib import Path
 
 from ppdm_edu.widgets.panel import static_picture, static_readout
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the site's own helper modules (site/_*.py)
+import _quiz  # noqa: E402  (issue 30: quizzes without a kernel)
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 NOTEBOOKS = REPO / "notebooks"
@@ -123,6 +126,7 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
                 cell["outputs"] = _site_outputs(cell["outputs"])
             if cell.get("cell_type") == "code":
                 cell["source"] = _without_test_markers(cell["source"])
+            _quiz.site_cell(cell)
         target = dest / nb_path.name
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07
 from .checking import CheckResult, Exercise, malformed_message
+from .quizzes import QUIZZES, check_quiz, is_quiz_id, quiz
 
-__all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckResult", "Exercise", "EXERCISES"]
+__all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckResult", "Exercise", "EXERCISES",
+           "quiz", "QUIZZES"]
 
 EXERCISES: dict[str, Exercise] = {
     ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07) for ex in module.EXERCISES
@@ -92,7 +94,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     Parameters
     ----------
     exercise_id : str
-        "NN.k": notebook NN, exercise k (see :func:`exercise_ids`).
+        "NN.k": notebook NN, exercise k (see :func:`exercise_ids`); or "NN.qk", question k of
+        notebook NN's quiz (``answer`` = a letter, see :func:`quiz`).
     answer : object, optional
         Your answer, in the format the exercise asks for (a number, a tuple, a name ...). None
         (the notebooks' placeholder) gives "not yet: write your answer ...". Ignored for
@@ -124,6 +127,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     >>> print(check("02.2"))  # doctest: +ELLIPSIS
     ☐ 02.2: SELF-ASSESSMENT (not checked automatically) — ...
     """
+    if is_quiz_id(exercise_id):  # a quiz question "NN.qk": answer = a letter
+        return check_quiz(exercise_id, answer)
     ex = get_exercise(exercise_id)
     if ex.kind == "rubric":
         return CheckResult(ex.id, False, ex.kind, f"open-ended: tick what your answer does ({ex.section}).",
