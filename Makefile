@@ -9,7 +9,7 @@ PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip instal
 # Jupyter refuses to run as root unless told; containers and some lab machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast test-browser site lite bench reproduce clean help
+.PHONY: lab test test-fast test-browser site lite bench reproduce clean help solutions
 
 help:
 	@echo "make lab           create .venv (once) with the lab extra and start JupyterLab on notebooks/"
@@ -17,6 +17,7 @@ help:
 	@echo "make test-browser  build the site and JupyterLite, test them; drive JupyterLab and the site in headless Chromium"
 	@echo "make site          the course as a static website in site/_build/html (committed outputs, no execution)"
 	@echo "make lite          the course in JupyterLite (Python in the browser) in site/_build/html/lite"
+	@echo "make solutions     solution notebooks for lecturers in solutions/ (git-ignored, never published)"
 	@echo "make bench         slider latency, reconstruction scaling, trees; writes benchmarks/RESULTS.md"
 	@echo "make reproduce     python -m ppdm_edu reproduce all --quick (reports/)"
 
@@ -83,6 +84,11 @@ site: $(VENV)/.site-installed
 # JupyterLite into site/_build/html/lite (needs PyPI for the wheels; Pyodide loads from its CDN at run time).
 lite: $(VENV)/.site-installed
 	$(BIN)/python site/lite.py
+
+# Solution notebooks for lecturers (reference solutions filled in) in solutions/, git-ignored and
+# never published by make site / make lite.
+solutions: $(VENV)/.lab-installed
+	$(BIN)/python site/solutions.py
 
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/run.py
