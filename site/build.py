@@ -29,6 +29,7 @@ from pathlib import Path
 from ppdm_edu.widgets.panel import static_picture, static_readout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the site's own helper modules (site/_*.py)
+import _course  # noqa: E402  (issue 30: the course's notebooks, one list for site and lite)
 import _quiz  # noqa: E402  (issue 30: quizzes without a kernel)
 
 HERE = Path(__file__).resolve().parent
@@ -118,7 +119,7 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
     """Copy every committed notebook without its ``widgets`` metadata, each panel's stand-in
     turned into its PNG; return the copies."""
     out = []
-    for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    for nb_path in _course.course_notebooks(NOTEBOOKS, build="make site"):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
         for cell in nb.get("cells", []):
@@ -131,7 +132,7 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)
     for stale in dest.glob("*.ipynb"):
-        if not (NOTEBOOKS / stale.name).exists():
+        if stale not in out:  # gone from notebooks/, or not part of the course
             stale.unlink()
     return out
 
@@ -170,7 +171,7 @@ def cited_by(dest: Path = HERE / "_generated" / "cited_by.json") -> dict[str, li
     if missing:
         sys.exit(f"references.bib entries without a pattern in build.CITATIONS: {missing}")
     texts = {}
-    for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    for nb_path in _course.course_notebooks(NOTEBOOKS, build="make site"):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         texts[nb_path.stem] = "\n".join("".join(c["source"]) for c in nb["cells"]
                                         if c["cell_type"] == "markdown")
