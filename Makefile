@@ -49,8 +49,14 @@ $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e ".[site]"
 	touch $@
 
+# JupyterLab's user settings and workspaces live inside .venv, not ~/.jupyter, and are reset on
+# every start (tools/lab_settings.py): the deck is off (jupyterlab-slideshow writes "active": true
+# when one starts) and there is no news pop-up.
+LAB_USER := $(VENV)/lab-user
 lab: $(VENV)/.lab-installed
 	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open.
+	$(BIN)/python tools/lab_settings.py $(LAB_USER)/settings
+	JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces \
 	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
