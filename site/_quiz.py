@@ -41,7 +41,7 @@ SCRIPT = """<script>
 
 STYLE = """<style>
 .ppdm-quiz fieldset{border:1px solid #767676;border-radius:4px;margin:0 0 1em;padding:.5em 1em}
-.ppdm-quiz legend{font-weight:600;padding:0 .3em}
+.ppdm-quiz legend{font-size:1rem;font-weight:600;line-height:1.4;float:none;width:auto;padding:0 .3em;margin:0}
 .ppdm-quiz label{margin-left:.3em}
 .ppdm-quiz .ppdm-quiz-verdict{min-height:1.4em;margin:.4em 0 0}
 .ppdm-quiz .ppdm-quiz-correct{color:#1b6b34}
