@@ -9,7 +9,7 @@ PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip instal
 # Jupyter refuses to run as root unless told; containers and some lab machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-deps test-fast test-browser site lite bench reproduce clean help
+.PHONY: lab test test-deps test-fast test-browser site lite bench reproduce clean help solutions
 
 help:
 	@echo "make lab           create .venv (once) with the lab extra and start JupyterLab on notebooks/"
@@ -18,6 +18,7 @@ help:
 	@echo "make test-browser  build the site and JupyterLite, test them; drive JupyterLab and the site in headless Chromium"
 	@echo "make site          the course as a static website in site/_build/html (committed outputs, no execution)"
 	@echo "make lite          the course in JupyterLite (Python in the browser) in site/_build/html/lite"
+	@echo "make solutions     solution notebooks for lecturers in solutions/ (git-ignored, never published)"
 	@echo "make bench         slider latency, reconstruction scaling, trees; writes benchmarks/RESULTS.md"
 	@echo "make reproduce     python -m ppdm_edu reproduce all --quick (reports/)"
 
@@ -49,8 +50,14 @@ $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e ".[site]"
 	touch $@
 
+# JupyterLab's user settings and workspaces live inside .venv, not ~/.jupyter, and are reset on
+# every start (tools/lab_settings.py): the deck is off (jupyterlab-slideshow writes "active": true
+# when one starts) and there is no news pop-up.
+LAB_USER := $(VENV)/lab-user
 lab: $(VENV)/.lab-installed
 	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open.
+	$(BIN)/python tools/lab_settings.py $(LAB_USER)/settings
+	JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces \
 	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
@@ -90,6 +97,11 @@ site: $(VENV)/.site-installed
 # JupyterLite into site/_build/html/lite (needs PyPI for the wheels; Pyodide loads from its CDN at run time).
 lite: $(VENV)/.site-installed
 	$(BIN)/python site/lite.py
+
+# Solution notebooks for lecturers (reference solutions filled in) in solutions/, git-ignored and
+# never published by make site / make lite.
+solutions: $(VENV)/.lab-installed
+	$(BIN)/python site/solutions.py
 
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/run.py

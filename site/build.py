@@ -30,6 +30,10 @@ import _twins  # site/_twins.py: the panels' kernel-free twins (issue 25)
 
 from ppdm_edu.widgets.panel import static_picture, static_readout
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the site's own helper modules (site/_*.py)
+import _course  # noqa: E402  (issue 30: the course's notebooks, one list for site and lite)
+import _quiz  # noqa: E402  (issue 30: quizzes without a kernel)
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 NOTEBOOKS = REPO / "notebooks"
@@ -119,7 +123,7 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
     the copies."""
     out = []
     twins: set[str] = set()
-    for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    for nb_path in _course.course_notebooks(NOTEBOOKS, build="make site"):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
         nb = _twins.with_twins(nb, nb_path.stem, twins)  # each panel's stand-in -> its twin
@@ -128,11 +132,12 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
                 cell["outputs"] = _site_outputs(cell["outputs"])
             if cell.get("cell_type") == "code":
                 cell["source"] = _without_test_markers(cell["source"])
+            _quiz.site_cell(cell)
         target = dest / nb_path.name
         _write_if_changed(target, (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode())
         out.append(target)
     for stale in dest.glob("*.ipynb"):
-        if not (NOTEBOOKS / stale.name).exists():
+        if stale not in out:  # gone from notebooks/, or not part of the course
             stale.unlink()
     _twins.remove_stale(twins)
     return out
@@ -172,7 +177,7 @@ def cited_by(dest: Path = HERE / "_generated" / "cited_by.json") -> dict[str, li
     if missing:
         sys.exit(f"references.bib entries without a pattern in build.CITATIONS: {missing}")
     texts = {}
-    for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    for nb_path in _course.course_notebooks(NOTEBOOKS, build="make site"):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         texts[nb_path.stem] = "\n".join("".join(c["source"]) for c in nb["cells"]
                                         if c["cell_type"] == "markdown")

@@ -191,3 +191,7 @@ def _skip_members(app, what, name, obj, skip, options):
 def setup(app):
     app.connect("autodoc-process-docstring", _escape_plain_text)
     app.connect("autodoc-skip-member", _skip_members)
+
+# ---- search (issue 30): lessons first. The scorer adds a bonus to every notebook result
+# (site/_search_scorer.js; tests/browser/test_search_ranking.py runs the real search in Chromium).
+html_search_scorer = str(HERE / "_search_scorer.js")  # absolute: Sphinx opens it from the cwd

@@ -29,6 +29,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(HERE))  # the site's own helper modules (site/_*.py)
+import _course  # noqa: E402  (issue 30: the course's notebooks, one list for site and lite)
+
 WORK = HERE / "_build" / "lite-src"
 OUT = HERE / "_build" / "html" / "lite"
 # pure-Python wheels Pyodide's own distribution lacks, served with ppdm-edu (versions: the ones
@@ -58,7 +61,7 @@ def copy_notebooks(dest: Path) -> list[Path]:
     """The committed notebooks, outputs and all, with the install cell first and no widget state."""
     dest.mkdir(parents=True, exist_ok=True)
     out = []
-    for nb_path in sorted((REPO / "notebooks").glob("*.ipynb")):
+    for nb_path in _course.course_notebooks(REPO / "notebooks", build="make lite"):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
         nb["cells"].insert(0, install_cell())

@@ -57,6 +57,7 @@ LEFT_OUT = {
     "datasets.correlated": "re-exported by datasets", "datasets.synthetic": "re-exported by datasets",
     "exercises.nb*": "each notebook's exercise table, reached through exercises.check (swept)",
     "exercises.checking": "answer parsing behind exercises.check (swept there: any answer, never a crash)",
+    "exercises.quizzes": "quiz questions, reached through exercises.check('NN.qk', ...) and exercises.quiz (swept)",
     "experiments": "paper reproductions: swept in test_api_sweep_experiments.py (every public callable "
                    "of every experiments module, and every CLI option)",
 }
@@ -268,6 +269,7 @@ BASELINES = {
     "exercises.exercise_ids": (dict(), {"kind": "choice"}),
     "exercises.get_exercise": (dict(exercise_id="02.1"), {"exercise_id": "choice"}),
     "exercises.reference_answer": (dict(exercise_id="01.1"), {"exercise_id": "choice"}),
+    "exercises.quiz": (dict(notebook="03"), {"notebook": "choice"}),
     "rr_simulation.mrr_theta_sweep": (dict(X=B2, conditions={0: 1}, thetas=[0.7], runs=2, rng=0),
                                      {"conditions": "noise"}),
 }

@@ -11,9 +11,11 @@ One module per notebook (``nb00`` .. ``nb07``: the reference solutions and their
 from __future__ import annotations
 
 from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07
-from .checking import CheckResult, Exercise
+from .checking import CheckResult, Exercise, malformed_message
+from .quizzes import QUIZZES, check_quiz, is_quiz_id, quiz
 
-__all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckResult", "Exercise", "EXERCISES"]
+__all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckResult", "Exercise", "EXERCISES",
+           "quiz", "QUIZZES"]
 
 EXERCISES: dict[str, Exercise] = {
     ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07) for ex in module.EXERCISES
@@ -92,7 +94,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     Parameters
     ----------
     exercise_id : str
-        "NN.k": notebook NN, exercise k (see :func:`exercise_ids`).
+        "NN.k": notebook NN, exercise k (see :func:`exercise_ids`); or "NN.qk", question k of
+        notebook NN's quiz (``answer`` = a letter, see :func:`quiz`).
     answer : object, optional
         Your answer, in the format the exercise asks for (a number, a tuple, a name ...). None
         (the notebooks' placeholder) gives "not yet: write your answer ...". Ignored for
@@ -108,31 +111,50 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     Raises
     ------
     ValueError
-        An unknown ``exercise_id`` (the message lists the ids), or an answer with the wrong number
-        of values or a choice that is not allowed.
+        An unknown ``exercise_id`` (the message lists the ids).
     TypeError
-        ``exercise_id`` is not a string, or ``answer`` has the wrong type for the exercise.
+        ``exercise_id`` is not a string. A malformed ``answer`` (a string, a list, NaN, a dict,
+        a DataFrame, the wrong number of values, a choice that is not offered) raises nothing:
+        it is *not yet* with the expected format and precision.
 
     Examples
     --------
     >>> from ppdm_edu.exercises import check
     >>> check("07.4", None).message
-    'not yet: write your answer in `answer` above'
+    'write your answer in `answer` above: an epsilon (number), exact.'
     >>> check("07.4", 0.5).correct
     False
     >>> print(check("02.2"))  # doctest: +ELLIPSIS
     ☐ 02.2: SELF-ASSESSMENT (not checked automatically) — ...
     """
+    if is_quiz_id(exercise_id):  # a quiz question "NN.qk": answer = a letter
+        return check_quiz(exercise_id, answer)
     ex = get_exercise(exercise_id)
     if ex.kind == "rubric":
         return CheckResult(ex.id, False, ex.kind, f"open-ended: tick what your answer does ({ex.section}).",
                            ex.rubric)
     if answer is None:
-        return CheckResult(ex.id, False, ex.kind, "not yet: write your answer in `answer` above")
-    assert ex.judge is not None  # every exercise but a rubric has a judge
-    verdict = ex.judge(answer)
+        return CheckResult(ex.id, False, ex.kind, f"write your answer in `answer` above: {ex.format_hint}.")
+    # A malformed answer (NaN, a table, a dict, a string or a list where a number is expected, a
+    # value outside the allowed choices) gets the same "not yet" with the format in every exercise.
+    message = malformed_message(answer, ex.format_hint)
+    if message is not None:
+        return CheckResult(ex.id, False, ex.kind, message)
+    try:
+        verdict = ex.judge(answer)
+    except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as error:
+        detail = str(error).split("): ", 1)[-1]
+        if "one of" in detail:  # a choice or a value that is not offered: list what is
+            message = f"the {detail}."
+        else:
+            message = f"the answer must be {ex.format_hint}; got {detail.rsplit(', got ', 1)[-1]}."
+            if isinstance(answer, str):
+                message += " Write a number without quotes." if "name" not in ex.answer_format else ""
+        return CheckResult(ex.id, False, ex.kind, message[:400])
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)
     hint = verdict.message.strip()
+    if hint.lower().startswith("not yet"):  # the status already says it
+        hint = hint[len("not yet"):].lstrip(":,— ").capitalize()
     hint = hint if hint.endswith(("?", ".", "!")) else hint + "."
     return CheckResult(ex.id, False, ex.kind, f"{hint} Re-read {ex.section}.")

@@ -90,6 +90,111 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Precision:
+    """The precision an exercise asks for: ``decimals`` or ``significant`` figures, or exact.
+
+    A checked exercise states its precision (the notebook's check cell prints it with the answer
+    format) and accepts every answer rounded to it: the judge's tolerance is at least
+    :meth:`tolerance`, half a unit in the last stated place of the reference.
+
+    Attributes
+    ----------
+    decimals : int or None
+        Decimal places (e.g. 3 for 0.951).
+    significant : int or None
+        Significant figures (e.g. 2 for 4.8). At most one of the two is set; neither means exact.
+    what : str
+        What the precision applies to (e.g. "accuracies"), used in :attr:`text`.
+
+    Examples
+    --------
+    >>> Precision(significant=2).tolerance(4.839) >= abs(4.8 - 4.839)
+    True
+    >>> Precision(decimals=3, what="θ").text
+    'θ to 3 decimals'
+    """
+
+    decimals: int | None = None
+    significant: int | None = None
+    what: str = ""
+
+    def __post_init__(self):
+        if self.decimals is not None and self.significant is not None:
+            raise ValueError("a Precision has decimals or significant figures, not both")
+        for name in ("decimals", "significant"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < (1 if name == "significant" else 0)):
+                raise ValueError(f"Precision {name} must be a whole number (significant >= 1), got {value!r}")
+
+    @property
+    def text(self) -> str:
+        """The precision in words, e.g. "2 significant figures" or "accuracies to 3 decimals"."""
+        if self.decimals is not None:
+            words = "a whole number" if self.decimals == 0 else f"to {self.decimals} decimal" + "s" * (self.decimals > 1)
+        elif self.significant is not None:
+            words = f"to {self.significant} significant figure" + "s" * (self.significant > 1)
+        else:
+            words = "exact"
+        return f"{self.what} {words}".strip()
+
+    def unit(self, reference: float) -> float:
+        """One unit in the last stated place of ``reference`` (0 when exact).
+
+        Parameters
+        ----------
+        reference : float
+            The reference solution (its magnitude sets the unit of significant figures).
+
+        Returns
+        -------
+        float
+            E.g. 0.1 for 4.839 at 2 significant figures, 0.001 at 3 decimals.
+        """
+        if self.decimals is not None:
+            return 10.0 ** -self.decimals
+        if self.significant is not None and reference != 0 and math.isfinite(reference):
+            return 10.0 ** (math.floor(math.log10(abs(reference))) - self.significant + 1)
+        return 0.0
+
+    def tolerance(self, reference: float) -> float:
+        """Half a unit in the last stated place (plus float slack): every rounding of ``reference``.
+
+        Parameters
+        ----------
+        reference : float
+            The reference solution.
+
+        Returns
+        -------
+        float
+            The absolute tolerance that admits ``reference`` rounded to this precision.
+        """
+        return 0.5 * self.unit(reference) * (1 + 1e-9) + 1e-12
+
+    def round(self, value: float) -> float:
+        """``value`` rounded to this precision (as a student writes it down).
+
+        Parameters
+        ----------
+        value : float
+            A number.
+
+        Returns
+        -------
+        float
+            ``value`` rounded (unchanged when exact).
+        """
+        if self.decimals is not None:
+            return round(float(value), self.decimals)
+        if self.significant is not None:
+            return float(f"{float(value):.{self.significant}g}")
+        return value
+
+
+EXACT = Precision()
+
+
+@dataclass(frozen=True)
 class Exercise:
     """One exercise of a notebook.
 
@@ -114,6 +219,10 @@ class Exercise:
         How close a numerical answer must be, and why.
     rubric : tuple of str
         Self-assessment criteria (all of a rubric exercise; the unchecked part of others).
+    precision : Precision, tuple or None
+        The precision the answer must have: one :class:`Precision` for every number of the
+        answer, or a tuple with one per component of a tuple answer (None for a name or a
+        choice). None for rubrics and for answers that are a name.
     """
 
     id: str
@@ -125,6 +234,20 @@ class Exercise:
     reference: Callable[[], object] | None = None
     tolerance: str = ""
     rubric: tuple[str, ...] = field(default=())
+    precision: Precision | tuple | None = None
+
+    @property
+    def precision_text(self) -> str:
+        """The stated precision in words ("" when none is stated)."""
+        parts = self.precision if isinstance(self.precision, tuple) else (self.precision,)
+        texts = [p.text for p in parts if isinstance(p, Precision)]
+        return ", ".join(dict.fromkeys(texts))
+
+    @property
+    def format_hint(self) -> str:
+        """What ``answer`` must be, with the stated precision: shown for a missing or malformed answer."""
+        prec = self.precision_text
+        return self.answer_format + (f", {prec}" if prec else "")
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -293,7 +416,7 @@ def looks_like_percent(value: float, reference: float, tol: float) -> bool:
 
 
 def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, percent_hint: bool = True,
-                    comment: str = "") -> Verdict:
+                    comment: str = "", what_to_check: str = "") -> Verdict:
     """Compare one number; recognise typical mistakes ``(value, hint)`` and percentages.
 
     Parameters
@@ -310,6 +433,8 @@ def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, 
         Recognise ``100 * reference`` as a percentage given for a fraction.
     comment : str
         Message for a correct answer.
+    what_to_check : str
+        The hint for a value that matches no known mistake: what to check (never the answer).
 
     Returns
     -------
@@ -334,4 +459,94 @@ def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, 
         return Verdict(False, "this looks like a percentage: give a fraction (0 to 1).")
     if reference != 0 and within(value, -reference, tol):
         return Verdict(False, "the sign is wrong.")
-    return Verdict(False, "not within the tolerance.")
+    return Verdict(False, what_to_check or "not within the tolerance: check the formula and the inputs the "
+                                           "exercise names.")
+
+
+def as_seed(answer, exercise_id: str, answer_format: str, *, name: str = "answer[0]") -> int:
+    """``answer`` as a seed the student states (a whole number 0 <= seed < 2**32).
+
+    Parameters
+    ----------
+    answer : int
+        The seed the student used (a float with no fractional part is accepted).
+    exercise_id : str
+        Named in the error message.
+    answer_format : str
+        What the exercise expects, named in the error message.
+    name : str, default "answer[0]"
+        The argument's name in the error message.
+
+    Returns
+    -------
+    int
+        The seed.
+    """
+    value = as_number(answer, exercise_id, answer_format, name=name)
+    if not (math.isfinite(value) and value == int(value) and 0 <= value < 2 ** 32):
+        raise ValueError(f"check({exercise_id!r}, {name}): {name} must be a seed, a whole number from 0 to "
+                         f"2**32 - 1, got {answer!r}")
+    return int(value)
+
+
+def _has_nan(answer) -> bool:
+    if isinstance(answer, (float, np.floating)):
+        return not math.isfinite(answer)
+    if isinstance(answer, (tuple, list)):
+        return any(_has_nan(a) for a in answer)
+    if isinstance(answer, np.ndarray) and np.issubdtype(answer.dtype, np.number):
+        return not bool(np.isfinite(answer).all())
+    return False
+
+
+def malformed_message(answer, format_hint: str) -> str | None:
+    """The uniform "not yet" message for an answer that is not a finite value of the right form.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer.
+    format_hint : str
+        What the exercise expects (format and precision).
+
+    Returns
+    -------
+    str or None
+        The message for NaN/infinite values, tables and mappings; None when the answer's form can
+        be checked by the exercise's judge.
+    """
+    if _has_nan(answer):
+        what = "NaN or an infinity (did a computation fail?)"
+    elif isinstance(answer, dict) or hasattr(answer, "iloc") or hasattr(answer, "to_frame"):
+        what = f"a {type(answer).__name__} (take the number(s) out of it)"
+    else:
+        return None
+    return f"the answer must be {format_hint}; got {what}."
+
+
+def round_answer(answer, precision):
+    """``answer`` with every number rounded to ``precision`` (as a student writes it down).
+
+    Parameters
+    ----------
+    answer : object
+        A number, a sequence of numbers, or a tuple mixing numbers and names.
+    precision : Precision or tuple
+        One precision for every number, or one per component (None leaves a component as it is).
+
+    Returns
+    -------
+    object
+        The rounded answer (same shape; names, seeds and counts unchanged).
+    """
+    def one(value, prec):
+        if isinstance(prec, Precision) and isinstance(value, (numbers.Real, np.number)) \
+                and not isinstance(value, (bool, np.bool_, numbers.Integral, np.integer)):
+            return prec.round(value)
+        return value
+    if isinstance(precision, tuple):
+        return tuple(one(v, p) for v, p in zip(answer, precision))
+    if isinstance(answer, (tuple, list, np.ndarray)):
+        return type(answer)(one(v, precision) for v in answer) if not isinstance(answer, np.ndarray) \
+            else np.array([one(v, precision) for v in answer])
+    return one(answer, precision)

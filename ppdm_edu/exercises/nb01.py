@@ -6,11 +6,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from .checking import Exercise, Verdict, as_number, as_numbers, numeric_verdict, within
+from .checking import Exercise, Precision, Verdict, as_number, as_numbers, numeric_verdict, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 01"
+P_01_1 = Precision(significant=2)
+P_01_2 = Precision(decimals=3)
+P_01_3 = Precision(decimals=1)
+P_01_4 = Precision(significant=2)
+RATIO_01_2 = 1.2  # 01.2 asks where Gaussian noise's Π is 20 % above uniform noise's (not printed in §5)
 
 
 def sigma_equal_entropy(alpha: float = 10.0) -> float:
@@ -22,25 +27,37 @@ def sigma_equal_entropy(alpha: float = 10.0) -> float:
 def judge_01_1(answer) -> Verdict:
     value = as_number(answer, "01.1", "a number (the Gaussian sigma)")
     ref = sigma_equal_entropy()
-    return numeric_verdict(value, ref, 0.005 * ref, percent_hint=False, mistakes=(
+    return numeric_verdict(value, ref, P_01_1.tolerance(ref), percent_hint=False,
+                           what_to_check="check Π_U = 2α for α = 10, and Π_G = √(2πe) σ ≈ 4.13 σ; solve for σ.",
+                           mistakes=(
         (sigma_equal_entropy(5.0), "the uniform noise on [−α, α] has width 2α: check Π_U."),
         (ref ** 2, "this is a variance: the question asks for σ."),
         (2 * 10.0, "this is Π_U itself: now find the σ whose Π_G equals it."),
     ))
 
 
-def equal_privacy_confidence() -> float:
-    """Reference for 01.2: the confidence c at which equal c-interval widths give equal Π."""
+def equal_privacy_confidence(ratio: float = RATIO_01_2) -> float:
+    """Reference for 01.2: the confidence c at which, for equal c-interval widths, Gaussian noise's
+    Π is ``ratio`` × uniform noise's (``ratio=1``: where they are equal, the 95.05 % of §5)."""
     from scipy.optimize import brentq
 
     from ..randomization import GaussianNoise, UniformNoise
-    return brentq(lambda c: UniformNoise.from_interval_width(1, c).privacy()
-                  - GaussianNoise.from_interval_width(1, c).privacy(), 0.5, 0.99, xtol=1e-10)
+    return brentq(lambda c: GaussianNoise.from_interval_width(1, c).privacy()
+                  - ratio * UniformNoise.from_interval_width(1, c).privacy(), 0.3, 0.99, xtol=1e-10)
 
 
 def judge_01_2(answer) -> Verdict:
     value = as_number(answer, "01.2", "a confidence level (float between 0 and 1)")
-    return numeric_verdict(value, equal_privacy_confidence(), 5e-4)
+    ref = equal_privacy_confidence()
+    return numeric_verdict(value, ref, P_01_2.tolerance(ref),
+                           what_to_check="check that both noises get the same width at c "
+                                         "(from_interval_width(1, c)) and that the root solves Π_G = 1.2 Π_U.",
+                           mistakes=(
+        (equal_privacy_confidence(1.0), "that is where the two Π are EQUAL: the question asks where Π_G is "
+                                        "20 % larger than Π_U."),
+        (equal_privacy_confidence(1 / RATIO_01_2), "the ratio is the wrong way round: Gaussian's Π must be the "
+                                                   "larger one (Π_G = 1.2 Π_U)."),
+    ))
 
 
 def half_loss_snr() -> float:
@@ -72,7 +89,11 @@ def half_loss_snr_tolerance(n: int = 50_000, repeats: int = 10) -> float:
 
 def judge_01_3(answer) -> Verdict:
     value = as_number(answer, "01.3", "a signal-to-noise ratio (number, var(X)/var(R))")
-    return numeric_verdict(value, half_loss_snr(), half_loss_snr_tolerance(), percent_hint=False, mistakes=(
+    ref = half_loss_snr()
+    return numeric_verdict(value, ref, half_loss_snr_tolerance() + P_01_3.tolerance(ref), percent_hint=False,
+                           what_to_check="check the loss formula 1 − (1 + SNR)^(−1/2) for Gaussians and solve "
+                                         "loss = 0.5 (or read the SNR where the simulated loss crosses 0.5).",
+                           mistakes=(
         (1.0, "at SNR 1 the loss is larger than 0 but not yet 1/2: use the loss formula of §5 for Gaussians."),
         (0.5, "0.5 is the privacy loss asked for, not the SNR that produces it."),
         (math.sqrt(half_loss_snr()), "SNR is a ratio of variances, not of standard deviations."),
@@ -91,11 +112,13 @@ def judge_01_4(answer) -> Verdict:
     fmt = "a pair (interval privacy in years, uniform alpha in years)"
     interval, alpha = as_numbers(answer, 2, "01.4", fmt)
     ref_i, ref_a = discretization_equivalent()
-    tol = 0.005 * ref_i  # exact values; 0.5 % admits rounding
+    tol = max(P_01_4.tolerance(ref_i), 0.005 * ref_i)  # exact values; admits rounding to 2 figures
     if not within(interval, ref_i, tol):
         if within(interval, 10.0, tol):
             return Verdict(False, "the interval privacy is taken at 95 % confidence, not 100 %.")
-        return Verdict(False, "the interval privacy is not right yet.")
+        return Verdict(False, "the interval privacy is not right yet: a value is known to lie in a class of "
+                              "width 10; how wide is the interval that holds it with 95 % confidence?")
+    tol = max(P_01_4.tolerance(ref_a), 0.005 * ref_a)
     if not within(alpha, ref_a, tol):
         if within(alpha, 2 * ref_a, 2 * tol) or within(alpha, ref_i, tol):
             return Verdict(False, "uniform noise on [−α, α] has width 2α: α is not the width.")
@@ -107,18 +130,20 @@ EXERCISES = (
     Exercise("01.1", "Equal entropy privacy", "numeric",
              f"{NB}, §5 'Entropy privacy Π(A), conditional privacy and privacy loss'",
              "a number (the Gaussian sigma)", judge_01_1, sigma_equal_entropy,
-             tolerance="0.5 % relative: a closed form, the tolerance only admits rounding to 3 significant figures"),
-    Exercise("01.2", "Equal width, equal Π", "numeric", f"{NB}, §3 'Table 1: interval privacy' and §5",
+             tolerance="half a unit of the 2nd significant figure (±0.05): a closed form", precision=P_01_1),
+    Exercise("01.2", "Equal width, 20 % more Π", "numeric", f"{NB}, §3 'Table 1: interval privacy' and §5",
              "a confidence level (float between 0 and 1)", judge_01_2, equal_privacy_confidence,
-             tolerance="±0.0005: deterministic root; admits rounding to 3 decimals (0.9505 → 0.951 or 0.950)"),
+             tolerance="±0.0005: deterministic root; admits rounding to 3 decimals", precision=P_01_2),
     Exercise("01.3", "Half the privacy lost", "numeric", f"{NB}, §5 'Privacy loss against SNR'",
              "a signal-to-noise ratio (number, var(X)/var(R))", judge_01_3, half_loss_snr,
              tolerance="4 standard deviations of an SNR read off a simulation with n = 50,000 (loss spread "
-                       "measured over 10 seeds, divided by the slope 1/16 of the loss at SNR 3): about ±0.16"),
+                       "measured over 10 seeds, divided by the slope 1/16 of the loss at SNR 3): about ±0.16, "
+                       "+0.05 for rounding to 1 decimal", precision=P_01_3),
     Exercise("01.4", "Discretization vs value distortion", "structured",
              f"{NB}, §3 'Table 1: interval privacy' (and Section 2.1 of the paper)",
              "a pair (interval privacy in years, uniform alpha in years)", judge_01_4, discretization_equivalent,
-             tolerance="0.5 % relative on both numbers (exact values; admits rounding)",
+             tolerance="half a unit of the 2nd significant figure on both numbers (exact values)",
+             precision=P_01_4,
              rubric=("Why the paper still prefers value distortion: I can say what discretization must do "
                      "to reach 100 % privacy, and what is then left to learn.",
                      "I can say why noise of the same size can still be 'reconstructed away' in aggregate (notebook 02).")),

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checking import Exercise, Verdict, as_choice, as_number, as_numbers, within
+from .checking import Exercise, Precision, Verdict, as_choice, as_number, as_numbers, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 02"
+P_02_1 = Precision(decimals=3)
+P_02_4 = (Precision(significant=1, what="the difference"), None)
 TINY_W = (-0.5, 0.2, 0.5, 0.8, 1.1, 1.3, 1.6, 1.9, 2.2, 2.7)  # Section 2's tiny example
 
 
@@ -24,7 +26,7 @@ def tiny_third_iteration() -> tuple[float, float]:
 def judge_02_1(answer) -> Verdict:
     p1, p2 = as_numbers(answer, 2, "02.1", "a pair (Pr(I1), Pr(I2))")
     r1, r2 = tiny_third_iteration()
-    tol = 1e-3  # exact arithmetic; admits rounding to 3 decimals
+    tol = max(1e-3, P_02_1.tolerance(r1))  # exact arithmetic; admits rounding to 3 decimals
     if within(p1, r1, tol) and within(p2, r2, tol):
         return Verdict(True, "the estimate keeps drifting towards I2.")
     if within(p1, r2, tol) and within(p2, r1, tol):
@@ -35,7 +37,8 @@ def judge_02_1(answer) -> Verdict:
         return Verdict(False, "give probabilities (0 to 1), not percentages.")
     if not within(p1 + p2, 1, 2 * tol):
         return Verdict(False, "the two probabilities must add up to 1.")
-    return Verdict(False, "not yet: redo the middle bins' share with the new Pr(I1).")
+    return Verdict(False, "redo the middle bins' share with the new Pr(I1): for each w, Bayes' rule splits "
+                          "it between I1 and I2 in proportion to f_Y(w − a) Pr(I).")
 
 
 def bayes_em_difference(alpha: float = 0.52, width: float = 0.05) -> tuple[float, str]:
@@ -58,7 +61,7 @@ def judge_02_4(answer) -> Verdict:
     method = as_choice(answer[1], ("bayes", "em"), "02.4", fmt, name="answer[1]")
     ref, right = bayes_em_difference()
     # Deterministic; 10 % relative admits rounding to one significant figure (0.0086 -> 0.009).
-    if not within(value, ref, 0.1 * ref):
+    if not within(value, ref, max(0.1 * ref, P_02_4[0].tolerance(ref))):
         if value > 0.1:
             return Verdict(False, "the difference is small compared with the entries (~1/20): compare the two "
                                   "matrices entry by entry with np.abs(A - B).max().")
@@ -72,7 +75,7 @@ EXERCISES = (
     Exercise("02.1", "One more iteration by hand", "structured",
              f"{NB}, §2 'A tiny example you can check by hand'",
              "a pair (Pr(I1), Pr(I2))", judge_02_1, tiny_third_iteration,
-             tolerance="±0.001 on each: exact arithmetic, admits rounding to 3 decimals"),
+             tolerance="±0.001 on each: exact arithmetic, admits rounding to 3 decimals", precision=P_02_1),
     Exercise("02.2", "Privacy against accuracy", "rubric", f"{NB}, §8 'Try it yourself' and §6",
              rubric=("With uniform noise I saw the valley between the peaks rise from 50 % to 200 % privacy, "
                      "and I can say whether the two peaks survive.",
@@ -86,5 +89,6 @@ EXERCISES = (
     Exercise("02.4", "When Bayes and EM differ", "structured", f"{NB}, §4 'Iterative Bayes and EM: why they agree'",
              "a pair (largest absolute difference between the two matrices, 'bayes' or 'em')",
              judge_02_4, bayes_em_difference,
-             tolerance="10 % relative on the difference (deterministic; admits one significant figure)"),
+             tolerance="10 % relative on the difference (deterministic; admits one significant figure)",
+             precision=P_02_4),
 )

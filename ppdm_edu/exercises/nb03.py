@@ -4,11 +4,15 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .checking import Exercise, Verdict, as_number, as_numbers, numeric_verdict, within
+from .checking import EXACT, Exercise, Precision, Verdict, as_number, as_numbers, numeric_verdict, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 03"
+P_03_1 = (Precision(decimals=3, what="θ"), Precision(significant=3, what="respondents"),
+          Precision(significant=3, what="respondents"))
+P_03_2 = Precision(significant=2)
+P_03_3 = Precision(significant=2)
 ADULT_E = {"sex": 1, "marital_status": 1, "income": 1}  # the conjunction of Section 6
 
 
@@ -33,7 +37,7 @@ def judge_03_1(answer) -> Verdict:
         return Verdict(False, "θ is not right yet: ε = ln(θ / (1 − θ)).")
     for n, ref, what in ((n_rr, r_rr, "with randomized response"), (n_direct, r_direct, "for a direct question")):
         # 2 %: rounding θ to 0.73 moves n_rr by 0.9 %, rounding n up to an integer by < 0.1 %.
-        if not within(n, ref, 0.02 * ref):
+        if not within(n, ref, max(0.02 * ref, P_03_1[1].tolerance(ref))):
             if within(n, ref * 0.02, 0.02 * ref * 0.02):
                 return Verdict(False, f"the number {what}: the standard error is a square root, divide the "
                                       "variance by se², not se.")
@@ -57,12 +61,15 @@ def judge_03_2(answer) -> Verdict:
     rel = 0.10
     if within(e2, -r_e2, 1e-3) or within(e8, -r_e8, 1e-3):
         return Verdict(False, "ε is |ln(θ / (1 − θ))|: a privacy loss is never negative.")
-    if not (within(e2, r_e2, 5e-3) and within(e8, r_e8, 5e-3)):
-        if within(e2, r_e2 / math.log(2), 5e-3):
+    e_tol = max(5e-3, P_03_2.tolerance(r_e2))  # 2 significant figures: ln 4 = 1.386 -> 1.4
+    if not (within(e2, r_e2, e_tol) and within(e8, r_e8, e_tol)):
+        if within(e2, r_e2 / math.log(2), e_tol):
             return Verdict(False, "ε is a natural logarithm, not log2.")
-        return Verdict(False, "the two ε are not right yet.")
-    if not (within(se2, r_se2, rel * r_se2) and within(se8, r_se8, rel * r_se8)):
-        return Verdict(False, "the standard errors are not right yet (200 respondents, π = 0.3).")
+        return Verdict(False, "the two ε are not right yet: ε = |ln(θ / (1 − θ))| at θ = 0.2 and at θ = 0.8.")
+    if not (within(se2, r_se2, rel * r_se2 + P_03_2.tolerance(r_se2))
+            and within(se8, r_se8, rel * r_se8 + P_03_2.tolerance(r_se8))):
+        return Verdict(False, "the standard errors are not right yet: Warner's variance at π = 0.3 divided by "
+                              "n = 200, then the square root (or the SD of simulated surveys).")
     return Verdict(True, "θ and 1 − θ are equally private and equally precise; the rubric asks why.")
 
 
@@ -82,7 +89,10 @@ def judge_03_3(answer) -> Verdict:
     # The formula is deterministic; the SD over 50 runs (the sweep of the solution) has a relative
     # spread of 1/sqrt(2 × 49) = 10 %: 30 % (3 of those) accepts both, and still rejects the value
     # without keep= (+52 %).
-    return numeric_verdict(value, ref, 0.3 * ref, mistakes=(
+    return numeric_verdict(value, ref, 0.3 * ref + P_03_3.tolerance(ref),
+                           what_to_check="check that the sweep runs at θ = 0.45 on adult_binary() with the "
+                                         "conjunction of §6 and keep='income', and read std_error_disguise.",
+                           mistakes=(
         (kept_class_std_error(keep=None), "this is the precision WITHOUT keep='income' (pass keep= to the "
                                           "sweep, which passes it to both mrr_disguise and mrr_estimate)."),
     ))
@@ -100,26 +110,30 @@ def judge_03_4(answer) -> Verdict:
         return Verdict(True, "every true pattern can become any pattern; the rubric asks why one coin keeps it 2 × 2.")
     if value in (2, 3, 6):
         return Verdict(False, "count the patterns of three 0/1 attributes, each of which can turn into any other.")
-    return Verdict(False, "not yet: how many different patterns do three 0/1 attributes have?")
+    return Verdict(False, "how many different patterns do three 0/1 attributes have?")
 
 
 EXERCISES = (
     Exercise("03.1", "A privacy budget", "structured", f"{NB}, §4 'θ and ε' and §2 (Warner's variance)",
              "a triple (theta, respondents with RR, respondents direct)", judge_03_1, privacy_budget_design,
-             tolerance="θ ±0.002 (3 decimals); respondents 2 % relative (rounding θ to 0.73 moves n by 0.9 %)"),
+             tolerance="θ ±0.002 (3 decimals); respondents 2 % relative (rounding θ to 0.73 moves n by 0.9 %)",
+             precision=P_03_1),
     Exercise("03.2", "A device that mostly lies", "structured", f"{NB}, §4 and §5 'The extremes'",
              "a 4-tuple (SE at theta=0.2, SE at theta=0.8, epsilon at 0.2, epsilon at 0.8) for 200 respondents",
              judge_03_2, mostly_lying_device,
-             tolerance="ε ±0.005; SE 10 % relative = 4.5 × the 2.2 % spread of an SD from 1,000 simulated surveys",
+             tolerance="ε: half a unit of the 2nd significant figure (±0.05); SE 10 % relative = 4.5 × the 2.2 % "
+                       "spread of an SD from 1,000 simulated surveys, + half a unit of the 2nd figure",
+             precision=P_03_2,
              rubric=("I can explain why dividing by 2θ − 1 < 0 still gives an unbiased estimate.",
                      "I can say why a device that always lies would reveal as much as one that never lies.")),
     Exercise("03.3", "Keeping the class undisguised", "numeric", f"{NB}, §6 'Many questions at once' and 'As θ varies'",
              "a standard error (float) at theta = 0.45 with keep='income'", judge_03_3, kept_class_std_error,
-             tolerance="30 % relative: 3 × the 10 % spread of an SD over 50 runs (the formula column is exact)",
+             tolerance="30 % relative: 3 × the 10 % spread of an SD over 50 runs (the formula column is exact), "
+                       "+ half a unit of the 2nd significant figure", precision=P_03_3,
              rubric=("I wrote down what Ē is when the class is kept.",
                      "I can say why the estimate is more precise: how many records can move between E and Ē?")),
     Exercise("03.4", "One coin or many?", "numeric", f"{NB}, §6 'Many questions at once' (Section 4.1)",
              "a whole number (of unknowns)", judge_03_4, independent_coins_unknowns,
-             tolerance="exact (an integer)",
+             tolerance="exact (an integer)", precision=EXACT,
              rubric=("I can explain why one coin per record pairs every pattern with its complement only.",)),
 )

@@ -5,11 +5,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .checking import Exercise, Verdict, as_choice, as_number, within
+from .checking import Exercise, Precision, Verdict, as_choice, as_number, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 06"
+P_06_1 = (None, Precision(decimals=2, what="accuracies"), Precision(decimals=2, what="accuracies"))
 NOISE_SEEDS = tuple(range(3, 13))  # the exercise uses rng=3; ten seeds measure the spread
 
 
@@ -63,7 +64,8 @@ def judge_06_1(answer) -> Verdict:
     if corrected <= raw:
         return Verdict(False, "compare the two models again: which one's Gaussians are too wide?")
     if not (within(corrected, c_mid, c_tol) and within(raw, r_mid, r_tol)):
-        return Verdict(False, "the accuracies are not right yet: score both models on the ORIGINAL X_test, y_test.")
+        return Verdict(False, "the accuracies are not right yet: fit both models on W perturbed at SNR 0.1 with "
+                              "rng=3, and score both on the ORIGINAL X_test, y_test.")
     return Verdict(True, "the rubric asks why that attribute, and why the uncorrected model falls.")
 
 
@@ -97,6 +99,7 @@ EXERCISES = (
              "a triple (floored attribute name, test accuracy corrected, test accuracy uncorrected)",
              judge_06_1, low_snr_reference,
              tolerance="attribute: any floored under noise seeds 3-12; accuracies: 4 SDs over those seeds + 0.005 (rounding), and corrected > uncorrected",
+             precision=P_06_1,
              rubric=("I can say why that class's variance hits the floor (S² − σ² of two large numbers).",
                      "I can say why the uncorrected model falls towards the 76.4 % baseline (variance × 11).")),
     Exercise("06.2", "Threshold 0.5 is C4.5", "structured", f"{NB}, 'PPDTC4.5: asking how likely is x ≤ t' (Section 6)",

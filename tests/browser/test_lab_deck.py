@@ -1,0 +1,127 @@
+"""`make lab` starts in the normal view even after a deck (issue 30 §4).
+
+jupyterlab-slideshow writes ``"active": true`` to JupyterLab's user settings when a deck starts;
+left there, every later JupyterLab opens presenting, with no menu bar. ``make lab`` keeps the
+settings inside ``.venv`` and resets them on every start (``tools/lab_settings.py``). This test
+does what a lecturer does: start the server as ``make lab`` does, present notebook 00, quit the
+server while presenting, start it again the ``make lab`` way, and find the menu bar. It also
+checks that the news pop-up is off.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.browser
+DECK_SETTINGS = Path("jupyterlab-slideshow") / "plugin.jupyterlab-settings"
+
+
+def _settings(path: Path) -> dict:
+    """A settings file as JupyterLab writes it (JSON with // comment lines)."""
+    text = re.sub(r"^\s*//.*$", "", path.read_text(), flags=re.M)
+    return json.loads(text)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _make_lab(tmp: Path):
+    """Start JupyterLab the way the Makefile's lab target does (settings reset, then the server
+    with JUPYTERLAB_SETTINGS_DIR / JUPYTERLAB_WORKSPACES_DIR inside the environment)."""
+    makefile = (REPO / "Makefile").read_text()
+    lab = re.search(r"^lab:.*?(?=^\S)", makefile, re.S | re.M).group(0)
+    assert "tools/lab_settings.py $(LAB_USER)/settings" in lab
+    assert "JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings" in lab
+    assert "JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces" in lab
+    settings, workspaces = tmp / "lab-user" / "settings", tmp / "lab-user" / "workspaces"
+    subprocess.run([sys.executable, str(REPO / "tools" / "lab_settings.py"), str(settings)], check=True)
+    port, token = _free_port(), os.urandom(16).hex()
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
+               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={REPO}",
+           "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(tmp / f"lab-{port}.log", "wb")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, (tmp / f"lab-{port}.log").read_text()[-2000:]
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=3).read()
+            break
+        except OSError:
+            time.sleep(0.5)
+    return proc, base, token, settings
+
+
+def _quit(proc):
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if proc.poll() is not None:
+            return
+        os.killpg(proc.pid, sig)  # the server we started, and its kernels
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _open(browser, base, token):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith((base, "data:", "blob:"))
+                  else r.abort())
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{base}/lab/tree/notebooks/00_start_here.ipynb?token={token}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    return context, page
+
+
+def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
+    proc, base, token, settings = _make_lab(tmp_path)
+    try:
+        context, page = _open(browser, base, token)
+        assert page.locator("#jp-menu-panel").is_visible()
+        assert page.locator("text=get notified about").count() == 0  # no news pop-up
+        page.keyboard.press("Control+Shift+C")
+        page.keyboard.type("Start Deck")
+        page.keyboard.press("Enter")
+        # presenting: the menu bar is hidden, and the extension saved "active": true
+        page.wait_for_function("() => !document.querySelector('#jp-menu-panel')"
+                               " || document.querySelector('#jp-menu-panel').offsetParent === null")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            path = settings / DECK_SETTINGS
+            if path.exists() and _settings(path).get("active") is True:
+                break
+            time.sleep(0.5)
+        assert _settings(settings / DECK_SETTINGS).get("active") is True
+        context.close()
+    finally:
+        _quit(proc)  # quit while presenting
+    proc, base, token, settings = _make_lab(tmp_path)  # make lab again
+    try:
+        assert _settings(settings / DECK_SETTINGS)["active"] is False
+        context, page = _open(browser, base, token)
+        page.wait_for_timeout(3000)  # give the extension time to (not) start a deck
+        assert page.locator("#jp-menu-panel").is_visible()
+        assert page.locator("text=get notified about").count() == 0
+        context.close()
+    finally:
+        _quit(proc)

@@ -1,0 +1,70 @@
+"""Site search ranks the lessons above API entries (issue 30 §4).
+
+Runs Sphinx's own search (searchtools.js with the site's scorer, site/_search_scorer.js) in
+Chromium on the built site for the three queries the issue measured, and checks that every
+notebook result comes before every API/reference result, and that the notebook that teaches the
+topic is among the first results.
+"""
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+HTML = REPO / "site" / "_build" / "html"
+pytestmark = pytest.mark.browser
+
+QUERIES = {
+    "reconstruction": "02_reconstruction",
+    "randomized response": "03_randomized_response",
+    "epsilon": "07_attacks_and_local_dp",
+}
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    if not (HTML / "search.html").exists():
+        proc = subprocess.run([sys.executable, str(REPO / "site" / "build.py")], capture_output=True,
+                              text=True, cwd=REPO, timeout=900)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(HTML)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("query, lesson", QUERIES.items())
+def test_lessons_rank_above_api_entries(browser, site_url, query, lesson):
+    context = browser.new_context()
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site_url) else r.abort())
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}/search.html?q={query.replace(' ', '+')}")
+        page.wait_for_function("() => (document.querySelector('#search-results .search-summary') || {})"
+                               ".textContent?.startsWith('Search finished')", timeout=60_000)
+        hrefs = page.eval_on_selector_all("#search-results ul.search li > a",
+                                          "els => els.map(e => e.getAttribute('href'))")
+        kinds = ["lesson" if h.startswith("notebooks/") else "other" for h in hrefs]
+        assert kinds[0] == "lesson", hrefs[:10]
+        first_other = kinds.index("other") if "other" in kinds else len(kinds)
+        assert "lesson" not in kinds[first_other:], hrefs[:20]
+        api = [i for i, h in enumerate(hrefs) if h.startswith(("api", "generated/"))]
+        assert not api or api[0] > first_other - 1
+        top = [h.split("/")[-1].split(".html")[0] for h in hrefs[:3]]
+        assert lesson in top, (query, hrefs[:10])
+    finally:
+        context.close()
