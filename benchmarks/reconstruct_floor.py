@@ -320,7 +320,7 @@ def render(result) -> str:
               f"| {b['m_w']} | {b['entries']:,} | {f(b.get('before'))} | {f(b['ours'])} | "
               f"{f(b['floor'])} | {f(b['ours'] / b['floor'])} | {f(b.get('before_peak_copies'))} | "
               f"{f(b['ours_peak_copies'])} |", "",
-              scaling_text(result["end_to_end"]), "", END]
+              scaling_text(result["end_to_end"]), "", goals_text(result), "", END]
     return "\n".join(lines)
 
 
@@ -339,6 +339,49 @@ def scaling_text(rows) -> str:
     return ("Growth exponent of the time from n = 1e6 to 1e7 (1 = linear; the iterations the "
             "paper's rule runs grow with n too): " + "; ".join(parts) + ". Plot (log-log time "
             "against n per m, ours, before and the floor): `benchmarks/reconstruct_floor.png`.")
+
+
+def goals_text(result) -> str:
+    """Issue 31's goals, each checked against this run's numbers (met or not, with the misses)."""
+    e2e, fc, b = result["end_to_end"], result["from_counts"], result["matrix_build"]
+
+    def misses(rows, ok, label):
+        bad = [label(r) for r in rows if not ok(r)]
+        return f"met in {len(rows) - len(bad)} of {len(rows)}" + (f" (not: {', '.join(bad)})" if bad else "")
+
+    cell = lambda r: f"n={r['n']:.0e} m={r['m']} {r['ours'] / r['floor']:.2f}x"  # noqa: E731
+    lines = [
+        "Goals of issue 31 against this run:",
+        "- end to end <= 1.5x the floor: " + misses(e2e, lambda r: r["ours"] <= 1.5 * r["floor"], cell)
+        + ". Where n is small the fixed Python cost of one call (argument checks, the grid, the "
+        "block bookkeeping: ~0.1-0.2 ms) is several floors; at n >= 1e6 the blocked binning is "
+        "faster than the one-shot floor + bincount, so the ratio drops below 1.",
+        "- peak memory <= 16 bytes per value above the data at n >= 1e6: " + misses(
+            [r for r in e2e if r["n"] >= 10**6], lambda r: r["peak_per_value"] <= 16,
+            lambda r: f"n={r['n']:.0e} m={r['m']} {r['peak_per_value']:.1f} B (the m_w x m matrix "
+                      "and its transpose)")
+        + "; below 1e6 the matrices (m_w x m, twice) dominate, not the values.",
+        "- one iteration <= 3x the two mat-vecs: " + misses(
+            fc, lambda r: r["ours_us"] <= 3 * r["floor_us"],
+            lambda r: f"m={r['m']} {r['ours_us'] / r['floor_us']:.2f}x"),
+        "- from counts no slower than multi-freq-ldpy at m >= 500: " + misses(
+            [r for r in fc if r["m"] >= 500], lambda r: r["ours_us"] <= r["ldpy_us"],
+            lambda r: f"m={r['m']} {r['ours_us'] / r['ldpy_us']:.2f}x")
+        + "; within 3x at m = 20-100: " + misses(
+            [r for r in fc if r["m"] <= 100], lambda r: r["ours_us"] <= 3 * r["ldpy_us"],
+            lambda r: f"m={r['m']} {r['ours_us'] / r['ldpy_us']:.1f}x")
+        + ". ldpy's IBU is numba-compiled (one Python call per run); ours is numpy only "
+        "(Pyodide), one call per operation, and keeps two orientations of the matrix (A and a "
+        "C-contiguous A.T) because `ratio @ A` sums in another order than `A.T @ ratio` "
+        "(last-bit differences, which the byte-identical reproductions forbid); at m = 500 two "
+        "matrices no longer fit the cache where ldpy's one symmetric matrix does. At m >= 1000 the "
+        "iterations run at the mat-vec floor; the difference is the one-off preparation of the "
+        "caller's matrix (two validation passes, the scaled copy, the transposed copy) spread "
+        "over this test's 40 iterations.",
+        f"- matrix build at m = 2000 <= 2x one pass: {b['ours'] / b['floor']:.2f}x; peak "
+        f"{b['ours_peak_copies']:.2f} matrices (before: {b.get('before_peak_copies', float('nan')):.2f}).",
+    ]
+    return "\n".join(lines)
 
 
 def write_results(result, path=HERE / "RESULTS.md"):

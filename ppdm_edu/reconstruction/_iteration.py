@@ -175,8 +175,9 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
             while len(rows) <= k:
                 rows.append(est[len(rows)])
             stopped = False  # the update asked to stop (at iteration done + j + 1)
-            j = 0
-            while j < k:  # the update of Eq. 3, in place, the same operations as _general_step
+            # the update of Eq. 3, in place, the same operations as _general_step; after the
+            # loop j is the number of iterations done in this block
+            for j in range(k):  # noqa: B007 (j is used after the loop)
                 pr, new = rows[j], rows[j + 1]
                 a_dot(pr, D)
                 divide(N, D, ratio)
@@ -186,7 +187,6 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
                         stopped = True
                         break
                     new[:] = step
-                    j += 1
                     continue
                 at_dot(ratio, T)
                 multiply(pr, T, new)
@@ -196,7 +196,8 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
                     stopped = True
                     break
                 divide(new, total, new)
-                j += 1
+            else:
+                j = k
             if not careful:
                 # was every estimate used above safe? (NaN fails too.) If not, keep the
                 # iterations before the first unsafe one and run on with the guard.
