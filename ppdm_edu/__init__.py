@@ -60,7 +60,7 @@ _EXPORTS = {
 _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
     "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
-    "exercises",
+    "exercises", "mechanisms",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

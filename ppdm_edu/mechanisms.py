@@ -631,7 +631,7 @@ class GeneralizedRR(_Categorical):
 
     Examples
     --------
-    >>> GeneralizedRR(2, math.log(3)).response_matrix().tolist()
+    >>> GeneralizedRR(2, math.log(3)).response_matrix().round(12).tolist()
     [[0.75, 0.25], [0.25, 0.75]]
     """
 
