@@ -301,7 +301,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     --------
     >>> outcomes = reproduce_all("quick", "reports/quick", seed=0)  # doctest: +SKIP
     >>> [o.name for o in outcomes]  # doctest: +SKIP
-    ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu']
+    ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu', 'tradeoff']
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")

@@ -72,7 +72,8 @@ def plot_tradeoff(df, task: str, n=None, ax=None):
             ax.errorbar(x, rows["error"], yerr=rows["error_sd"], color=color, marker=marker, mfc="white",
                         linestyle="none", capsize=2, label=f"{mech} (at audited ε)")
     ax.set_xscale("log")
-    ax.set_yscale("log")
+    if task != "classifier":  # errors span decades; the classifier's 1 − accuracy does not
+        ax.set_yscale("log")
     ax.set_xlabel("ε (claimed; hollow: audited)")
     ax.set_ylabel(_ERROR_LABEL.get(task, "error"))
     ax.set_title(f"{task}" + (f", n = {n:,}" if n else ""))
