@@ -60,7 +60,7 @@ _EXPORTS = {
 _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
     "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
-    "exercises", "mechanisms",
+    "exercises", "mechanisms", "tradeoff",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

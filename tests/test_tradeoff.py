@@ -10,6 +10,7 @@ import pytest
 from ppdm_edu.experiments import tradeoff
 from ppdm_edu.experiments.tasks import run_tasks
 from ppdm_edu.plots.tradeoff import describe_tradeoff
+from ppdm_edu.tradeoff import make_mechanism, run_error, task_data
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,14 @@ def test_alt_text_from_data(quick):
 
 def test_make_mechanism_refuses_unknown_names():
     with pytest.raises(ValueError, match="mechanism"):
-        tradeoff.make_mechanism("rappor", 1.0, "share")
+        make_mechanism("rappor", 1.0, "share")
     with pytest.raises(ValueError, match="task"):
-        tradeoff.make_mechanism("grr", 1.0, "regression")
+        make_mechanism("grr", 1.0, "regression")
+    with pytest.raises(ValueError, match="x must"):
+        run_error("share", "warner", 1.0, [0, 2])
+
+
+def test_one_run_in_the_library():
+    x = task_data("share", 10_000, rng=0)
+    errors = {m: run_error("share", m, 1.0, x, rng=1) for m in ("warner", "oue", "laplace", "central-laplace")}
+    assert errors["central-laplace"] < min(errors[m] for m in ("warner", "oue", "laplace"))

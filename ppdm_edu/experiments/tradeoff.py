@@ -31,24 +31,13 @@ import numpy as np
 import pandas as pd
 
 from ..audit import audit_epsilon
-from ..mechanisms import (
-    GaussianNoiseMechanism,
-    GeneralizedRR,
-    LaplaceMechanism,
-    OptimizedUnaryEncoding,
-    UniformNoiseMechanism,
-    WarnerRR,
-)
+from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseMechanism, WarnerRR
+from ..tradeoff import HISTOGRAM, make_mechanism, run_error, task_data
 from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
 from .tasks import Task, task_rng
 
-__all__ = ["plan", "assemble", "reproduce", "make_mechanism", "task_error", "audit_task",
-           "SHARE", "HISTOGRAM", "TASKS", "COLUMNS", "UNIFORM_LEVELS"]
+__all__ = ["plan", "assemble", "reproduce", "task_error", "audit_task", "TASKS", "COLUMNS", "UNIFORM_LEVELS"]
 
-#: the binary attribute's share
-SHARE = 0.3
-#: the k = 10 distribution of the histogram task
-HISTOGRAM = (0.3, 0.2, 0.15, 0.1, 0.08, 0.06, 0.04, 0.03, 0.02, 0.02)
 TASKS = ("share", "histogram", "classifier")
 COLUMNS = ["mechanism", "model", "task", "n", "epsilon", "audited_epsilon", "error", "error_sd", "runs"]
 #: privacy levels (Agrawal & Srikant's "% privacy" at 95 % confidence) of additive uniform noise,
@@ -63,82 +52,6 @@ def _scale(mode: str) -> dict:
                     trials=200_000, classifier_runs=10, classifier_n=(1_000, 10_000, 32_561))
     return dict(ns=(1_000, 10_000, 100_000), runs=5, epsilons=(0.5, 1.0, 2.0), trials=20_000,
                 classifier_runs=3, classifier_n=(1_000, 10_000))
-
-
-def make_mechanism(name: str, param: float, task: str):
-    """The local mechanism ``name`` at ``param`` (ε, or the privacy level for uniform) for a task.
-
-    Parameters
-    ----------
-    name : {"warner", "grr", "oue", "laplace", "gaussian", "uniform"}
-        The mechanism.
-    param : float
-        Its ε (the privacy level of Agrawal & Srikant for ``"uniform"``).
-    task : {"share", "histogram", "classifier"}
-        The share uses 0/1 values, the histogram the codes 0..9 (additive noises on the grid
-        0..9, so their sensitivity is 9).
-
-    Returns
-    -------
-    ppdm_edu.mechanisms.Mechanism
-        The mechanism.
-
-    Raises
-    ------
-    ValueError
-        If ``name`` or ``task`` is unknown.
-    """
-    k = 2 if task == "share" else _K
-    if task not in TASKS:
-        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
-    grid = dict(bounds=(0.0, float(k - 1)), n_bins=k, discrete=True)
-    if name == "warner":
-        return WarnerRR.for_epsilon(param)
-    if name == "grr":
-        return GeneralizedRR(k, param)
-    if name == "oue":
-        return OptimizedUnaryEncoding(k, param)
-    if name == "laplace":
-        return LaplaceMechanism(param, **grid)
-    if name == "gaussian":
-        return GaussianNoiseMechanism.for_epsilon(param, **grid)
-    if name == "uniform":
-        return UniformNoiseMechanism.for_privacy(param, **grid)
-    raise ValueError(f"unknown mechanism {name!r}")
-
-
-def _data(seed: int, task: str, n: int, run: int) -> np.ndarray:
-    # the same records for every mechanism (paired comparison), from the data's own stream
-    gen = task_rng(seed, "data", task, n, run)
-    if task == "share":
-        return (gen.random(n) < SHARE).astype(np.int64)
-    return gen.choice(_K, size=n, p=np.asarray(HISTOGRAM))
-
-
-def _truth(task: str) -> np.ndarray:
-    return np.array([1 - SHARE, SHARE]) if task == "share" else np.asarray(HISTOGRAM)
-
-
-def _error(task: str, p: np.ndarray, x: np.ndarray) -> float:
-    # error against the sample's own distribution (what the mechanism was asked to release)
-    emp = np.bincount(x, minlength=p.size) / x.size
-    if task == "share":
-        return float(abs(p[1] - emp[1]))
-    return float(0.5 * np.abs(p - emp).sum())
-
-
-def _central(task: str, x: np.ndarray, epsilon: float, gen: np.random.Generator) -> np.ndarray:
-    """Laplace on the aggregate (Dwork et al. 2006): counts + Laplace(Δ/ε), clipped, normalized."""
-    k = 2 if task == "share" else _K
-    counts = np.bincount(x, minlength=k).astype(float)
-    if task == "share":
-        # one count (the 1s) with sensitivity 1; the share is count / n (n public)
-        c1 = counts[1] + gen.laplace(0.0, 1.0 / epsilon)
-        s = min(max(c1 / x.size, 0.0), 1.0)
-        return np.array([1 - s, s])
-    # replacing one record moves two counts by one: L1 sensitivity 2
-    noisy = np.clip(counts + gen.laplace(0.0, 2.0 / epsilon, size=k), 0.0, None)
-    return noisy / noisy.sum() if noisy.sum() > 0 else np.full(k, 1.0 / k)
 
 
 @functools.lru_cache(maxsize=4)
@@ -216,15 +129,9 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
         if task == "classifier":
             out.append(_classifier_error(seed, mechanism, param, n, run))
             continue
-        x = _data(seed, task, n, run)
-        gen = task_rng(seed, "noise", task, mechanism, param, n, run)
-        if mechanism == "central-laplace":
-            p = _central(task, x, param, gen)
-        else:
-            mech = make_mechanism(mechanism, param, task)
-            method = "inversion" if mechanism in ("warner", "grr", "oue") else "bayes"
-            p = mech.estimate(mech.randomize(x, gen), method=method).probabilities
-        out.append(_error(task, p, x))
+        # the same records for every mechanism (paired comparison), from the data's own stream
+        x = task_data(task, n, task_rng(seed, "data", task, n, run))
+        out.append(run_error(task, mechanism, param, x, task_rng(seed, "noise", task, mechanism, param, n, run)))
     return out
 
 
