@@ -11,7 +11,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-__all__ = ["plot_tradeoff", "plot_audit", "describe_tradeoff", "MECHANISM_STYLE"]
+__all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "describe_tradeoff", "MECHANISM_STYLE"]
 
 #: colour (Okabe–Ito, colour-vision safe) and marker per mechanism family
 MECHANISM_STYLE = {
@@ -145,3 +145,41 @@ def describe_tradeoff(df, task: str, n=None) -> str:
         parts.append(f"{mech}: {first['error']:.3g} at {_eps_text(first['epsilon'])}"
                      + ("" if len(rows) == 1 else f", {last['error']:.3g} at {_eps_text(last['epsilon'])}") + ".")
     return " ".join(parts)
+
+
+def plot_mechanism_errors(rows, ax=None, error_label: str = "error"):
+    """One horizontal bar per mechanism: its mean error (± sd) at one ε, log scale.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        One per mechanism with keys ``mechanism``, ``error``, ``error_sd``, ``epsilon`` (claimed)
+        and ``audited_epsilon``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+    error_label : str, default "error"
+        The x-axis label.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
+    rows = list(rows)
+    y = np.arange(len(rows))[::-1]
+    errors = np.array([max(r["error"], 1e-7) for r in rows])
+    sds = np.array([r["error_sd"] for r in rows])
+    colors = [_style(r["mechanism"])[0] for r in rows]
+    ax.barh(y, errors, xerr=np.minimum(sds, errors * 0.999), color=colors, capsize=3, height=0.6)
+    ax.set_yticks(y, [r["mechanism"] for r in rows])
+    ax.set_xscale("log")
+    ax.set_xlim(max(errors.min() / 3, 1e-7), max(errors.max() * 40, 1e-3))
+    for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds)):
+        eps = "∞" if not math.isfinite(r["epsilon"]) else f"{r['epsilon']:.2f}"
+        aud = r.get("audited_epsilon")
+        aud_text = "" if aud is None or not math.isfinite(aud) else f", audited ≥ {aud:.2f}"
+        ax.text((e + sd) * 1.2, yi, f"ε = {eps}{aud_text}", va="center", fontsize="small")
+    ax.set_xlabel(error_label)
+    return ax
