@@ -277,9 +277,8 @@ def _comparisons(df: pd.DataFrame, mode: str) -> list[Comparison]:
 def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     """Write ``tradeoff.csv`` (one row per mechanism x task x n), ``tradeoff_error.png`` (error
     against claimed ε per task) and ``tradeoff_audit.png`` (audited against claimed ε)."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    # a bare Figure saves without a pyplot backend: no matplotlib.use(), which would switch off a
+    # notebook's inline backend (notebook 08 runs this reproduction in its kernel)
     from matplotlib.figure import Figure
 
     from ..plots.tradeoff import plot_audit, plot_tradeoff
