@@ -29,8 +29,11 @@ def _style(mechanism: str):
 
 def _select(df, task, n):
     sub = df[df["task"] == task]
+    if task == "classifier":  # no audited ε there: mechanisms without a claimed ε cannot be placed
+        sub = sub[np.isfinite(sub["epsilon"])]
     if n is None and len(sub):
-        n = int(sub["n"].max()) if task != "classifier" else None
+        others = sub[sub["mechanism"] != "warner"] if task == "classifier" else sub
+        n = int((others if len(others) else sub)["n"].max())
     if n is not None:
         # the classifier's RR-ID3 rows have one n (Adult's 8,000 training records): keep them
         keep = (sub["n"] == n) | ((task == "classifier") & (sub["mechanism"] == "warner"))
@@ -63,13 +66,15 @@ def plot_tradeoff(df, task: str, n=None, ax=None):
     for mech, rows in sub.groupby("mechanism", sort=False):
         color, marker = _style(mech)
         rows = rows.sort_values("epsilon")
+        # the lower bar stops short of 0 (a log axis cannot show it)
+        yerr = np.vstack([np.minimum(rows["error_sd"], 0.9 * rows["error"]), rows["error_sd"]])
         if np.isfinite(rows["epsilon"]).all():
-            ax.errorbar(rows["epsilon"], rows["error"], yerr=rows["error_sd"], color=color, marker=marker,
+            ax.errorbar(rows["epsilon"], rows["error"], yerr=yerr, color=color, marker=marker,
                         capsize=2, label=mech, linestyle="--" if mech == "central-laplace" else "-")
         else:
             # no finite claimed ε: placed at its audited ε (hollow marker)
             x = rows["audited_epsilon"] if task != "classifier" else np.full(len(rows), np.nan)
-            ax.errorbar(x, rows["error"], yerr=rows["error_sd"], color=color, marker=marker, mfc="white",
+            ax.errorbar(x, rows["error"], yerr=yerr, color=color, marker=marker, mfc="white",
                         linestyle="none", capsize=2, label=f"{mech} (at audited ε)")
     ax.set_xscale("log")
     if task != "classifier":  # errors span decades; the classifier's 1 − accuracy does not
