@@ -61,7 +61,7 @@ _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
     "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
     "rr_simulation", "random_state",
-    "exercises",
+    "exercises", "mechanisms", "tradeoff",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

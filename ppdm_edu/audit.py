@@ -184,8 +184,9 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
 
     Parameters
     ----------
-    randomizer : callable
-        ``randomizer(values, rng) -> outputs``: one output per input value (or record). Outputs
+    randomizer : callable or Mechanism
+        ``randomizer(values, rng) -> outputs``: one output per input value (or record), or any
+        :class:`ppdm_edu.mechanisms.Mechanism` (audited through its ``audit_view()``). Outputs
         are compared for equality, so a continuous mechanism must bin its outputs (see the
         adapters :func:`laplace_randomizer` and :func:`additive_noise_randomizer`).
     x0, x1 : scalar or 1-D array
@@ -217,8 +218,13 @@ def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: floa
     >>> audit_epsilon(broken, 1, 0, trials=20_000, rng=1).refutes(math.log(3))
     True
     """
+    # a ppdm_edu.mechanisms.Mechanism is audited through its own view (continuous reports binned)
+    view = getattr(randomizer, "audit_view", None)
+    if callable(view):
+        randomizer = view()
     if not callable(randomizer):
-        raise TypeError(f"randomizer must be a callable (values, rng) -> outputs, got {randomizer!r}")
+        raise TypeError(f"randomizer must be a callable (values, rng) -> outputs or a "
+                        f"ppdm_edu.mechanisms.Mechanism, got {randomizer!r}")
     try:
         inspect.signature(randomizer).bind(None, None)
     except TypeError:

@@ -40,7 +40,7 @@ from ppdm_edu.datasets import plateau_pdf
 from ppdm_edu.randomization import LaplaceNoise
 
 MODULES = ["randomization", "privacy", "reconstruction", "randomized_response", "ldp", "audit",
-           "posterior", "attacks", "datasets", "naive_bayes", "trees", "rr_simulation",
+           "posterior", "attacks", "datasets", "naive_bayes", "trees", "rr_simulation", "mechanisms", "tradeoff",
            "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree"]
 # every other module of the package, with the reason it is not swept: a new public module that is
 # in neither list fails test_every_public_module_is_swept_or_left_out_with_a_reason
@@ -141,6 +141,19 @@ def _mrr_X():
 # "module.name": (valid keyword arguments, {parameter: kind override}) -- or for estimators,
 # ("fit", constructor params, fit data)
 BASELINES = {
+    "mechanisms.AdditiveNoiseMechanism": (dict(noise=G), {}),
+    "mechanisms.UniformNoiseMechanism": (dict(alpha=0.5), {}),
+    "mechanisms.GaussianNoiseMechanism": (dict(sigma=0.5), {}),
+    "mechanisms.LaplaceMechanism": (dict(epsilon=1.0), {}),
+    "mechanisms.WarnerRR": (dict(theta=THETA_OK), {}),
+    "mechanisms.GeneralizedRR": (dict(k=4, epsilon=1.0), {}),
+    "mechanisms.OptimizedUnaryEncoding": (dict(k=4, epsilon=1.0), {}),
+    "tradeoff.make_mechanism": (dict(name="grr", param=1.0, task="histogram"),
+                                {"name": "choice", "task": "choice", "param": "positive"}),
+    "tradeoff.task_data": (dict(task="share", n=100, rng=0), {"task": "choice"}),
+    "tradeoff.central_laplace": (dict(task="share", x=[0, 1, 1], epsilon=1.0, rng=0), {"task": "choice"}),
+    "tradeoff.run_error": (dict(task="share", mechanism="warner", param=1.0, x=[0, 1, 1, 0], rng=0),
+                           {"task": "choice", "mechanism": "choice", "param": "positive"}),
     # randomization
     "randomization.UniformNoise": (dict(alpha=0.5), {}),
     "randomization.GaussianNoise": (dict(sigma=0.5), {}),
@@ -310,8 +323,8 @@ def _public_callables():
             if inspect.isclass(obj) and (issubclass(obj, Exception) or (
                     dataclasses.is_dataclass(obj) and not hasattr(obj, "sample"))):
                 continue  # result records and exception types are not called with user input
-            if inspect.isclass(obj) and name == "Noise":
-                continue  # the abstract base
+            if inspect.isclass(obj) and (name == "Noise" or inspect.isabstract(obj)):
+                continue  # the abstract bases (Noise, mechanisms.Mechanism)
             out[f"{mod_name}.{name}"] = obj
     return out
 

@@ -77,6 +77,8 @@ WRONG = {
     "07.3": lambda r: [(r[0] / math.log(2), r[1]), (r[0], 1 - r[1]), (r[0], 100 * r[1]), (-r[0], r[1])],
     "07.4": lambda r: [0.5, 0.05, 0.5 * math.sqrt(10)],
     "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
+    "08.1": lambda r: [10, 3 * math.e + 2],
+    "08.2": lambda r: [r ** 2, r * math.sqrt(2)],
 }
 
 
@@ -166,6 +168,8 @@ HONEST = {
     "07.2": lambda: [_grid_crossing(1), _grid_crossing(2), 1.45],
     "07.3": lambda: [(0.847, 0.30), (0.85, 0.3), (math.log(0.7 / 0.3), 0.3)],
     "07.4": lambda: [5, 5.0],
+    "08.1": lambda: [11, 11.0],
+    "08.2": lambda: [67.8, 0.009595 / 1.4142e-4],
 }
 
 

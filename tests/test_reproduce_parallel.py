@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from ppdm_edu.__main__ import main
-from ppdm_edu.experiments import as2000_reconstruction, as2000_trees, du_zhan, liu
+from ppdm_edu.experiments import as2000_reconstruction, as2000_trees, du_zhan, liu, tradeoff
 from ppdm_edu.experiments.report import checkpoint_folder
 from ppdm_edu.experiments.tasks import Task, execution, run_tasks, task_rng
 
@@ -25,6 +25,8 @@ def tiny(monkeypatch):
     monkeypatch.setattr(du_zhan, "_runs", lambda mode: 2)
     monkeypatch.setattr(liu, "_scale", lambda mode: dict(n_rep=1, n_train=800, n_curve=1,
                                                          fig1_train=800, fig2_train=800))
+    monkeypatch.setattr(tradeoff, "_scale", lambda mode: dict(ns=(1_000, 10_000), runs=2, epsilons=(1.0,), trials=2_000,
+                                                              classifier_runs=2, classifier_n=(1_000,)))
 
 
 def _result_files(folder: Path) -> dict[str, bytes]:

@@ -10,7 +10,7 @@ One module per notebook (``nb00`` .. ``nb07``: the reference solutions and their
 """
 from __future__ import annotations
 
-from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07
+from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08
 from .checking import CheckResult, Exercise, malformed_message
 from .quizzes import QUIZZES, check_quiz, is_quiz_id, quiz
 
@@ -18,7 +18,7 @@ __all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckRe
            "quiz", "QUIZZES"]
 
 EXERCISES: dict[str, Exercise] = {
-    ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07) for ex in module.EXERCISES
+    ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08) for ex in module.EXERCISES
 }
 
 

@@ -333,7 +333,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     --------
     >>> outcomes = reproduce_all("quick", "reports/quick", seed=0)  # doctest: +SKIP
     >>> [o.name for o in outcomes]  # doctest: +SKIP
-    ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu']
+    ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu', 'tradeoff']
     """
     mode, seed = check_plan(mode, seed)   # before any work: a bad seed would fail every reproduction
     names = list(REPRODUCTIONS) if names is None else list(names)

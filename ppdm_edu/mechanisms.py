@@ -1,0 +1,767 @@
+"""One interface for the course's local randomizers.
+
+Every paper of the course randomizes each record on the user's side, but each states it in its
+own units: Agrawal & Srikant (2000) add uniform or Gaussian noise and speak of "% privacy",
+Du & Zhan (2003) flip bits with Warner's θ, and the local-differential-privacy literature
+(Evfimievski et al. 2003; Wang et al., USENIX Security 2017) speaks of ε. This module puts them
+behind one small surface, modelled on diffprivlib's ``mechanisms/base.py`` (an abstract
+``DPMechanism`` with ``randomise``, ``epsilon`` and ``delta``):
+
+* :meth:`Mechanism.randomize` ``(values, rng) -> reports``;
+* :attr:`Mechanism.epsilon` and :attr:`Mechanism.delta`, the *claimed* privacy (``inf`` where
+  the mechanism has no finite ε, e.g. additive uniform noise);
+* :meth:`Mechanism.response_matrix`, ``A[s, t] = P(report in s | value in t)``, the likelihood
+  that reconstruction uses;
+* :meth:`Mechanism.estimate`, the original distribution from the reports, by matrix inversion
+  or by the iterative Bayes of Agrawal & Srikant (Sec. 3), which is the *iterative Bayesian
+  update* (IBU) of the LDP literature: it runs :func:`ppdm_edu.reconstruction.reconstruct_counts`
+  on the reports' counts and the mechanism's response matrix;
+* :meth:`Mechanism.audit_view`, what :func:`ppdm_edu.audit.audit_epsilon` runs (continuous
+  reports are binned), so that ``audit_epsilon(mechanism, x0, x1, ...)`` works directly.
+
+The mechanisms are thin wrappers over the existing objects (:class:`~ppdm_edu.randomization.UniformNoise`,
+:class:`~ppdm_edu.randomization.GaussianNoise`, :func:`~ppdm_edu.ldp.laplace_mechanism`,
+:func:`~ppdm_edu.randomized_response.warner_disguise`, ...): no formula is written twice.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ppdm_edu.mechanisms import GeneralizedRR
+>>> grr = GeneralizedRR(k=4, epsilon=2.0)
+>>> values = np.repeat(np.arange(4), [4000, 3000, 2000, 1000])
+>>> reports = grr.randomize(values, rng=0)
+>>> grr.estimate(reports, method="inversion").probabilities.round(1).tolist()
+[0.4, 0.3, 0.2, 0.1]
+"""
+from __future__ import annotations
+
+import abc
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize
+
+from .ldp import gaussian_delta, gaussian_epsilon, laplace_mechanism, laplace_noise_for_epsilon
+from .randomization import GaussianNoise, Noise, UniformNoise, noise_for_privacy, perturb
+from .randomized_response import epsilon as rr_epsilon
+from .randomized_response import theta_for_epsilon, warner_disguise
+from .reconstruction import DEFAULT_MAX_ITER, reconstruct_counts, response_matrix
+from .validation import (
+    check_bool,
+    check_bounds,
+    check_finite_array,
+    check_integer,
+    check_noise,
+    check_positive,
+    check_probability,
+    check_random_state,
+    check_size,
+    check_theta,
+    spawn_rngs,
+)
+
+__all__ = [
+    "Mechanism",
+    "DistributionEstimate",
+    "AdditiveNoiseMechanism",
+    "UniformNoiseMechanism",
+    "GaussianNoiseMechanism",
+    "LaplaceMechanism",
+    "WarnerRR",
+    "GeneralizedRR",
+    "OptimizedUnaryEncoding",
+    "ESTIMATION_METHODS",
+    "MAX_CATEGORIES",
+]
+
+#: The estimators of :meth:`Mechanism.estimate`.
+ESTIMATION_METHODS = ("inversion", "bayes")
+#: The largest domain (categories or bins) a mechanism accepts (OUE reports are n x k bits).
+MAX_CATEGORIES = 10_000
+
+
+@dataclass(frozen=True)
+class DistributionEstimate:
+    """The original distribution estimated from a mechanism's reports.
+
+    Attributes
+    ----------
+    probabilities : ndarray
+        Estimated probability of each category (or interval of ``edges``); non-negative, sums to 1.
+    method : str
+        ``"inversion"`` (solve the response matrix, clip, renormalize) or ``"bayes"``
+        (iterative Bayes / IBU, :func:`ppdm_edu.reconstruction.reconstruct_counts`).
+    n : int
+        Number of reports.
+    n_iter : int
+        Iterations of the iterative Bayes (0 for inversion).
+    converged : bool
+        Whether the iteration met its stopping rule (True for inversion).
+    edges : ndarray or None
+        Interval boundaries for the additive-noise mechanisms, None for categorical ones.
+    """
+
+    probabilities: np.ndarray
+    method: str
+    n: int
+    n_iter: int
+    converged: bool
+    edges: np.ndarray | None = None
+
+
+def _check_method(method) -> str:
+    if method not in ESTIMATION_METHODS:
+        raise ValueError(f"method must be one of {ESTIMATION_METHODS}, got {method!r}")
+    return method
+
+
+def _invert(counts: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """Matrix inversion: solve ``A p = counts / n`` by least squares, clip at 0, renormalize."""
+    n = counts.sum()
+    p = np.linalg.lstsq(A, counts / n, rcond=None)[0]
+    p = np.clip(p, 0.0, None)
+    total = p.sum()
+    return p / total if total > 0 else np.full(p.size, 1.0 / p.size)
+
+
+class Mechanism(abc.ABC):
+    """A local randomizer: each record is randomized on its owner's side.
+
+    Subclasses give :meth:`randomize`, :attr:`epsilon`, :meth:`response_matrix` and
+    :meth:`counts` (reports -> counts per observed outcome); the estimators and the audit view
+    are shared.
+    """
+
+    #: Short name used in tables and plots.
+    name = "mechanism"
+
+    @abc.abstractmethod
+    def randomize(self, values, rng=None) -> np.ndarray:
+        """Randomize each value independently.
+
+        Parameters
+        ----------
+        values : array-like
+            The true values (categories ``0..k-1`` or numbers in ``bounds``).
+        rng : None, int or numpy.random.Generator
+            Source of the randomness.
+
+        Returns
+        -------
+        ndarray
+            One report per value.
+        """
+
+    @property
+    @abc.abstractmethod
+    def epsilon(self) -> float:
+        """The claimed ε (``inf`` where the mechanism has none)."""
+
+    @property
+    def delta(self) -> float:
+        """The claimed δ of an (ε, δ) guarantee (0 for pure ε-LDP)."""
+        return 0.0
+
+    @abc.abstractmethod
+    def response_matrix(self) -> np.ndarray:
+        """``A[s, t] = P(report falls in outcome s | true value in category t)``.
+
+        Returns
+        -------
+        ndarray, shape (n_outcomes, n_categories)
+            The likelihood reconstruction uses.
+        """
+
+    @abc.abstractmethod
+    def counts(self, reports) -> np.ndarray:
+        """Counts of the reports per observed outcome (the rows of :meth:`response_matrix`).
+
+        Parameters
+        ----------
+        reports : array-like
+            Output of :meth:`randomize`.
+
+        Returns
+        -------
+        ndarray of float
+            One count per outcome.
+        """
+
+    def _edges(self):
+        return None
+
+    def estimate(self, reports, method: str = "bayes", max_iter: int = DEFAULT_MAX_ITER,
+                 tol: float = 0.01, keep_history: bool = False) -> DistributionEstimate:
+        """The original distribution from the reports.
+
+        Parameters
+        ----------
+        reports : array-like
+            Output of :meth:`randomize`.
+        method : {"bayes", "inversion"}, default "bayes"
+            ``"bayes"``: the iterative Bayes of Agrawal & Srikant (Sec. 3, Eq. 3), run by
+            :func:`ppdm_edu.reconstruction.reconstruct_counts` on :meth:`counts` and
+            :meth:`response_matrix` (the IBU of the LDP literature). ``"inversion"``: least
+            squares on the response matrix, negatives clipped, renormalized.
+        max_iter : int, default 1000
+            Iteration limit of ``"bayes"``.
+        tol : float, default 0.01
+            Stopping tolerance of ``"bayes"`` (fraction of the χ² threshold; 0 runs ``max_iter``).
+        keep_history : bool, default False
+            Keep every iterate (``"bayes"``); returned as the ``history`` of the reconstruction
+            through :meth:`reconstruct`.
+
+        Returns
+        -------
+        DistributionEstimate
+            The estimated probabilities.
+
+        Raises
+        ------
+        ValueError
+            If ``method`` is unknown or the reports are invalid.
+        """
+        method = _check_method(method)
+        N = self.counts(reports)
+        if method == "inversion":
+            p = _invert(N, self.response_matrix())
+            return DistributionEstimate(probabilities=p, method=method, n=int(self._n(reports)),
+                                        n_iter=0, converged=True, edges=self._edges())
+        rec = self.reconstruct(reports, max_iter=max_iter, tol=tol, keep_history=keep_history)
+        return DistributionEstimate(probabilities=np.asarray(rec.probabilities), method=method,
+                                    n=int(self._n(reports)), n_iter=rec.n_iter,
+                                    converged=rec.converged, edges=self._edges())
+
+    def reconstruct(self, reports, max_iter: int = DEFAULT_MAX_ITER, tol: float = 0.01,
+                    keep_history: bool = False):
+        """The iterative Bayes reconstruction itself (Agrawal & Srikant's Fig. 1 = IBU).
+
+        Parameters
+        ----------
+        reports : array-like
+            Output of :meth:`randomize`.
+        max_iter : int, default 1000
+            Iteration limit.
+        tol : float, default 0.01
+            Stopping tolerance (fraction of the χ² threshold; 0 runs ``max_iter`` iterations).
+        keep_history : bool, default False
+            Keep every iterate.
+
+        Returns
+        -------
+        ppdm_edu.reconstruction.Reconstruction
+            The result of :func:`~ppdm_edu.reconstruction.reconstruct_counts`.
+        """
+        return reconstruct_counts(self.counts(reports), self.response_matrix(), edges=self._edges(),
+                                  n=None, method="em", max_iter=max_iter, tol=tol,
+                                  keep_history=keep_history)
+
+    def _n(self, reports) -> int:
+        return int(np.shape(reports)[0])
+
+    def audit_view(self):
+        """The randomizer :func:`ppdm_edu.audit.audit_epsilon` runs (reports compared for equality).
+
+        Returns
+        -------
+        callable
+            ``(values, rng) -> reports``; continuous mechanisms bin their reports.
+        """
+        return self.randomize
+
+    def __repr__(self):
+        return f"{type(self).__name__}(epsilon={self.epsilon:.4g})"
+
+
+# ---------------------------------------------------------------------------------------------
+# additive noise on a bounded attribute (Agrawal & Srikant Sec. 2; Laplace: Dwork et al. 2006)
+# ---------------------------------------------------------------------------------------------
+class AdditiveNoiseMechanism(Mechanism):
+    """Value distortion ``x + r`` on an attribute in ``bounds`` (Agrawal & Srikant Sec. 2).
+
+    The original distribution is estimated over ``n_bins`` equal intervals of ``bounds`` (or,
+    with ``discrete=True``, over ``n_bins`` equally spaced values from low to high, e.g. the
+    0/1 of a binary attribute or the codes of a category); the reports are counted in bins of
+    the same width that reach as far as the noise does.
+
+    Parameters
+    ----------
+    noise : Noise
+        The noise (:class:`~ppdm_edu.randomization.UniformNoise`, ``GaussianNoise``, ``LaplaceNoise``).
+    bounds : (float, float), default (0, 1)
+        Range of the original values (its width is the sensitivity of the local value).
+    n_bins : int, default 10
+        Intervals (or grid values) the distribution is estimated on, 2 to :data:`MAX_CATEGORIES`.
+    discrete : bool, default False
+        True when the values are the ``n_bins`` grid points ``linspace(low, high, n_bins)``: the
+        response matrix is then exact for point values (intervals assume values spread
+        uniformly inside each interval, which biases the estimate for 0/1 data).
+
+    Raises
+    ------
+    TypeError
+        If ``noise`` is not a ppdm_edu Noise.
+    ValueError
+        If ``bounds`` or ``n_bins`` is invalid.
+    """
+
+    name = "additive"
+
+    def __init__(self, noise: Noise, bounds=(0.0, 1.0), n_bins: int = 10, discrete: bool = False):
+        self.noise = check_noise(noise)
+        self.bounds = check_bounds(bounds)
+        self.n_bins = check_integer(n_bins, "n_bins", minimum=2, maximum=MAX_CATEGORIES)
+        self.discrete = check_bool(discrete, "discrete")
+        lo, hi = self.bounds
+        if self.discrete:
+            self.points = np.linspace(lo, hi, self.n_bins)
+            width = (hi - lo) / (self.n_bins - 1)
+            start, n_w = lo - width / 2, self.n_bins
+            self.edges = None
+        else:
+            self.points = None
+            width = (hi - lo) / self.n_bins
+            start, n_w = lo, self.n_bins
+            self.edges = np.linspace(lo, hi, self.n_bins + 1)
+        reach = max(abs(b) for b in self.noise.support(1.0 - 1e-9))
+        extra = min(int(math.ceil(reach / width)), MAX_CATEGORIES)
+        self.w_edges = start + width * np.arange(-extra, n_w + extra + 1)
+
+    @property
+    def value_range(self) -> float:
+        """``high - low`` of ``bounds``: the sensitivity of one value."""
+        return self.bounds[1] - self.bounds[0]
+
+    @property
+    def epsilon(self) -> float:
+        """The noise's ε for this range (:meth:`Noise.ldp_epsilon`; ``inf`` for uniform and Gaussian)."""
+        return float(self.noise.ldp_epsilon(self.value_range))
+
+    def _check_values(self, values) -> np.ndarray:
+        arr = check_finite_array(values, "values")
+        lo, hi = self.bounds
+        if ((arr < lo) | (arr > hi)).any():
+            raise ValueError(f"values must lie in bounds {self.bounds} (the guarantee needs a known range)")
+        return arr
+
+    def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102 (documented on the base)
+        return perturb(self._check_values(values), self.noise, rng=rng)
+
+    def response_matrix(self) -> np.ndarray:  # noqa: D102
+        if self.discrete:
+            # exact for point values: P(w in bin s | x = point t) from the noise's own CDF
+            lo = self.w_edges[:-1, None] - self.points[None, :]
+            hi = self.w_edges[1:, None] - self.points[None, :]
+            return np.asarray(self.noise.interval_probability(lo, hi), dtype=float)
+        # "em": the exact probability for a value uniform in each interval (Agrawal & Aggarwal 2001)
+        return response_matrix(self.edges, self.noise, self.w_edges, method="em")
+
+    def counts(self, reports) -> np.ndarray:  # noqa: D102
+        w = check_finite_array(reports, "reports").ravel()
+        # reports beyond the outer bins (a far tail) are counted in the outermost bins
+        idx = np.clip(np.searchsorted(self.w_edges, w, side="right") - 1, 0, self.w_edges.size - 2)
+        return np.bincount(idx, minlength=self.w_edges.size - 1).astype(float)
+
+    def _edges(self):
+        return self.edges
+
+    def audit_view(self):  # noqa: D102
+        edges = self.w_edges
+        return lambda values, rng: np.searchsorted(edges, self.randomize(values, rng), side="right")
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.noise!r}, bounds={self.bounds})"
+
+
+class UniformNoiseMechanism(AdditiveNoiseMechanism):
+    """Additive uniform noise on [-α, α] (Agrawal & Srikant Sec. 2): no finite ε.
+
+    Parameters
+    ----------
+    alpha : float
+        Half-width of the noise, > 0.
+    bounds : (float, float), default (0, 1)
+        Range of the values.
+    n_bins : int, default 10
+        Intervals the distribution is estimated on.
+    discrete : bool, default False
+        Values on a grid of ``n_bins`` points (see :class:`AdditiveNoiseMechanism`).
+
+    Examples
+    --------
+    >>> UniformNoiseMechanism.for_privacy(1.0).epsilon
+    inf
+    """
+
+    name = "uniform"
+
+    def __init__(self, alpha: float, bounds=(0.0, 1.0), n_bins: int = 10, discrete: bool = False):
+        super().__init__(UniformNoise(check_positive(alpha, "alpha")), bounds, n_bins, discrete)
+
+    @classmethod
+    def for_privacy(cls, level: float, bounds=(0.0, 1.0), n_bins: int = 10, confidence: float = 0.95,
+                    discrete: bool = False):
+        """The noise of "``level`` x 100 % privacy" (Agrawal & Srikant Sec. 2.1).
+
+        Parameters
+        ----------
+        level : float
+            Privacy level (1.0 = the 95 % interval of the noise is as wide as the range).
+        bounds : (float, float), default (0, 1)
+            Range of the values.
+        n_bins : int, default 10
+            Intervals the distribution is estimated on.
+        confidence : float, default 0.95
+            Confidence of the interval.
+        discrete : bool, default False
+            Values on a grid of ``n_bins`` points (see :class:`AdditiveNoiseMechanism`).
+
+        Returns
+        -------
+        UniformNoiseMechanism
+            The mechanism (its noise from :func:`~ppdm_edu.randomization.noise_for_privacy`).
+        """
+        lo, hi = check_bounds(bounds)
+        noise = noise_for_privacy("uniform", level, hi - lo, confidence)
+        return cls(noise.alpha, bounds, n_bins, discrete)
+
+
+class GaussianNoiseMechanism(AdditiveNoiseMechanism):
+    """Additive Gaussian noise N(0, σ²): (ε, δ)-LDP only (no pure ε).
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of the noise, > 0.
+    bounds : (float, float), default (0, 1)
+        Range of the values.
+    delta : float, default 1e-5
+        The δ at which ε is stated (:func:`ppdm_edu.ldp.gaussian_epsilon`).
+    n_bins : int, default 10
+        Intervals the distribution is estimated on.
+    discrete : bool, default False
+        Values on a grid of ``n_bins`` points (see :class:`AdditiveNoiseMechanism`).
+
+    Examples
+    --------
+    >>> m = GaussianNoiseMechanism.for_epsilon(1.0)
+    >>> round(m.epsilon, 6), m.delta
+    (1.0, 1e-05)
+    """
+
+    name = "gaussian"
+
+    def __init__(self, sigma: float, bounds=(0.0, 1.0), delta: float = 1e-5, n_bins: int = 10,
+                 discrete: bool = False):
+        super().__init__(GaussianNoise(check_positive(sigma, "sigma")), bounds, n_bins, discrete)
+        self._delta = check_probability(delta, "delta", open_interval=True)
+
+    @property
+    def delta(self) -> float:
+        """The δ of the (ε, δ) guarantee."""
+        return self._delta
+
+    @property
+    def epsilon(self) -> float:
+        """The ε at :attr:`delta` (:func:`ppdm_edu.ldp.gaussian_epsilon`)."""
+        return float(gaussian_epsilon(self.noise.sigma, self._delta, self.bounds))
+
+    @classmethod
+    def for_epsilon(cls, epsilon: float, bounds=(0.0, 1.0), delta: float = 1e-5, n_bins: int = 10,
+                    discrete: bool = False):
+        """The smallest σ whose (ε, δ) guarantee reaches ``epsilon`` at ``delta``.
+
+        Parameters
+        ----------
+        epsilon : float
+            Target ε, > 0.
+        bounds : (float, float), default (0, 1)
+            Range of the values.
+        delta : float, default 1e-5
+            Target δ.
+        n_bins : int, default 10
+            Intervals the distribution is estimated on.
+        discrete : bool, default False
+            Values on a grid of ``n_bins`` points (see :class:`AdditiveNoiseMechanism`).
+
+        Returns
+        -------
+        GaussianNoiseMechanism
+            σ solved from :func:`ppdm_edu.ldp.gaussian_delta` (exact, Balle & Wang 2018).
+        """
+        eps = check_positive(epsilon, "epsilon")
+        delta = check_probability(delta, "delta", open_interval=True)
+        lo, hi = check_bounds(bounds)
+        # gaussian_delta decreases in sigma: bracket and solve delta(sigma) = delta
+        f = lambda s: gaussian_delta(s, eps, (lo, hi)) - delta  # noqa: E731
+        s_hi = (hi - lo)
+        while f(s_hi) > 0:
+            s_hi *= 2.0
+        s_lo = s_hi
+        while f(s_lo) < 0 and s_lo > 1e-12 * (hi - lo):
+            s_lo /= 2.0
+        sigma = optimize.brentq(f, s_lo, s_hi, xtol=1e-14 * (hi - lo), rtol=1e-12)
+        return cls(sigma, (lo, hi), delta, n_bins, discrete)
+
+
+class LaplaceMechanism(AdditiveNoiseMechanism):
+    """The local Laplace mechanism ``x + Laplace((high - low) / ε)`` (:func:`ppdm_edu.ldp.laplace_mechanism`).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level, > 0.
+    bounds : (float, float), default (0, 1)
+        Range of the values.
+    n_bins : int, default 10
+        Intervals the distribution is estimated on.
+    discrete : bool, default False
+        Values on a grid of ``n_bins`` points (see :class:`AdditiveNoiseMechanism`).
+
+    Examples
+    --------
+    >>> LaplaceMechanism(0.5).epsilon
+    0.5
+    """
+
+    name = "laplace"
+
+    def __init__(self, epsilon: float, bounds=(0.0, 1.0), n_bins: int = 10, discrete: bool = False):
+        self._epsilon = check_positive(epsilon, "epsilon")
+        super().__init__(laplace_noise_for_epsilon(self._epsilon, bounds), bounds, n_bins, discrete)
+
+    @property
+    def epsilon(self) -> float:
+        """The claimed ε."""
+        return self._epsilon
+
+    def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
+        return laplace_mechanism(values, self._epsilon, self.bounds, rng=rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# categorical: Warner (Du & Zhan Sec. 3), k-ary GRR and OUE (Wang et al. 2017, Sec. 4)
+# ---------------------------------------------------------------------------------------------
+class _Categorical(Mechanism):
+    k = 2
+
+    def _check_values(self, values) -> np.ndarray:
+        arr = np.asarray(values)
+        if arr.dtype.kind not in "iub" and not (arr.dtype.kind == "f" and np.isfinite(arr).all()
+                                                and (arr == np.round(arr)).all()):
+            raise ValueError(f"values must be integer categories 0..{self.k - 1}, got dtype {arr.dtype}")
+        arr = arr.astype(np.int64)
+        if arr.size == 0 or arr.min() < 0 or arr.max() >= self.k:
+            raise ValueError(f"values must be non-empty integer categories 0..{self.k - 1}")
+        return arr
+
+    def counts(self, reports) -> np.ndarray:  # noqa: D102
+        return np.bincount(self._check_values(reports).ravel(), minlength=self.k).astype(float)
+
+    def _pq(self):
+        raise NotImplementedError  # pragma: no cover
+
+    def response_matrix(self) -> np.ndarray:  # noqa: D102
+        p, q = self._pq()
+        return np.where(np.eye(self.k, dtype=bool), p, q)
+
+
+class WarnerRR(_Categorical):
+    """Warner's randomized response: tell the truth with probability θ (Du & Zhan Sec. 3).
+
+    Parameters
+    ----------
+    theta : float
+        Probability of answering the true question, in [0, 1].
+
+    Examples
+    --------
+    >>> round(WarnerRR.for_epsilon(math.log(3)).theta, 6)
+    0.75
+    """
+
+    name = "warner"
+    k = 2
+
+    def __init__(self, theta: float):
+        self.theta = check_theta(theta)
+
+    @classmethod
+    def for_epsilon(cls, epsilon: float):
+        """Warner's θ for a claimed ε (:func:`ppdm_edu.randomized_response.theta_for_epsilon`).
+
+        Parameters
+        ----------
+        epsilon : float
+            The privacy level, > 0.
+
+        Returns
+        -------
+        WarnerRR
+            The mechanism with θ = e^ε / (1 + e^ε).
+        """
+        return cls(float(theta_for_epsilon(check_positive(epsilon, "epsilon"))))
+
+    @property
+    def epsilon(self) -> float:
+        """``|ln(θ / (1 − θ))|`` (:func:`ppdm_edu.randomized_response.epsilon`)."""
+        return float(rr_epsilon(self.theta))
+
+    def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
+        return warner_disguise(self._check_values(values), self.theta, rng=rng)
+
+    def _pq(self):
+        return self.theta, 1.0 - self.theta
+
+
+class GeneralizedRR(_Categorical):
+    """k-ary generalized randomized response (direct encoding; Wang et al. 2017, Sec. 4.1).
+
+    Report the true category with probability ``p = e^ε / (e^ε + k − 1)``, else one of the
+    other ``k − 1`` uniformly (each with ``q = 1 / (e^ε + k − 1)``). For k = 2 this is
+    Warner's randomized response with θ = p.
+
+    Parameters
+    ----------
+    k : int
+        Number of categories, 2 to :data:`MAX_CATEGORIES`.
+    epsilon : float
+        The privacy level, > 0.
+
+    Examples
+    --------
+    >>> GeneralizedRR(2, math.log(3)).response_matrix().round(12).tolist()
+    [[0.75, 0.25], [0.25, 0.75]]
+    """
+
+    name = "grr"
+
+    def __init__(self, k: int, epsilon: float):
+        self.k = check_integer(k, "k", minimum=2, maximum=MAX_CATEGORIES)
+        self._epsilon = check_positive(epsilon, "epsilon")
+
+    @property
+    def epsilon(self) -> float:
+        """The claimed ε (``ln(p / q)``)."""
+        return self._epsilon
+
+    def _pq(self):
+        e = math.exp(self._epsilon)
+        return e / (e + self.k - 1), 1.0 / (e + self.k - 1)
+
+    def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
+        x = self._check_values(values)
+        keep_rng, other_rng = spawn_rngs(rng, 2)
+        p, _ = self._pq()
+        keep = keep_rng.random(x.shape) < p
+        # one of the k - 1 other categories, uniformly: shift by 1..k-1 modulo k
+        other = (x + other_rng.integers(1, self.k, size=x.shape)) % self.k
+        return np.where(keep, x, other)
+
+
+class OptimizedUnaryEncoding(_Categorical):
+    """Optimized unary encoding, OUE (Wang et al., USENIX Security 2017, Sec. 4.3).
+
+    The value is one-hot encoded in ``k`` bits; its own bit is reported as 1 with probability
+    ``p = 1/2`` and every other bit as 1 with ``q = 1 / (e^ε + 1)``. Its variance does not
+    grow with ``k``; GRR's does, so OUE wins when ``k > 3 e^ε + 2`` (their Sec. 5).
+
+    Parameters
+    ----------
+    k : int
+        Number of categories, 2 to :data:`MAX_CATEGORIES`.
+    epsilon : float
+        The privacy level, > 0.
+
+    Examples
+    --------
+    >>> OptimizedUnaryEncoding(3, math.log(3)).response_matrix().tolist()
+    [[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]]
+    """
+
+    name = "oue"
+
+    def __init__(self, k: int, epsilon: float):
+        self.k = check_integer(k, "k", minimum=2, maximum=MAX_CATEGORIES)
+        self._epsilon = check_positive(epsilon, "epsilon")
+
+    @property
+    def epsilon(self) -> float:
+        """The claimed ε (``ln(p (1 − q) / ((1 − p) q))`` = ε)."""
+        return self._epsilon
+
+    def _pq(self):
+        return 0.5, 1.0 / (math.exp(self._epsilon) + 1.0)
+
+    def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
+        x = self._check_values(values)
+        check_size(x.size, "values (OUE reports k bits per value)", per_item=self.k)
+        gen = check_random_state(rng)
+        p, q = self._pq()
+        onehot = x[..., None] == np.arange(self.k)
+        u = gen.random(onehot.shape)
+        return (u < np.where(onehot, p, q)).astype(np.int8)
+
+    def audit_view(self):  # noqa: D102
+        # one integer per bit vector (bit j -> 2^j): the audit compares 1-D outputs far faster
+        # than rows, and an event on the codes is an event on the vectors (same bound)
+        if self.k > 62:
+            return self.randomize
+        weights = np.left_shift(np.int64(1), np.arange(self.k, dtype=np.int64))
+        return lambda values, rng: self.randomize(values, rng).astype(np.int64) @ weights
+
+    def counts(self, reports) -> np.ndarray:
+        """How many reports have each bit set (the observed "support" of each category).
+
+        Parameters
+        ----------
+        reports : array-like, shape (n, k)
+            Bit vectors from :meth:`randomize`.
+
+        Returns
+        -------
+        ndarray of float, shape (k,)
+            Column sums.
+        """
+        bits = np.asarray(reports)
+        if bits.ndim != 2 or bits.shape[1] != self.k or not np.isin(bits, (0, 1)).all():
+            raise ValueError(f"reports must be an (n, {self.k}) array of 0/1 bits, got shape {bits.shape}")
+        return bits.sum(axis=0).astype(float)
+
+    def estimate(self, reports, method: str = "bayes", max_iter: int = DEFAULT_MAX_ITER,
+                 tol: float = 0.01, keep_history: bool = False) -> DistributionEstimate:
+        """The distribution from OUE reports (Wang et al. Eq. 2, or iterative Bayes).
+
+        Parameters
+        ----------
+        reports : array-like, shape (n, k)
+            Bit vectors from :meth:`randomize`.
+        method : {"bayes", "inversion"}, default "bayes"
+            ``"inversion"``: Wang et al.'s unbiased ``(c_v / n − q) / (p − q)``, clipped and
+            renormalized. ``"bayes"``: the iterative Bayes on the bit counts with
+            ``A = p I + q (1 − I)`` (as multi-freq-ldpy's IBU does for unary encoding: the bit
+            counts are treated as if they were counts of single reports).
+        max_iter : int, default 1000
+            Iteration limit of ``"bayes"``.
+        tol : float, default 0.01
+            Stopping tolerance of ``"bayes"``.
+        keep_history : bool, default False
+            Keep every iterate.
+
+        Returns
+        -------
+        DistributionEstimate
+            The estimated probabilities.
+        """
+        method = _check_method(method)
+        if method == "bayes":
+            return super().estimate(reports, method, max_iter, tol, keep_history)
+        N = self.counts(reports)
+        n = np.shape(reports)[0]
+        p, q = self._pq()
+        est = np.clip((N / n - q) / (p - q), 0.0, None)  # Wang et al. 2017, Eq. 2
+        total = est.sum()
+        est = est / total if total > 0 else np.full(self.k, 1.0 / self.k)
+        return DistributionEstimate(probabilities=est, method=method, n=int(n), n_iter=0,
+                                    converged=True)

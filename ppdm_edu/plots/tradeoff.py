@@ -1,0 +1,190 @@
+"""Figures of the privacy/accuracy trade-off (notebook 08, ``reproduce tradeoff``).
+
+Both take the table of :mod:`ppdm_edu.experiments.tradeoff` (``tradeoff.csv``: columns
+mechanism, model, task, n, epsilon, audited_epsilon, error, error_sd, runs) or a frame with the
+same columns, so that plots never import the experiments.
+"""
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+__all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "describe_tradeoff", "MECHANISM_STYLE"]
+
+#: colour (Okabe–Ito, colour-vision safe) and marker per mechanism family
+MECHANISM_STYLE = {
+    "warner": ("#0072B2", "o"), "grr": ("#0072B2", "o"), "oue": ("#009E73", "s"),
+    "laplace": ("#E69F00", "^"), "gaussian": ("#CC79A7", "v"), "uniform": ("#56B4E9", "D"),
+    "central-laplace": ("#000000", "*"),
+}
+_ERROR_LABEL = {"share": "absolute error of the share", "histogram": "total variation (k = 10)",
+                "classifier": "1 − accuracy (Adult)"}
+
+
+def _style(mechanism: str):
+    return MECHANISM_STYLE.get(mechanism.split(" ")[0], ("#555555", "x"))
+
+
+def _select(df, task, n):
+    sub = df[df["task"] == task]
+    if task == "classifier":  # no audited ε there: mechanisms without a claimed ε cannot be placed
+        sub = sub[np.isfinite(sub["epsilon"])]
+    if n is None and len(sub):
+        others = sub[sub["mechanism"] != "warner"] if task == "classifier" else sub
+        n = int((others if len(others) else sub)["n"].max())
+    if n is not None:
+        # the classifier's RR-ID3 rows have one n (Adult's 8,000 training records): keep them
+        keep = (sub["n"] == n) | ((task == "classifier") & (sub["mechanism"] == "warner"))
+        sub = sub[keep]
+    return sub, n
+
+
+def plot_tradeoff(df, task: str, n=None, ax=None):
+    """Error against claimed ε, one line per mechanism (log–log); uniform noise at its audited ε.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The trade-off table.
+    task : {"share", "histogram", "classifier"}
+        Which task to draw.
+    n : int, optional
+        Records (default: the largest n of the task).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
+    sub, n = _select(df, task, n)
+    for mech, rows in sub.groupby("mechanism", sort=False):
+        color, marker = _style(mech)
+        rows = rows.sort_values("epsilon")
+        # the lower bar stops short of 0 (a log axis cannot show it)
+        yerr = np.vstack([np.minimum(rows["error_sd"], 0.9 * rows["error"]), rows["error_sd"]])
+        if np.isfinite(rows["epsilon"]).all():
+            ax.errorbar(rows["epsilon"], rows["error"], yerr=yerr, color=color, marker=marker,
+                        capsize=2, label=mech, linestyle="--" if mech == "central-laplace" else "-")
+        else:
+            # no finite claimed ε: placed at its audited ε (hollow marker)
+            x = rows["audited_epsilon"] if task != "classifier" else np.full(len(rows), np.nan)
+            ax.errorbar(x, rows["error"], yerr=yerr, color=color, marker=marker, mfc="white",
+                        linestyle="none", capsize=2, label=f"{mech} (at audited ε)")
+    ax.set_xscale("log")
+    if task != "classifier":  # errors span decades; the classifier's 1 − accuracy does not
+        ax.set_yscale("log")
+    ax.set_xlabel("ε (claimed; hollow: audited)")
+    ax.set_ylabel(_ERROR_LABEL.get(task, "error"))
+    ax.set_title(f"{task}" + (f", n = {n:,}" if n else ""))
+    ax.legend(fontsize="x-small")
+    return ax
+
+
+def plot_audit(df, trials=None, ax=None):
+    """Audited ε (95 % lower bound) against claimed ε; the diagonal is the claim.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The trade-off table.
+    trials : int, optional
+        Runs per input of the audit (shown in the title).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 4), layout="constrained")
+    sub = df.dropna(subset=["audited_epsilon"]).drop_duplicates(["mechanism", "task", "epsilon"])
+    finite = sub[np.isfinite(sub["epsilon"])]
+    top = float(max(finite["epsilon"].max() if len(finite) else 1.0, 1.0)) * 1.3
+    for mech, rows in sub.groupby("mechanism", sort=False):
+        color, marker = _style(mech)
+        x = rows["epsilon"].where(np.isfinite(rows["epsilon"]), top)
+        ax.scatter(x, rows["audited_epsilon"], color=color, marker=marker, label=mech,
+                   facecolors="white" if not np.isfinite(rows["epsilon"]).all() else color)
+    ax.plot([0, top], [0, top], color="0.4", linewidth=1, linestyle=":", label="audited = claimed")
+    ax.set_xlabel("claimed ε (right edge: none, ε = ∞)")
+    ax.set_ylabel("audited ε (95 % lower bound)")
+    ax.set_title("audit" + (f" at {trials:,} trials" if trials else ""))
+    ax.legend(fontsize="x-small")
+    return ax
+
+
+def _eps_text(e) -> str:
+    return "no finite ε" if not math.isfinite(e) else f"ε = {e:g}"
+
+
+def describe_tradeoff(df, task: str, n=None) -> str:
+    """Alt text for :func:`plot_tradeoff`, generated from the data.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The trade-off table.
+    task : {"share", "histogram", "classifier"}
+        The task drawn.
+    n : int, optional
+        Records (default: the largest n of the task).
+
+    Returns
+    -------
+    str
+        One sentence per mechanism: its error at the smallest and largest ε drawn.
+    """
+    sub, n = _select(df, task, n)
+    parts = [f"Error against ε for the {task} task" + (f" at n = {n:,}" if n else "") + "."]
+    for mech, rows in sub.groupby("mechanism", sort=False):
+        rows = rows.sort_values("epsilon")
+        first, last = rows.iloc[0], rows.iloc[-1]
+        parts.append(f"{mech}: {first['error']:.3g} at {_eps_text(first['epsilon'])}"
+                     + ("" if len(rows) == 1 else f", {last['error']:.3g} at {_eps_text(last['epsilon'])}") + ".")
+    return " ".join(parts)
+
+
+def plot_mechanism_errors(rows, ax=None, error_label: str = "error"):
+    """One horizontal bar per mechanism: its mean error (± sd) at one ε, log scale.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        One per mechanism with keys ``mechanism``, ``error``, ``error_sd``, ``epsilon`` (claimed)
+        and ``audited_epsilon``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+    error_label : str, default "error"
+        The x-axis label.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
+    rows = list(rows)
+    y = np.arange(len(rows))[::-1]
+    errors = np.array([max(r["error"], 1e-7) for r in rows])
+    sds = np.array([r["error_sd"] for r in rows])
+    colors = [_style(r["mechanism"])[0] for r in rows]
+    ax.barh(y, errors, xerr=np.minimum(sds, errors * 0.999), color=colors, capsize=3, height=0.6)
+    ax.set_yticks(y, [r["mechanism"] for r in rows])
+    ax.set_xscale("log")
+    ax.set_xlim(max(errors.min() / 3, 1e-7), max(errors.max() * 40, 1e-3))
+    for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds)):
+        eps = "∞" if not math.isfinite(r["epsilon"]) else f"{r['epsilon']:.2f}"
+        aud = r.get("audited_epsilon")
+        aud_text = "" if aud is None or not math.isfinite(aud) else f", audited ≥ {aud:.2f}"
+        ax.text((e + sd) * 1.2, yi, f"ε = {eps}{aud_text}", va="center", fontsize="small")
+    ax.set_xlabel(error_label)
+    return ax
