@@ -44,6 +44,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
+from ..plots.alt_text import figure_description
+from ._names import accessible_name
 
 __all__ = ["Panel", "figure_margins", "slider", "margin_axes", "epsilon_text", "static_picture",
            "static_readout", "STATIC_CLASS", "LIVE_CLASS", "KERNEL_GONE_TEXT"]
@@ -259,6 +261,12 @@ class Panel:
         self._static_handle = None
         self._drawn = False
         self._align_labels()
+        # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
+        # answer"), not just its symbol (ipywidgets puts it on the label as its title)
+        for name, control in self.controls.items():
+            control.tooltip = accessible_name(type(self).__name__, name, control)
+        #: the text alternative of the figure now shown (:meth:`describe` of :attr:`result`)
+        self.alt_text = ""
         header = [widgets.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []
         controls = widgets.HBox(list(self.controls.values()), layout=widgets.Layout(
             flex_flow="row wrap", align_items="center", width="100%"))
@@ -318,6 +326,34 @@ class Panel:
             HTML; empty by default.
         """
         return ""
+
+    def describe(self, result) -> str:
+        """The text alternative of the figure drawn for ``result``: words and numbers from the figure.
+
+        The panel's title, then :func:`~ppdm_edu.plots.alt_text.figure_description` of the figure
+        :meth:`draw` makes for ``result`` (the live figure when ``result`` is the one shown, else a
+        new figure drawn for it). It is the alt text of the live image (its accessible name), of
+        the static stand-in and of the site's picture and twins; subclasses may append the
+        numbers their read-out gives.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned.
+
+        Returns
+        -------
+        str
+            One paragraph of plain text (no HTML), at least the title.
+        """
+        if result is self.result and self._drawn:
+            figure = self.figure
+        else:
+            figure = self._new_figure()
+            self.draw(figure, result)
+        text = figure_description(figure)
+        title = self.title.rstrip(".")
+        return f"{title}. {text}".strip() if title else text
 
     def redraw(self, figure: Figure, result) -> bool:
         """Optionally show ``result`` by updating the last drawing of ``figure`` in place.
@@ -456,7 +492,7 @@ class Panel:
         except ValueError as err:
             self.error = err
             self.message.value = (
-                '<div style="color:#B00020;font-weight:bold">&#9888; '
+                '<div role="alert" style="color:#B00020;font-weight:bold">&#9888; '
                 f"{html.escape(str(err))}</div>"
             )
             self.image.layout.display = "none"
@@ -476,7 +512,15 @@ class Panel:
         # zlib level 1: 5-10 ms less per update than the default 6, the PNG ~10 % larger
         self.figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
         self.image.value = buffer.getvalue()
-        self.readout.value = self.summary(result)
+        # issue 26 §1: the image's text alternative, from what was just drawn. ipywidgets' Image
+        # has no alt trait; its tooltip becomes the <img>'s title, which is its accessible name
+        # (HTML-AAM: an img without alt is named by its title) and changes with every update.
+        self.alt_text = self.describe(result)
+        self.image.tooltip = self.alt_text
+        # a polite live region: a screen reader reads the new numbers after each update
+        summary = self.summary(result)
+        self.readout.value = (f'<div role="status" aria-live="polite" aria-atomic="true">{summary}</div>'
+                              if summary else "")
         self.image.layout.display = None
         self.readout.layout.display = None
         self.last_update_seconds = time.perf_counter() - start
@@ -506,7 +550,7 @@ class Panel:
         picture = ""
         if self.image.value:
             data = base64.b64encode(self.image.value).decode("ascii")
-            picture = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.title)}" '
+            picture = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt_text or self.title)}" '
                        f'style="max-width:100%;height:auto">')
         settings = " &middot; ".join(html.escape(_control_setting(c)) for c in self.controls.values())
         shown = self.message.value if self.error is not None else self.readout.value
