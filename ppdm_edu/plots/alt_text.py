@@ -139,7 +139,13 @@ def _categories(ax, rects, label: str, horizontal: bool) -> str | None:
         value = r.get_width() if horizontal else r.get_height()
         if not (np.isfinite(centre) and np.isfinite(value)):
             continue
-        name = " ".join(names.get(round(float(centre), 6), _num(centre)).split())
+        name = " ".join(names.get(round(float(centre), 6), "").split())
+        try:  # a numeric tick label says no more than the centre itself
+            float(name.replace("\u2212", "-"))
+            name = ""
+        except ValueError:
+            pass
+        name = name or _num(centre)
         items.append(f"{name} {_num(value)}")
     if not items:
         return None
@@ -158,7 +164,13 @@ def _patches(ax) -> list[str]:
         if not rects:
             continue
         seen.update(id(p) for p in rects)
-        if getattr(container, "orientation", "vertical") == "horizontal" or len(rects) <= 12:
+        lefts = np.array([p.get_x() for p in rects])
+        rights = lefts + np.array([p.get_width() for p in rects])
+        # side by side without gaps (ax.hist): a histogram, described by its span and peak;
+        # else a few categories, each with its value
+        contiguous = len(rects) > 3 and np.allclose(lefts[1:], rights[:-1])
+        horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+        if horizontal or (len(rects) <= 12 and not contiguous):
             text = _categories(ax, rects, _label(container),
                                getattr(container, "orientation", "vertical") == "horizontal")
             if text:
