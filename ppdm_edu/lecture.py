@@ -295,7 +295,13 @@ def _register_inline_alt(shell) -> None:
         _INLINE["png"] = printer
 
         def png(fig):
-            return _figure_png(shell, fig)
+            data = _figure_png(shell, fig)
+            if data is None or isinstance(data, tuple):
+                return data
+            # the output's metadata {"image/png": {"alt": ...}}, as IPython.display.Image(alt=)
+            # writes it (ipython#12864; jupyter/enhancement-proposals#120 proposes it as the
+            # standard place for an image's alt text)
+            return data, {"alt": figure_description(fig)}
 
         png._ppdm_alt = True
         png_formatter.for_type(Figure, png)

@@ -191,3 +191,9 @@ def _skip_members(app, what, name, obj, skip, options):
 def setup(app):
     app.connect("autodoc-process-docstring", _escape_plain_text)
     app.connect("autodoc-skip-member", _skip_members)
+
+
+# ---- accessibility (issue 26): alt texts, named sidebar toggles, bibliography roles, MathJax's
+# assistive MathML, focus and contrast CSS; all in site/_a11y.py
+sys.path.insert(0, str(HERE))
+extensions.append("_a11y")
