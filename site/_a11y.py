@@ -33,8 +33,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 _IMG = re.compile(r'<img alt="([^"]*)" src="([^"]*_images/([0-9a-f]{64})\.png)"')
-_SUMMARY = re.compile(r'(<a class="reference internal" href="[^"]*">(.*?)</a>\s*<details(?: [^>]*)?>)<summary>',
-                      re.S)
+_SUMMARY = re.compile(r'(<a class="(?:current )?reference internal" href="[^"]*">((?:(?!</?a[ >]).)*?)</a>\s*'
+                      r'<details(?: [^>]*)?>)<summary>', re.S)
 _BIBITEM = re.compile(r'(<div class="citation" id="[^"]*") role="doc-biblioentry"')
 _ANIM_IMG = re.compile(r'<img id="(_anim_img\w+)"(?![^>]*\balt=)')
 _ANIM_SLIDER = re.compile(r'<input id="(_anim_slider\w+)" type="range"(?![^>]*aria-label)')
@@ -69,7 +69,7 @@ def rewrite(page: str, alts: dict[str, str]) -> str:
         return m[0] if alt is None else f'<img alt="{html.escape(alt, quote=True)}" src="{m[2]}"'
 
     def summary(m: re.Match) -> str:
-        name = " ".join(re.sub(r"<[^>]+>", "", m[2]).split())
+        name = " ".join(html.unescape(re.sub(r"<[^>]+>", "", m[2])).split())
         return f'{m[1]}<summary aria-label="{html.escape(f"Show or hide the pages under {name}", quote=True)}">'
 
     page = _IMG.sub(img, page)

@@ -109,6 +109,8 @@ def bad_alt(alt: str | None) -> str:
         return "empty alt"
     if _FILE.search(text) or text.startswith(("data:", "http", "../", "./")):
         return f"alt is a file name: {text[:80]!r}"
+    if re.match(r"<(Figure|matplotlib)\b", text):
+        return f"alt is a matplotlib repr, not a description: {text[:80]!r}"
     if len(text.split()) < 6:
         return f"alt has fewer than 6 words: {text!r}"
     return ""
