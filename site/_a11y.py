@@ -38,6 +38,8 @@ _SUMMARY = re.compile(r'(<a class="(?:current )?reference internal" href="[^"]*"
 _BIBITEM = re.compile(r'(<div class="citation" id="[^"]*") role="doc-biblioentry"')
 _ANIM_IMG = re.compile(r'<img id="(_anim_img\w+)"(?![^>]*\balt=)')
 _ANIM_SLIDER = re.compile(r'<input id="(_anim_slider\w+)" type="range"(?![^>]*aria-label)')
+_LOGOS = {"Binder logo": "launch this notebook on Binder",
+          "JupyterLite logo": "run this notebook in JupyterLite in the browser"}
 # a matplotlib repr is not a description (an output saved before the formatter existed)
 _REPR = re.compile(r"^<(Figure|matplotlib)[^>]*>$")
 
@@ -75,6 +77,9 @@ def rewrite(page: str, alts: dict[str, str]) -> str:
     page = _IMG.sub(img, page)
     page = _SUMMARY.sub(summary, page)
     page = _BIBITEM.sub(r'\1 role="listitem"', page)
+    # the theme's launch-button logos: say what the button does, not only whose logo it is
+    for logo, what in _LOGOS.items():
+        page = page.replace(f'<img alt="{logo}"', f'<img alt="{logo}: {what}"')
     page = _ANIM_IMG.sub(r'<img id="\1" alt="Animation of the reconstruction converging, one frame per '
                          r'iteration: use the frame slider or the buttons below to step through it"', page)
     page = _ANIM_SLIDER.sub(r'<input id="\1" type="range" aria-label="Frame of the animation"', page)
