@@ -42,6 +42,13 @@ def _tab_to_slider(page, panel, presses: int = 40) -> dict:
 
 
 def _keyboard_round(page, panel, shot: str) -> None:
+    try:
+        panel.wait_for(state="attached", timeout=60_000)
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{shot}_FAILED.png"), full_page=True)
+        (ARTIFACTS / f"{shot}_FAILED.html").write_text(page.content())
+        raise
     panel.evaluate("p => p.scrollIntoView({block: 'start'})")
     image = panel.locator("img.widget-image").first
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
