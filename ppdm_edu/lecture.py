@@ -267,6 +267,13 @@ def _install_inline_alt() -> None:
     shell = get_ipython()
     if shell is None or not hasattr(shell, "display_formatter"):
         return
+    # Choosing the inline backend (lazily, at the first figure) resets every Figure formatter
+    # (IPython's select_figure_formats): choose it now, then register, so that a figure shown
+    # with plt.show() inside the cell that first draws one is formatted too.
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    plt.switch_backend(matplotlib.get_backend())
     _register_inline_alt(shell)
     if not _INLINE.get("hooked"):
         # pre_execute: after a "%matplotlib inline" of the last cell; post_execute: after the

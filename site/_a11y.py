@@ -77,6 +77,9 @@ def rewrite(page: str, alts: dict[str, str]) -> str:
     page = _IMG.sub(img, page)
     page = _SUMMARY.sub(summary, page)
     page = _BIBITEM.sub(r'\1 role="listitem"', page)
+    # the module index's collapse toggle (Sphinx writes alt="-")
+    page = re.sub(r'(<img src="[^"]*_static/(?:minus|plus)\.png" class="toggler"[^>]*?) alt="-"',
+                  r'\1 alt="Show or hide the modules of this package"', page)
     # the theme's launch-button logos: say what the button does, not only whose logo it is
     for logo, what in _LOGOS.items():
         page = page.replace(f'<img alt="{logo}"', f'<img alt="{logo}: {what}"')
