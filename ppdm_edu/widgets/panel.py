@@ -40,9 +40,9 @@ import re
 import time
 
 import ipywidgets as widgets
-from traitlets import Unicode
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from traitlets import Unicode
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
 from ..plots.alt_text import figure_description
