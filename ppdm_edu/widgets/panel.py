@@ -89,7 +89,7 @@ def static_picture(output: dict) -> tuple[bytes, str] | None:
     Returns
     -------
     tuple of (bytes, str) or None
-        The PNG and its alt text (the panel's title), or None when ``output`` is not a
+        The PNG and its alt text (:meth:`Panel.describe`), or None when ``output`` is not a
         stand-in with a picture.
 
     Examples
