@@ -43,5 +43,6 @@ def test_notebook_after_run_all_has_no_critical_or_serious_violation(page, jupyt
     images = page.eval_on_selector_all(f"{NB} .jp-OutputArea-output img", _IMAGE_NAMES)
     bad = [f"{cls}: {bad_alt(alt)}" for cls, alt in images if bad_alt(alt)]
     found = blocking(notebook, "lab")
-    assert not found, f"{name}: {len(found)} critical/serious axe violations:\n" + "\n".join(found[:30])
-    assert not bad, f"{name}: {len(bad)} of {len(images)} images without a text alternative:\n" + "\n".join(bad[:20])
+    assert not found and not bad, (
+        f"{name}: {len(found)} critical/serious axe violations:\n" + "\n".join(found[:30])
+        + f"\n{len(bad)} of {len(images)} images without a text alternative:\n" + "\n".join(bad[:20]))
