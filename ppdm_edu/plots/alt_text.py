@@ -146,7 +146,7 @@ def _categories(ax, rects, label: str, horizontal: bool) -> str | None:
         except ValueError:
             pass
         name = name or _num(centre)
-        items.append(f"{name} {_num(value)}")
+        items.append(f"{name}: {_num(value)}")
     if not items:
         return None
     if len(items) > 12:
@@ -194,11 +194,14 @@ def _patches(ax) -> list[str]:
                 out.append(text)
         elif isinstance(patch, Rectangle):
             loose.append(patch)
-        else:  # a span (axvspan is a Polygon in matplotlib < 3.9) or another shape
-            ext = patch.get_path().transformed(patch.get_patch_transform()).get_extents() \
-                if hasattr(patch, "get_patch_transform") else None
-            if label and ext is not None:
-                out.append(f"{_named('shaded region', label)}")
+        elif label:  # a filled outline (hist(histtype="stepfilled"), fill) or a span
+            pts = np.asarray(patch.get_path().transformed(patch.get_patch_transform()).vertices, dtype=float)
+            pts = pts[np.isfinite(pts).all(axis=1)] if pts.ndim == 2 else pts[:0]
+            if not len(pts):
+                continue
+            top = int(np.argmax(pts[:, 1]))
+            out.append(f"{_named('shaded region', label)} over x from {_num(pts[:, 0].min())} to "
+                       f"{_num(pts[:, 0].max())}, highest {_num(pts[top, 1])} at x = {_num(pts[top, 0])}")
     spans = [p for p in loose if _label(p)]
     for patch in spans:
         # axvspan / axhspan: one rectangle in blended coordinates, described by its data extent
@@ -330,7 +333,7 @@ def figure_description(fig) -> str:
     >>> ax = fig.add_subplot()
     >>> _ = ax.bar([0, 1, 2], [2, 5, 1], width=1.0, label="counts")
     >>> figure_description(fig)
-    "bars 'counts': 3 bars, non-zero from -0.5 to 2.5, peak 5 at 0.5 to 1.5."
+    "bars 'counts': 0: 2, 1: 5, 2: 1."
     """
     from matplotlib.figure import FigureBase
 
