@@ -103,12 +103,16 @@ def judge_08_2(answer) -> Verdict:
 EXERCISES = (
     Exercise("08.1", "When does OUE win?", "numeric", f"{NB}, §5 'OUE against GRR'",
              FMT_08_1, judge_08_1, oue_crossover_k,
-             tolerance="exact (a whole number from a closed form)", precision=P_08_1),
+             tolerance="exact (a whole number from a closed form)", precision=P_08_1,
+             rubric=("I can say why §5's measurement can disagree with the rule right at the boundary (Wang et al.'s "
+                     "variances keep only the term that does not depend on the true frequencies).",)),
     Exercise("08.2", "Local against central, on paper", "numeric", f"{NB}, §4 'Local against central'",
              FMT_08_2, judge_08_2, local_central_ratio,
              tolerance="2 % relative (rounding θ to 0.73 moves the ratio by 0.6 %, both sd to 2 significant figures "
                        "by 1.1 %), at least half a unit of the 2nd significant figure",
-             precision=P_08_2),
+             precision=P_08_2,
+             rubric=("I can say why §4's measured ratio is larger: it compares mean absolute errors, includes the "
+                     "sampling of the 10,000 people (π(1 − π)/n), and its central error is a mean of 50 runs.",)),
     Exercise("08.3", "Your recommendation", "rubric", f"{NB}, §3-§6",
              rubric=("I named the task, n and ε I assumed, and read the error of each mechanism from the panel or table.",
                      "I said which privacy scale my choice rests on (claimed ε, audited ε, or interval privacy) and why.",
