@@ -16,7 +16,7 @@ grid so that each step changes **one** control (a snake, or reflected Gray, orde
 The grid (:func:`grid_of`), generic over any :class:`~ppdm_edu.widgets.panel.Panel`:
 
 * a discrete control (drop-down, toggle or radio buttons, check box): every option;
-* a slider: every step; when the product of all controls exceeds :data:`BUDGET` states, the
+* a slider: every step (a log slider: every step of its exponent, shown as its value); when the product of all controls exceeds :data:`BUDGET` states, the
   slider with most positions first gets :data:`COARSE` evenly spaced positions (snapped to its
   step) plus its default and both ends;
 * still too many: sliders are fixed at their default, last listed first, then (if ever needed)
@@ -91,10 +91,34 @@ def _fmt(control, value) -> str:
 
 
 def _slider_steps(c) -> list:
+    """Every value the live slider can take, in its order (what its read-out shows).
+
+    A :class:`~ipywidgets.FloatLogSlider` steps in log space: its ``min``, ``max`` and ``step``
+    are exponents and its value is ``base ** exponent``. Its positions are the exponents
+    ``min + k * step`` up to ``max``, and ``max`` itself when it is not on a step (the front
+    end's slider reaches both ends); the values are ``base ** exponent`` (12 significant digits,
+    the ends exactly ``base ** min`` and ``base ** max``, the values its validator allows).
+    """
+    if isinstance(c, widgets.FloatLogSlider):
+        n = int(math.floor((c.max - c.min) / c.step + 1e-9)) + 1
+        exponents = [round(c.min + k * c.step, 10) for k in range(n)]
+        if c.max - exponents[-1] > 1e-9 * max(1.0, abs(c.max)):
+            exponents.append(c.max)
+        values = [float(f"{c.base ** e:.12g}") for e in exponents]
+        values[0], values[-1] = c.base ** c.min, c.base ** c.max
+        return values
     n = int(round((c.max - c.min) / c.step)) + 1
     if isinstance(c, widgets.IntSlider):
         return [int(c.min + k * c.step) for k in range(n)]
     return [round(c.min + k * c.step, 10) for k in range(n)]
+
+
+def slider_ends(c) -> tuple:
+    """The smallest and largest value of a slider (``base ** min``, ``base ** max`` for a
+    :class:`~ipywidgets.FloatLogSlider`, whose ``min`` and ``max`` are exponents)."""
+    if isinstance(c, widgets.FloatLogSlider):
+        return c.base ** c.min, c.base ** c.max
+    return c.min, c.max
 
 
 def _coarse(c, steps: list) -> list:
@@ -127,7 +151,7 @@ def grid_of(panel) -> list[ControlGrid]:
             shown = ", ".join(lab for v, lab in zip(values, labels) if v in c.value)
             grid.append(ControlGrid(name, label, "multiple", [tuple(c.value)], [shown], 0,
                                     2 ** len(values), fixed=True))
-        elif isinstance(c, (widgets.IntSlider, widgets.FloatSlider)):
+        elif isinstance(c, (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider)):
             steps = _slider_steps(c)
             grid.append(ControlGrid(name, label, "range", steps, [_fmt(c, v) for v in steps], 0, len(steps)))
         elif isinstance(c, (widgets.Checkbox, widgets.ToggleButton)):
