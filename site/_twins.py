@@ -36,6 +36,7 @@ import json
 import math
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -267,10 +268,21 @@ def _call_kwargs(source: str, name: str) -> dict:
 
 
 def package_hash_of_sources() -> str:
+    """A hash of the package that computes the twins: the sources of the ``ppdm_edu`` that is
+    imported (not necessarily ``REPO/ppdm_edu``: ``python site/build.py`` puts ``site/``, not the
+    checkout, first on ``sys.path``, so an install elsewhere would compute the states while this
+    checkout's sources keyed them), this module and matplotlib's version."""
+    import ppdm_edu
+
+    package = Path(ppdm_edu.__file__).resolve().parent
+    if package != (REPO / "ppdm_edu").resolve():
+        print(f"site/_twins.py: the twins are computed by {package}, not by this checkout's "
+              f"ppdm_edu (run with PYTHONPATH={REPO} to use it)", file=sys.stderr)
     h = hashlib.sha256()
-    for path in sorted((REPO / "ppdm_edu").rglob("*")):
+    h.update(str(package).encode())
+    for path in sorted(package.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            h.update(str(path.relative_to(REPO)).encode())
+            h.update(str(path.relative_to(package.parent)).encode())
             h.update(path.read_bytes())
     h.update(Path(__file__).read_bytes())
     import matplotlib
