@@ -3,7 +3,7 @@
 Builds every notebook panel's twin into a temporary folder (``site/_twins.py``, nothing reused
 from an earlier ``make site``), timing each, and writes ``benchmarks/twins_build.json``. The
 other two budgets of the issue are measured elsewhere: the browser latency by
-``tests/browser/test_twins.py`` (``benchmarks/twins_latency.json``) and the whole ``make site``
+``tests/browser/test_twins_in_browser.py`` (``benchmarks/twins_latency.json``) and the whole ``make site``
 time and site size by hand (``benchmarks/twins.md`` says how). Nothing here is asserted.
 
 Usage::

@@ -70,7 +70,7 @@ def site_server():
         if LATENCIES:
             every = [ms for v in LATENCIES.values() for ms in v]
             LATENCY_FILE.write_text(json.dumps({
-                "what": "control change -> new figure decoded, in headless Chromium (tests/browser/test_twins.py)",
+                "what": "control change -> new figure decoded, in headless Chromium (tests/browser/test_twins_in_browser.py)",
                 "target_median_ms": 50,
                 "median_ms": round(statistics.median(every), 1),
                 "p90_ms": round(sorted(every)[int(0.9 * (len(every) - 1))], 1),
