@@ -59,6 +59,8 @@ def _lock_file(fh) -> bool:
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
+        if sys.platform != "win32":  # fcntl is missing only on Windows; lets mypy skip msvcrt
+            raise
         import msvcrt
 
         try:
@@ -207,9 +209,10 @@ def disk_fault(exc: BaseException) -> OSError | None:
     True
     """
     seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
-            return exc
-        exc = exc.__cause__ or exc.__context__
+    cur: BaseException | None = exc  # walks the chain down to None
+    while cur is not None and seen < 10:
+        if isinstance(cur, OSError) and cur.errno in DISK_ERRNOS:
+            return cur
+        cur = cur.__cause__ or cur.__context__
         seen += 1
     return None

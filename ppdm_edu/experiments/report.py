@@ -126,7 +126,8 @@ def check_plan(mode, seed) -> tuple[str, int]:
         raise ValueError(f"mode must be one of {MODES} ('quick' or 'full'), got {mode!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed!r}")
-    if not 0 <= seed < 2**32:   # the reproductions' legacy draws take 32-bit seeds
+    # int(): exact for an Integral (numbers.Integral has no typed comparison with int)
+    if not 0 <= int(seed) < 2**32:   # the reproductions' legacy draws take 32-bit seeds
         raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed}")
     return mode, int(seed)
 
