@@ -97,6 +97,7 @@ def lecture_mode(enabled: bool = True) -> None:
     # "default" first: a reset that, unlike rcParamsDefault, keeps the backend (inline in Jupyter)
     matplotlib.style.use(["default", style_path("projector" if enabled else "classroom")])
     sns.set_palette(OKABE_ITO)
+    _install_inline_alt()
     if enabled:
         _display_widget_css()
 
@@ -233,3 +234,98 @@ def _display_widget_css() -> None:
     from IPython.display import HTML, display
 
     display(HTML(widget_css()))
+
+
+# -- alt text for inline figures (issue 26 §1) ---------------------------------------------------
+# JupyterLab's image renderer gives an image/png output no alt attribute (jupyterlab#9399), and
+# myst-nb takes an image's alt only from cell metadata. So inside a kernel every matplotlib
+# Figure is also formatted as text/html, an <img> with the PNG and its description
+# (plots.alt_text.figure_description) as alt; JupyterLab shows text/html before image/png. The
+# text/plain of the figure becomes the same description (instead of "<Figure size 640x480 with 1
+# Axes>"): the site build (site/_a11y.py) reads it as the alt of the image myst-nb writes.
+_INLINE = {"cache": {}}
+
+
+def _figure_png(shell, fig):
+    """The inline backend's PNG of ``fig`` (base64 text), computed once for both formatters."""
+
+    cached = _INLINE["cache"].pop(id(fig), None)
+    if cached is not None:
+        return cached
+    printer = _INLINE.get("png")
+    return printer(fig) if printer is not None else None
+
+
+def _install_inline_alt() -> None:
+    """Register the text/html and text/plain formatters of matplotlib figures (inside IPython),
+    and a pre-execute hook that puts them back when ``%matplotlib inline`` resets the formatters."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "display_formatter"):
+        return
+    # Choosing the inline backend (lazily, at the first figure) resets every Figure formatter
+    # (IPython's select_figure_formats): choose it now, then register, so that a figure shown
+    # with plt.show() inside the cell that first draws one is formatted too.
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    plt.switch_backend(matplotlib.get_backend())
+    _register_inline_alt(shell)
+    if not _INLINE.get("hooked"):
+        # pre_execute: after a "%matplotlib inline" of the last cell; post_execute: after the
+        # backend was first chosen inside this cell (before the inline backend's flush_figures,
+        # which registers later and so runs after this hook)
+        shell.events.register("pre_execute", lambda: _register_inline_alt(shell))
+        shell.events.register("post_execute", lambda: _register_inline_alt(shell))
+        _INLINE["hooked"] = True
+
+
+def _register_inline_alt(shell) -> None:
+    import base64
+    import html as html_lib
+
+    from matplotlib.figure import Figure
+
+    from .plots.alt_text import figure_description
+
+    formatters = shell.display_formatter.formatters
+    png_formatter = formatters["image/png"]
+    try:
+        printer = png_formatter.lookup_by_type(Figure)
+    except KeyError:
+        printer = None
+    if printer is not None and not getattr(printer, "_ppdm_alt", False):
+        _INLINE["png"] = printer
+
+        def png(fig):
+            data = _figure_png(shell, fig)
+            if data is None or isinstance(data, tuple):
+                return data
+            # the output's metadata {"image/png": {"alt": ...}}, as IPython.display.Image(alt=)
+            # writes it (ipython#12864; jupyter/enhancement-proposals#120 proposes it as the
+            # standard place for an image's alt text)
+            return data, {"alt": figure_description(fig)}
+
+        png._ppdm_alt = True
+        png_formatter.for_type(Figure, png)
+
+    def as_html(fig):
+        data = _INLINE["png"](fig) if _INLINE.get("png") else None
+        if not data:
+            return None
+        if isinstance(data, tuple):  # (data, metadata) from a retina printer
+            data = data[0]
+        if isinstance(data, bytes):
+            data = base64.b64encode(data).decode("ascii")
+        _INLINE["cache"] = {id(fig): data}  # the image/png formatter runs next: no second render
+        alt = html_lib.escape(figure_description(fig), quote=True)
+        return f'<img src="data:image/png;base64,{data}" alt="{alt}" style="max-width:100%;height:auto">'
+
+    def as_text(fig, p, cycle):
+        p.text(figure_description(fig) or repr(fig))
+
+    formatters["text/html"].for_type(Figure, as_html)
+    formatters["text/plain"].for_type(Figure, as_text)

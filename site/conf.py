@@ -195,3 +195,8 @@ def setup(app):
 # ---- search (issue 30): lessons first. The scorer adds a bonus to every notebook result
 # (site/_search_scorer.js; tests/browser/test_search_ranking.py runs the real search in Chromium).
 html_search_scorer = str(HERE / "_search_scorer.js")  # absolute: Sphinx opens it from the cwd
+
+# ---- accessibility (issue 26): alt texts, named sidebar toggles, bibliography roles, MathJax's
+# assistive MathML, focus and contrast CSS; all in site/_a11y.py
+sys.path.insert(0, str(HERE))
+extensions.append("_a11y")

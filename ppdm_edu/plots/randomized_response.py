@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.colors import to_rgba
 from matplotlib.ticker import FormatStrFormatter, MaxNLocator, MultipleLocator, NullFormatter
 
 from ..randomized_response import epsilon, warner_std_error
@@ -67,8 +68,10 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     off = int(np.sum((sim.estimates < lo) | (sim.estimates > hi)))
     ax.axvspan(0.0, 1.0, color="0.93", zorder=0)  # the possible proportions
     band_lo, band_hi = sim.truth - 2 * sim.std_error, sim.truth + 2 * sim.std_error
-    ax.axvspan(max(band_lo, lo), min(band_hi, hi), color="C2", alpha=0.25, zorder=1,
-               label="truth ± 2 SE (Warner)")
+    # hatched as well as green: under deuteranopia/protanopia the light green and the grey of the
+    # possible proportions are the same grey (CAM02-UCS distance ~5, issue 26 §5)
+    ax.axvspan(max(band_lo, lo), min(band_hi, hi), facecolor=to_rgba("C2", 0.25), edgecolor="C2",
+               hatch="///", linewidth=0, zorder=1, label="truth ± 2 SE (Warner)")
     ax.stairs(counts, edges, fill=True, color="C0", alpha=0.75, zorder=2,
               label=f"estimates ({off} off the axis)" if off else "estimates")
     ax.axvline(sim.truth, color="C1", lw=2, zorder=3, label="truth")

@@ -1,6 +1,8 @@
 """Plots for notebook 02: reconstructing the original distribution (AS2000 Sec. 3, Fig. 2)."""
 from __future__ import annotations
 
+import html as html_lib
+import json
 import re
 
 import matplotlib as mpl
@@ -8,6 +10,7 @@ import numpy as np
 from matplotlib.animation import FuncAnimation
 
 from ..reconstruction import Reconstruction
+from .alt_text import figure_description
 
 __all__ = [
     "plot_reconstruction",
@@ -281,8 +284,46 @@ class ReconstructionAnimation(FuncAnimation):
         str
             The HTML of the player.
         """
-        return offline_jshtml(super().to_jshtml(fps=fps, embed_frames=embed_frames,
-                                                default_mode=default_mode))
+        self._frame_alts = []
+        html = super().to_jshtml(fps=fps, embed_frames=embed_frames, default_mode=default_mode)
+        return _with_frame_alts(offline_jshtml(html), getattr(self, "_frame_alts", []))
+
+    def _draw_frame(self, framedata):
+        super()._draw_frame(framedata)
+        # issue 26 §1: each frame's text alternative, read off the figure as it is saved
+        alts = getattr(self, "_frame_alts", None)
+        if alts is not None:
+            alts.append(figure_description(self._fig))
+
+
+_ANIM_IMG = re.compile(r'<img id="(_anim_img\w+)">')
+_ANIM_SLIDER = re.compile(r'(<input id="(_anim_slider\w+)" type="range")')
+
+
+def _with_frame_alts(html: str, alts: list[str]) -> str:
+    """The player with an alt text on its image that follows the frame shown, and a name on its
+    frame slider (axe: image-alt, label). The first description drawn before the frames (the
+    animation's init draw) is dropped: the last ``len(frames)`` belong to the frames."""
+    n = len(re.findall(r"frames\[\d+\] = ", html))
+    img, slider = _ANIM_IMG.search(html), _ANIM_SLIDER.search(html)
+    if img is None or slider is None:
+        return html
+    alts = alts[-n:] if n and len(alts) >= n else alts
+    first = alts[0] if alts else "Animation of the reconstruction, frame by frame."
+    head = "Animation, frame {k} of {n}: "
+    frames = [head.format(k=k + 1, n=len(alts)) + a for k, a in enumerate(alts)]
+    html = html.replace(img[0], f'<img id="{img[1]}" alt="{html_lib.escape(head.format(k=1, n=len(alts)) + first)}">', 1)
+    html = html.replace(slider[1], f'{slider[1]} aria-label="Frame of the animation, 1 to {len(alts)}"', 1)
+    alts_js = json.dumps(frames).replace("</", "<\\/")  # no "</script>" inside the script
+    script = (
+        "<script>(function () {"
+        f"var alts = {alts_js};"
+        f'var img = document.getElementById("{img[1]}"), slider = document.getElementById("{slider[2]}");'
+        "if (!img || !slider) return;"
+        "new MutationObserver(function () { var k = parseInt(slider.value, 10);"
+        " if (alts[k]) img.alt = alts[k]; }).observe(img, {attributes: true, attributeFilter: ['src']});"
+        "})();</script>")
+    return html + script
 
 
 def animate_reconstruction(rec: Reconstruction, x=None, w=None, frames=None, figsize=(6, 3.5),

@@ -112,8 +112,8 @@ class SpectralAttackPanel(Panel):
 
     def summary(self, result):
         return (
-            "Right, attribute 1: <span style='color:#999999'>&#9679; published (perturbed)</span> "
-            "<span style='color:#0072B2'>&#9679; recovered by the spectral filter</span><br>"
+            "Right, attribute 1: <span style='color:#767676' aria-hidden='true'>&#9679;</span> published (perturbed) "
+            "<span style='color:#0072B2' aria-hidden='true'>&#9679;</span> recovered by the spectral filter<br>"
             f"RMSE in units of sigma: perturbed values <b>{result.raw_rmse:.2f}</b>, "
             f"spectral filter (<b>{result.spectral.n_components}</b> components kept) "
             f"<b>{result.spectral_rmse:.2f}</b>, Gaussian Bayes (BE-DR) "

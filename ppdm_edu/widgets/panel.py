@@ -43,8 +43,11 @@ import time
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from traitlets import Unicode
 
 from ..lecture import figure_max_height_px, figure_width_px, is_lecture_mode, widget_width
+from ..plots.alt_text import figure_description
+from ._names import accessible_name
 
 __all__ = ["Panel"]
 
@@ -86,7 +89,7 @@ def static_picture(output: dict) -> tuple[bytes, str] | None:
     Returns
     -------
     tuple of (bytes, str) or None
-        The PNG and its alt text (the panel's title), or None when ``output`` is not a
+        The PNG and its alt text (:meth:`Panel.describe`), or None when ``output`` is not a
         stand-in with a picture.
 
     Examples
@@ -168,6 +171,9 @@ _STATIC_STYLE = (
     # the widgets' HTML line height is the control height (28 px, 36 px in lecture mode): a
     # read-out of several lines would take a third of the screen
     f".{LIVE_CLASS} .widget-html-content {{line-height: 1.35;}}"
+    # issue 26 §3: a focus ring a keyboard user sees on every control of the panel (ipywidgets
+    # only tints a focused slider handle); #0b57d0 is 6.4:1 on white (WCAG 2.4.7, 1.4.11)
+    f".{LIVE_CLASS} :focus-visible {{outline: 3px solid #0b57d0 !important; outline-offset: 2px;}}"
     "</style>"
 )
 # widest lecture-mode figure in inches (figure_width_px / 76 dpi)
@@ -211,6 +217,19 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
                 bottom=bottom * font / h, top=1.0 - top * font / h)
 
 
+class _NamedImage(widgets.Image):
+    """An ``ipywidgets.Image`` whose ``tooltip`` (the figure's description) names the ``<img>``.
+
+    ipywidgets 8's view puts a widget's tooltip into the ``title`` of its element only when the
+    model's ``description`` is empty, and reads ``description.length`` to find out: the Image
+    model has no description, so a tooltip on a plain Image throws in the browser and the image
+    is replaced by an error box. An empty, synced ``description`` makes the tooltip the
+    ``<img>``'s title, its accessible name (HTML-AAM: an img without alt is named by its title).
+    """
+
+    description = Unicode("").tag(sync=True)
+
+
 class Panel(abc.ABC):
     """Controls + figure + message line. Display it by leaving it as the last expression of a cell.
 
@@ -249,7 +268,7 @@ class Panel(abc.ABC):
         self.figure = self._new_figure()
         width_px = round(size[0] * dpi)
         # shown at exactly the rendered width (never stretched); narrower only on a narrow window
-        self.image = widgets.Image(format="png", layout=widgets.Layout(
+        self.image = _NamedImage(format="png", layout=widgets.Layout(
             width=f"{width_px}px", max_width="100%", height="auto"))
         self.message = widgets.HTML()
         self.readout = widgets.HTML(layout=widgets.Layout(max_width=f"{max(width_px, 400)}px"))
@@ -259,6 +278,12 @@ class Panel(abc.ABC):
         self._static_handle = None
         self._drawn = False
         self._align_labels()
+        # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
+        # answer"), not just its symbol (ipywidgets puts it on the label as its title)
+        for name, control in self.controls.items():
+            control.tooltip = accessible_name(type(self).__name__, name, control)
+        #: the text alternative of the figure now shown (:meth:`describe` of :attr:`result`)
+        self.alt_text = ""
         header = [widgets.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []
         controls = widgets.HBox(list(self.controls.values()), layout=widgets.Layout(
             flex_flow="row wrap", align_items="center", width="100%"))
@@ -321,6 +346,34 @@ class Panel(abc.ABC):
             HTML; empty by default.
         """
         return ""
+
+    def describe(self, result) -> str:
+        """The text alternative of the figure drawn for ``result``: words and numbers from the figure.
+
+        The panel's title, then :func:`~ppdm_edu.plots.alt_text.figure_description` of the figure
+        :meth:`draw` makes for ``result`` (the live figure when ``result`` is the one shown, else a
+        new figure drawn for it). It is the alt text of the live image (its accessible name), of
+        the static stand-in and of the site's picture and twins; subclasses may append the
+        numbers their read-out gives.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned.
+
+        Returns
+        -------
+        str
+            One paragraph of plain text (no HTML), at least the title.
+        """
+        if result is self.result and self._drawn:
+            figure = self.figure
+        else:
+            figure = self._new_figure()
+            self.draw(figure, result)
+        text = figure_description(figure)
+        title = self.title.rstrip(".")
+        return f"{title}. {text}".strip() if title else text
 
     def redraw(self, figure: Figure, result) -> bool:
         """Optionally show ``result`` by updating the last drawing of ``figure`` in place.
@@ -459,7 +512,7 @@ class Panel(abc.ABC):
         except ValueError as err:
             self.error = err
             self.message.value = (
-                '<div style="color:#B00020;font-weight:bold">&#9888; '
+                '<div role="alert" style="color:#B00020;font-weight:bold">&#9888; '
                 f"{html.escape(str(err))}</div>"
             )
             self.image.layout.display = "none"
@@ -479,7 +532,15 @@ class Panel(abc.ABC):
         # zlib level 1: 5-10 ms less per update than the default 6, the PNG ~10 % larger
         self.figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
         self.image.value = buffer.getvalue()
-        self.readout.value = self.summary(result)
+        # issue 26 §1: the image's text alternative, from what was just drawn. ipywidgets' Image
+        # has no alt trait; its tooltip becomes the <img>'s title, which is its accessible name
+        # (HTML-AAM: an img without alt is named by its title) and changes with every update.
+        self.alt_text = self.describe(result)
+        self.image.tooltip = self.alt_text
+        # a polite live region: a screen reader reads the new numbers after each update
+        summary = self.summary(result)
+        self.readout.value = (f'<div role="status" aria-live="polite" aria-atomic="true">{summary}</div>'
+                              if summary else "")
         self.image.layout.display = None
         self.readout.layout.display = None
         self.last_update_seconds = time.perf_counter() - start
@@ -509,7 +570,7 @@ class Panel(abc.ABC):
         picture = ""
         if self.image.value:
             data = base64.b64encode(self.image.value).decode("ascii")
-            picture = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.title)}" '
+            picture = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt_text or self.title)}" '
                        f'style="max-width:100%;height:auto">')
         settings = " &middot; ".join(html.escape(_control_setting(c)) for c in self.controls.values())
         shown = self.message.value if self.error is not None else self.readout.value

@@ -176,9 +176,9 @@ class RandomizationPanel(Panel):
         u = result.unit
         c0, c1 = OKABE_ITO[0], OKABE_ITO[1]
         return (
-            f'<span style="color:{c0}">&#9632; original</span> &nbsp; '
-            f'<span style="color:{c1}">&#9472;&#9472; perturbed w = x + r</span> &nbsp; '
-            f'<span style="color:#999">&#9632; domain</span><br>'
+            f'<span style="color:{c0}" aria-hidden="true">&#9632;</span> original &nbsp; '
+            f'<span style="color:{c1}" aria-hidden="true">&#9472;&#9472;</span> perturbed w = x + r &nbsp; '
+            f'<span style="color:#767676" aria-hidden="true">&#9632;</span> domain<br>'
             f"<b>{noise_label(result.noise, u)}</b> &nbsp;·&nbsp; "
             f"{100 * m.confidence:.1f} % interval = {_num(m.interval_width)} {u} &nbsp;·&nbsp; "
             f"interval privacy = {100 * m.privacy_level:.0f} % of the range at "

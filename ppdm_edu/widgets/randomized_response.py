@@ -73,10 +73,10 @@ class WarnerSurveyPanel(Panel):
         off = int(np.sum((result.estimates < SAMPLING_XLIM[0]) | (result.estimates > SAMPLING_XLIM[1])))
         off_text = f" ({off} beyond the axis)" if off else ""
         key = (
-            f'<span style="color:{OKABE_ITO[0]}">&#9632;</span> estimates of {result.n_surveys:,} '
+            f'<span style="color:{OKABE_ITO[0]}" aria-hidden="true">&#9632;</span> estimates of {result.n_surveys:,} '
             f"surveys{off_text} &nbsp; "
-            f'<span style="color:{OKABE_ITO[1]}"><b>|</b></span> truth P(A) = {result.truth:.2f} &nbsp; '
-            f'<span style="color:{OKABE_ITO[2]}">&#9632;</span> truth ± 2 Warner SE &nbsp; '
+            f'<span style="color:{OKABE_ITO[1]}" aria-hidden="true"><b>|</b></span> truth P(A) = {result.truth:.2f} &nbsp; '
+            f'<span style="color:{OKABE_ITO[2]}" aria-hidden="true">&#9632;</span> truth ± 2 Warner SE (hatched) &nbsp; '
             "<b>- -</b> mean of the estimates &nbsp; grey: the possible proportions [0, 1]<br>"
         )
         return key + (

@@ -45,9 +45,9 @@ def _axes(figure):
 
 
 _LEGEND = (
-    '<span style="color:#000000">&#9644; original</span> &nbsp; '
-    '<span style="color:#D55E00">&#9644; randomized</span> &nbsp; '
-    '<span style="color:#0072B2">&#9644; reconstructed</span>'
+    '<span style="color:#000000" aria-hidden="true">&#9644;</span> original &nbsp; '
+    '<span style="color:#D55E00" aria-hidden="true">&#9644;</span> randomized &nbsp; '
+    '<span style="color:#0072B2" aria-hidden="true">&#9644;</span> reconstructed'
 )
 
 

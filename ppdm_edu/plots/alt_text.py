@@ -1,0 +1,356 @@
+"""Text alternatives for figures, generated from what the figure draws (WCAG 2.1 SC 1.1.1).
+
+Every figure of the package reaches a reader as a picture: inline in a notebook, as a panel's
+live image, on the course website, as the frames of an animation. A screen-reader user gets
+its *alt text* instead, so the alt text must carry what the picture shows: which curves, where
+they peak, the ranges, the numbers in the title. Nobody writes it by hand; it is read off the
+artists matplotlib holds (line data, bar heights, step-histogram values, bands, scatter points,
+the titles and axis labels), so it changes whenever the drawing changes.
+
+A plot function that knows more than its artists say (a TV distance, which curve is the
+estimate) adds its own sentence with :func:`set_description`; :func:`figure_description` puts
+the figure's sentences, each axes' own sentence and the generated account together.
+
+:func:`figure_description` is the accessor every other layer uses: the widget panels
+(``Panel.describe``), :func:`ppdm_edu.lecture.lecture_mode`'s inline-figure formatter and the
+animation player.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["figure_description", "axes_description", "set_description", "MAX_SERIES"]
+
+# where a description given by a plot function is kept on the Figure / Axes
+_ATTRIBUTE = "_ppdm_description"
+#: series (lines, bar groups, bands, ...) described per axes; the rest are counted
+MAX_SERIES = 6
+
+
+def set_description(target, text: str) -> None:
+    """Attach a sentence a plot function knows about its figure (or one axes of it).
+
+    Parameters
+    ----------
+    target : matplotlib.figure.Figure or matplotlib.axes.Axes
+        What the sentence is about.
+    text : str
+        One or two sentences in words and numbers, e.g. ``"The reconstruction is within TV
+        0.04 of the original."``; replaces an earlier one on the same target.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a string or ``target`` is neither a Figure nor an Axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> set_description(fig, "Nothing drawn yet.")
+    >>> figure_description(fig)
+    'Nothing drawn yet.'
+    """
+    from matplotlib.axes import Axes
+    from matplotlib.figure import FigureBase
+
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if not isinstance(target, (FigureBase, Axes)):
+        raise TypeError(f"target must be a matplotlib Figure or Axes, got {type(target).__name__}")
+    setattr(target, _ATTRIBUTE, text.strip())
+
+
+def _num(value) -> str:
+    """A number as a sentence says it: 3 significant digits, no trailing zeros."""
+    value = float(value)
+    if not np.isfinite(value):
+        return "infinity" if value > 0 else ("minus infinity" if value < 0 else "undefined")
+    if value == 0:
+        return "0"
+    return f"{value:.3g}".replace("e+0", "e").replace("e-0", "e-")
+
+
+def _label(artist) -> str:
+    label = str(artist.get_label() or "")
+    return "" if label.startswith("_") else label
+
+
+def _named(kind: str, label: str) -> str:
+    return f"{kind} '{label}'" if label else kind
+
+
+def _curve(x, y, label: str) -> str | None:
+    """One sentence for a line: its x range, its peak and its lowest point."""
+    x = np.asarray(x, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    ok = np.isfinite(x) & np.isfinite(y)
+    if not ok.any():
+        return None
+    x, y = x[ok], y[ok]
+    if x.size == 1:
+        return f"{_named('point', label)} at ({_num(x[0])}, {_num(y[0])})"
+    if np.ptp(x) == 0:
+        return f"{_named('vertical line', label)} at x = {_num(x[0])}"
+    if np.ptp(y) == 0:
+        return f"{_named('horizontal line', label)} at y = {_num(y[0])}"
+    top, low = int(np.argmax(y)), int(np.argmin(y))
+    trend = ""
+    if x.size >= 3:
+        slope = np.sign(np.diff(y[np.argsort(x)]))
+        if (slope >= 0).all():
+            trend = ", rising"
+        elif (slope <= 0).all():
+            trend = ", falling"
+    return (f"{_named('line', label)} over x from {_num(x.min())} to {_num(x.max())}{trend}, "
+            f"highest {_num(y[top])} at x = {_num(x[top])}, lowest {_num(y[low])} at x = {_num(x[low])}")
+
+
+def _bars(lefts, widths, heights, label: str, kind: str = "bars") -> str | None:
+    """One sentence for bars or a histogram: where it spans, where it peaks."""
+    lefts, widths, heights = (np.asarray(a, dtype=float).ravel() for a in (lefts, widths, heights))
+    ok = np.isfinite(lefts) & np.isfinite(widths) & np.isfinite(heights)
+    if not ok.any():
+        return None
+    lefts, widths, heights = lefts[ok], widths[ok], heights[ok]
+    rights = lefts + widths
+    top = int(np.argmax(heights))
+    nonzero = heights > 0
+    span = (f"non-zero from {_num(lefts[nonzero].min())} to {_num(rights[nonzero].max())}"
+            if nonzero.any() else "all zero")
+    return (f"{_named(kind, label)}: {heights.size} bars, {span}, "
+            f"peak {_num(heights[top])} at {_num(lefts[top])} to {_num(rights[top])}")
+
+
+def _tick_names(axis) -> dict[float, str]:
+    try:
+        return {round(float(t), 6): lab.get_text() for t, lab in
+                zip(axis.get_ticklocs(), axis.get_ticklabels()) if lab.get_text()}
+    except (TypeError, ValueError):  # pragma: no cover - exotic axes
+        return {}
+
+
+def _categories(ax, rects, label: str, horizontal: bool) -> str | None:
+    """A few bars one by one: each bar's category (its tick label, else its centre) and value."""
+    names = _tick_names(ax.yaxis if horizontal else ax.xaxis)
+    items = []
+    for r in rects:
+        centre = r.get_y() + r.get_height() / 2 if horizontal else r.get_x() + r.get_width() / 2
+        value = r.get_width() if horizontal else r.get_height()
+        if not (np.isfinite(centre) and np.isfinite(value)):
+            continue
+        name = " ".join(names.get(round(float(centre), 6), "").split())
+        try:  # a numeric tick label says no more than the centre itself
+            float(name.replace("\u2212", "-"))
+            name = ""
+        except ValueError:
+            pass
+        name = name or _num(centre)
+        items.append(f"{name}: {_num(value)}")
+    if not items:
+        return None
+    if len(items) > 12:
+        return None
+    return f"{_named('bars', label)}: " + ", ".join(items)
+
+
+def _patches(ax) -> list[str]:
+    """Bar containers (``bar``/``hist``), step histograms (``stairs``) and spans."""
+    from matplotlib.patches import Rectangle, StepPatch
+
+    out, seen = [], set()
+    for container in getattr(ax, "containers", []):
+        rects = [p for p in container if isinstance(p, Rectangle)]
+        if not rects:
+            continue
+        seen.update(id(p) for p in rects)
+        lefts = np.array([p.get_x() for p in rects])
+        rights = lefts + np.array([p.get_width() for p in rects])
+        # side by side without gaps (ax.hist): a histogram, described by its span and peak;
+        # else a few categories, each with its value
+        contiguous = len(rects) > 3 and np.allclose(lefts[1:], rights[:-1])
+        horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+        if horizontal or (len(rects) <= 12 and not contiguous):
+            text = _categories(ax, rects, _label(container),
+                               getattr(container, "orientation", "vertical") == "horizontal")
+            if text:
+                out.append(text)
+                continue
+        text = _bars([p.get_x() for p in rects], [p.get_width() for p in rects],
+                     [p.get_height() for p in rects], _label(container), "histogram"
+                     if len(rects) > 8 else "bars")
+        if text:
+            out.append(text)
+    loose = []
+    for patch in ax.patches:
+        if id(patch) in seen:
+            continue
+        label = _label(patch)
+        if isinstance(patch, StepPatch):
+            values, edges, _baseline = patch.get_data()
+            edges = np.asarray(edges, dtype=float)
+            text = _bars(edges[:-1], np.diff(edges), values, label, "histogram")
+            if text:
+                out.append(text)
+        elif isinstance(patch, Rectangle):
+            loose.append(patch)
+        elif label:  # a filled outline (hist(histtype="stepfilled"), fill) or a span
+            pts = np.asarray(patch.get_path().transformed(patch.get_patch_transform()).vertices, dtype=float)
+            pts = pts[np.isfinite(pts).all(axis=1)] if pts.ndim == 2 else pts[:0]
+            if not len(pts):
+                continue
+            top = int(np.argmax(pts[:, 1]))
+            out.append(f"{_named('shaded region', label)} over x from {_num(pts[:, 0].min())} to "
+                       f"{_num(pts[:, 0].max())}, highest {_num(pts[top, 1])} at x = {_num(pts[top, 0])}")
+    spans = [p for p in loose if _label(p)]
+    for patch in spans:
+        # axvspan / axhspan: one rectangle in blended coordinates, described by its data extent
+        x0, x1 = patch.get_x(), patch.get_x() + patch.get_width()
+        out.append(f"{_named('shaded band', _label(patch))} from x = {_num(x0)} to {_num(x1)}")
+    unlabelled = [p for p in loose if not _label(p)]
+    if len(unlabelled) > 1:
+        text = _bars([p.get_x() for p in unlabelled], [p.get_width() for p in unlabelled],
+                     [p.get_height() for p in unlabelled], "", "bars")
+        if text:
+            out.append(text)
+    return out
+
+
+def _collections(ax) -> list[str]:
+    """Scatter points, bands (``fill_between``) and segment collections (error bars)."""
+    from matplotlib.collections import LineCollection, PathCollection, PolyCollection
+
+    out = []
+    for coll in ax.collections:
+        label = _label(coll)
+        if isinstance(coll, PathCollection):
+            offsets = np.asarray(coll.get_offsets(), dtype=float)
+            if offsets.ndim != 2 or not len(offsets):
+                continue
+            x, y = offsets[:, 0], offsets[:, 1]
+            out.append(f"{_named('scatter', label)}: {len(offsets)} points, x from {_num(np.nanmin(x))} "
+                       f"to {_num(np.nanmax(x))}, y from {_num(np.nanmin(y))} to {_num(np.nanmax(y))}")
+        elif isinstance(coll, PolyCollection):
+            verts = [np.asarray(p.vertices, dtype=float) for p in coll.get_paths() if len(p.vertices)]
+            if not verts:
+                continue
+            pts = np.concatenate(verts)
+            pts = pts[np.isfinite(pts).all(axis=1)]
+            if not len(pts):
+                continue
+            out.append(f"{_named('shaded band', label)} over x from {_num(pts[:, 0].min())} to "
+                       f"{_num(pts[:, 0].max())}, y from {_num(pts[:, 1].min())} to {_num(pts[:, 1].max())}")
+        elif isinstance(coll, LineCollection) and label:
+            out.append(f"{_named('segments', label)}: {len(coll.get_segments())}")
+    return out
+
+
+def _images(ax) -> list[str]:
+    out = []
+    for image in ax.images:
+        data = np.asarray(image.get_array(), dtype=float)
+        if data.size:
+            out.append(f"{_named('colour map', _label(image))} of {data.shape[0]} by "
+                       f"{data.shape[1] if data.ndim > 1 else 1} cells, values from "
+                       f"{_num(np.nanmin(data))} to {_num(np.nanmax(data))}")
+    return out
+
+
+def axes_description(ax) -> str:
+    """A description of one axes: its own sentence (if a plot function set one), then its title,
+    axes and every series it draws, with numbers read from the artists.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        A drawn axes.
+
+    Returns
+    -------
+    str
+        One or more sentences; ``""`` for an axes that is switched off and draws nothing.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> _ = ax.plot([0, 1, 2], [1, 3, 2], label="estimate")
+    >>> _ = ax.set(title="Density", xlabel="age")
+    >>> axes_description(ax)
+    "Density. x axis: age, from -0.1 to 2.1. line 'estimate' over x from 0 to 2, highest 3 at x = 1, lowest 1 at x = 0."
+    """
+    own = getattr(ax, _ATTRIBUTE, "")
+    parts = [own] if own else []
+    title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
+    series: list[str] = []
+    for line in ax.lines:
+        text = _curve(line.get_xdata(), line.get_ydata(), _label(line))
+        if text:
+            series.append(text)
+    series += _patches(ax) + _collections(ax) + _images(ax)
+    texts = [t.get_text().strip() for t in ax.texts if t.get_visible() and t.get_text().strip()]
+    if not (title or series or texts or own) and not ax.axison:
+        return ""
+    if title:
+        parts.append(title.rstrip(".") + ".")
+    if ax.axison:
+        for name, label, lim in (("x", ax.get_xlabel(), ax.get_xlim()), ("y", ax.get_ylabel(), ax.get_ylim())):
+            if label:
+                parts.append(f"{name} axis: {label}, from {_num(lim[0])} to {_num(lim[1])}.")
+    shown = series[:MAX_SERIES]
+    if shown:
+        parts.append("; ".join(shown) + ".")
+    if len(series) > MAX_SERIES:
+        parts.append(f"{len(series) - MAX_SERIES} more series.")
+    if texts:
+        parts.append("Text: " + "; ".join(texts[:4]) + ".")
+    return " ".join(parts)
+
+
+def figure_description(fig) -> str:
+    """The alt text of a figure: the figure's own sentence, its title, then every axes.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        A drawn figure (a panel's, a plot function's, an animation's current frame).
+
+    Returns
+    -------
+    str
+        Sentences in words and numbers, generated from the artists; panels of more than one
+        axes are numbered ("Panel 1 of 2: ...").
+
+    Raises
+    ------
+    TypeError
+        If ``fig`` is not a matplotlib Figure.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> ax = fig.add_subplot()
+    >>> _ = ax.bar([0, 1, 2], [2, 5, 1], width=1.0, label="counts")
+    >>> figure_description(fig)
+    "bars 'counts': 0: 2, 1: 5, 2: 1."
+    """
+    from matplotlib.figure import FigureBase
+
+    if not isinstance(fig, FigureBase):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    parts = []
+    own = getattr(fig, _ATTRIBUTE, "")
+    if own:
+        parts.append(own)
+    suptitle = getattr(fig, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text().strip():
+        parts.append(suptitle.get_text().strip().rstrip(".") + ".")
+    # colour bars are axes too; they are described by the colour map they belong to
+    axes = [ax for ax in fig.get_axes() if not hasattr(ax, "_colorbar")]
+    described = [d for d in (axes_description(ax) for ax in axes) if d]
+    if len(described) == 1:
+        parts.append(described[0])
+    else:
+        parts += [f"Panel {k} of {len(described)}: {d}" for k, d in enumerate(described, 1)]
+    return " ".join(parts)
