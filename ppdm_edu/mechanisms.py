@@ -44,22 +44,19 @@ import numpy as np
 from scipy import optimize
 
 from .ldp import gaussian_delta, gaussian_epsilon, laplace_mechanism, laplace_noise_for_epsilon
-from .randomization import GaussianNoise, Noise, UniformNoise, noise_for_privacy, perturb
+from .random_state import check_random_state, spawn_rngs
+from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, noise_for_privacy, perturb
+from .randomized_response import check_theta, theta_for_epsilon, warner_disguise
 from .randomized_response import epsilon as rr_epsilon
-from .randomized_response import theta_for_epsilon, warner_disguise
 from .reconstruction import DEFAULT_MAX_ITER, reconstruct_counts, response_matrix
 from .validation import (
     check_bool,
     check_bounds,
     check_finite_array,
     check_integer,
-    check_noise,
     check_positive,
     check_probability,
-    check_random_state,
     check_size,
-    check_theta,
-    spawn_rngs,
 )
 
 __all__ = [

@@ -37,7 +37,8 @@ from .mechanisms import (
     UniformNoiseMechanism,
     WarnerRR,
 )
-from .validation import check_integer, check_positive, check_random_state
+from .random_state import check_random_state
+from .validation import check_integer, check_positive
 
 __all__ = ["make_mechanism", "task_data", "central_laplace", "run_error", "MECHANISMS",
            "LOCAL_MECHANISMS", "SHARE", "HISTOGRAM", "DATA_TASKS"]

@@ -103,7 +103,7 @@ def test_subset_and_bad_arguments(fake_registry, tmp_path):
     _, calls = fake_registry
     ra.reproduce_all("quick", tmp_path, names=["beta"], echo=False)
     assert [c[0] for c in calls] == ["beta"]
-    with pytest.raises(ValueError, match="mode must be one of"):
+    with pytest.raises(ValueError, match="mode must be 'quick' or 'full'"):
         ra.reproduce_all("medium", tmp_path)
     with pytest.raises(ValueError, match="seed must be an int"):
         ra.reproduce_all("quick", tmp_path, seed=1.5)

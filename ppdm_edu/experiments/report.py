@@ -122,8 +122,7 @@ def check_plan(mode, seed) -> tuple[str, int]:
     >>> check_plan("quick", 0)
     ('quick', 0)
     """
-    if not isinstance(mode, str) or mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES} ('quick' or 'full'), got {mode!r}")
+    mode = check_mode(mode)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed!r}")
     # int(): exact for an Integral (numbers.Integral has no typed comparison with int)

@@ -33,13 +33,16 @@ import pandas as pd
 from ..audit import audit_epsilon
 from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseMechanism, WarnerRR
 from ..tradeoff import HISTOGRAM, make_mechanism, run_error, task_data
-from .report import Comparison, Reproduction, documented_as, prepare_output, run_reproduction
+from ..validation import check_integer
+from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .tasks import Task, task_rng
 
 __all__ = ["plan", "assemble", "reproduce", "task_error", "audit_task", "calibration_task", "ibu_task", "TASKS",
            "COLUMNS", "UNIFORM_LEVELS"]
 
 TASKS = ("share", "histogram", "classifier")
+#: the largest n one task simulates (bounded work; the quick and full plans use at most 10**5)
+MAX_RECORDS = 10_000_000
 COLUMNS = ["mechanism", "model", "task", "n", "epsilon", "audited_epsilon", "error", "error_sd", "runs"]
 #: privacy levels (Agrawal & Srikant's "% privacy" at 95 % confidence) of additive uniform noise,
 #: which has no finite ε to set
@@ -125,8 +128,11 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     list of float
         One error per run.
     """
+    # bounded work (CONTRIBUTING): at most 1,000 repetitions of at most MAX_RECORDS records
+    runs = check_integer(runs, "runs", minimum=1, maximum=1000)
+    n = check_integer(n, "n", minimum=1, maximum=MAX_RECORDS)
     out = []
-    for run in range(int(runs)):
+    for run in range(runs):
         if task == "classifier":
             out.append(_classifier_error(seed, mechanism, param, n, run))
             continue
@@ -183,6 +189,9 @@ def calibration_task(seed: int, trials: tuple) -> dict:
     dict
         ``warner_ln3``: the audited ε; ``uniform``: one audited ε per entry of ``trials``.
     """
+    if isinstance(trials, (str, bytes)) or not isinstance(trials, (tuple, list)) or not trials:
+        raise TypeError(f"trials must be a non-empty tuple of run counts, got {trials!r}")
+    trials = tuple(check_integer(t, "trials", minimum=1) for t in trials)
     warner = WarnerRR.for_epsilon(math.log(3))
     bound = audit_epsilon(warner, 1, 0, trials=200_000, rng=task_rng(seed, "audit", "warner-ln3")).lower_bound
     uniform = make_mechanism("uniform", 1.0, "share")
@@ -231,6 +240,7 @@ def _configs(task: str, epsilons) -> list[tuple[str, float]]:
 @documented_as("plan")
 def plan(mode: str = "quick", seed: int = 0) -> list[Task]:
     """Error tasks (task x mechanism x level x n) and one audit task per configuration."""
+    mode, seed = check_plan(mode, seed)  # before any task runs
     sc = _scale(mode)
     growth = (1_000, 10_000, 100_000, 1_000_000) if mode == "full" else (1_000, 10_000, 100_000)
     tasks = [Task(("tradeoff", "calibration", growth), calibration_task,

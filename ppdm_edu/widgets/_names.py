@@ -38,6 +38,8 @@ MEANINGS: dict[tuple[str, str], str] = {
     ("SpectralAttackPanel", "correlation"): "share of each attribute explained by the common factor",
     ("SpectralAttackPanel", "sigma"): "noise standard deviation over the attribute standard deviation",
     ("PosteriorIntervalPanel", "privacy"): "privacy level: Table 1 interval width over the range",
+    ("TradeoffPanel", "epsilon"): "the privacy level ε every local mechanism and the central Laplace mechanism are set to (log scale)",
+    ("TradeoffPanel", "task"): "what the mechanisms' error is measured on: the share of a yes/no attribute or a 10-bin histogram",
 }
 
 
