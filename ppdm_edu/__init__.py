@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import importlib
 
+from ._lazy import load_export as _load_export
+
 __version__ = "0.1.0"
 
 # Top-level name -> module that defines it. Imported lazily so that `import ppdm_edu` stays
@@ -68,16 +70,11 @@ __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
 def __getattr__(name: str):
-    if name in _EXPORTS:
-        module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
-        value = getattr(module, name)
-        globals()[name] = value
-        return value
-    if name in _SUBMODULES:
+    if name in _SUBMODULES and name not in _EXPORTS:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
         return module
-    raise AttributeError(f"module 'ppdm_edu' has no attribute {name!r}")
+    return _load_export(globals(), __name__, _EXPORTS, name)
 
 
 def __dir__():

@@ -164,7 +164,11 @@ def _check_noise_var(noise_var, m: int) -> np.ndarray:
 
 
 def _whitened(W, noise_var):
-    """Center W and divide each attribute by its noise standard deviation (noise becomes N(0, I))."""
+    """Center W and divide each attribute by its noise standard deviation (noise becomes N(0, I)).
+
+    Also returns the eigen-decomposition of the whitened covariance (largest first) and the
+    Marchenko-Pastur edges its pure-noise eigenvalues stay within, which all three attacks report.
+    """
     W = check_finite_2d(W, "W")
     n, m = W.shape
     if n < 2:
@@ -175,7 +179,7 @@ def _whitened(W, noise_var):
     cov = (Z.T @ Z) / (n - 1)
     eigenvalues, vectors = np.linalg.eigh(cov)
     order = np.argsort(eigenvalues)[::-1]
-    return W, mean, sd, Z, cov, eigenvalues[order], vectors[:, order]
+    return W, mean, sd, Z, cov, eigenvalues[order], vectors[:, order], marchenko_pastur_bounds(n, m)
 
 
 def tracy_widom_bound(n: int, m: int, noise_var: float = 1.0, level: float = 0.99) -> float:
@@ -277,9 +281,8 @@ def spectral_filter(W, noise_var, threshold: str = "marchenko-pastur") -> Record
     >>> spectral_filter(W, X.var(axis=0)).n_components
     2
     """
-    W, mean, sd, Z, _, eigenvalues, vectors = _whitened(W, noise_var)
+    W, mean, sd, Z, _, eigenvalues, vectors, bounds = _whitened(W, noise_var)
     n, m = W.shape
-    bounds = marchenko_pastur_bounds(n, m)
     k = _signal_count(eigenvalues, n, m, threshold)
     A = vectors[:, :k]
     estimate = mean + ((Z @ A) @ A.T) * sd
@@ -331,9 +334,8 @@ def pca_reconstruct(W, noise_var, k=None, threshold: str = "marchenko-pastur") -
     >>> pca_reconstruct(W, X.var(axis=0), k=2).estimate.shape
     (1000, 10)
     """
-    W, mean, sd, _, cov_z, eigenvalues, _ = _whitened(W, noise_var)
+    W, mean, sd, _, cov_z, eigenvalues, _, bounds = _whitened(W, noise_var)
     n, m = W.shape
-    bounds = marchenko_pastur_bounds(n, m)
     if k is None:
         k = _signal_count(eigenvalues, n, m, threshold)
     else:
@@ -382,9 +384,8 @@ def gaussian_bayes_reconstruct(W, noise_var) -> RecordReconstruction:
     >>> gaussian_bayes_reconstruct(W, X.var(axis=0)).method
     'bayes'
     """
-    W, mean, sd, Z, cov_z, eigenvalues, vectors = _whitened(W, noise_var)
-    n, m = W.shape
-    bounds = marchenko_pastur_bounds(n, m)
+    W, mean, sd, Z, _, eigenvalues, vectors, bounds = _whitened(W, noise_var)
+    m = W.shape[1]
     # In noise units Sigma_r = I, so Sigma_x = V diag(max(lambda - 1, 0)) V^T and the posterior
     # mean is V diag(max(lambda - 1, 0) / lambda) V^T z (a Wiener filter).
     # a direction with no variance at all (a constant attribute) keeps nothing: gain 0, not 0/0

@@ -223,14 +223,19 @@ def widget_css() -> str:
     )
 
 
-def _display_widget_css() -> None:
-    """Display :func:`widget_css` when running inside a Jupyter kernel (not in scripts/tests)."""
+def _ipython_shell(needs: str):
+    """The running IPython shell if it has the attribute ``needs``, else None (scripts, tests)."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipywidgets
-        return
+        return None
     shell = get_ipython()
-    if shell is None or not hasattr(shell, "kernel"):
+    return shell if shell is not None and hasattr(shell, needs) else None
+
+
+def _display_widget_css() -> None:
+    """Display :func:`widget_css` when running inside a Jupyter kernel (not in scripts/tests)."""
+    if _ipython_shell("kernel") is None:
         return
     from IPython.display import HTML, display
 
@@ -260,12 +265,8 @@ def _figure_png(shell, fig):
 def _install_inline_alt() -> None:
     """Register the text/html and text/plain formatters of matplotlib figures (inside IPython),
     and a pre-execute hook that puts them back when ``%matplotlib inline`` resets the formatters."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
-        return
-    shell = get_ipython()
-    if shell is None or not hasattr(shell, "display_formatter"):
+    shell = _ipython_shell("display_formatter")
+    if shell is None:
         return
     # Choosing the inline backend (lazily, at the first figure) resets every Figure formatter
     # (IPython's select_figure_formats): choose it now, then register, so that a figure shown

@@ -614,7 +614,20 @@ class WarnerRR(_Categorical):
         return self.theta, 1.0 - self.theta
 
 
-class GeneralizedRR(_Categorical):
+class _KAry(_Categorical):
+    """``k`` categories at a claimed ε, from which :meth:`_pq` derives ``p`` and ``q`` (GRR, OUE)."""
+
+    def __init__(self, k: int, epsilon: float):
+        self.k = check_integer(k, "k", minimum=2, maximum=MAX_CATEGORIES)
+        self._epsilon = check_positive(epsilon, "epsilon")
+
+    @property
+    def epsilon(self) -> float:
+        """The claimed ε: GRR's ``ln(p / q)``, OUE's ``ln(p (1 − q) / ((1 − p) q))``."""
+        return self._epsilon
+
+
+class GeneralizedRR(_KAry):
     """k-ary generalized randomized response (direct encoding; Wang et al. 2017, Sec. 4.1).
 
     Report the true category with probability ``p = e^ε / (e^ε + k − 1)``, else one of the
@@ -636,15 +649,6 @@ class GeneralizedRR(_Categorical):
 
     name = "grr"
 
-    def __init__(self, k: int, epsilon: float):
-        self.k = check_integer(k, "k", minimum=2, maximum=MAX_CATEGORIES)
-        self._epsilon = check_positive(epsilon, "epsilon")
-
-    @property
-    def epsilon(self) -> float:
-        """The claimed ε (``ln(p / q)``)."""
-        return self._epsilon
-
     def _pq(self):
         e = math.exp(self._epsilon)
         return e / (e + self.k - 1), 1.0 / (e + self.k - 1)
@@ -659,7 +663,7 @@ class GeneralizedRR(_Categorical):
         return np.where(keep, x, other)
 
 
-class OptimizedUnaryEncoding(_Categorical):
+class OptimizedUnaryEncoding(_KAry):
     """Optimized unary encoding, OUE (Wang et al., USENIX Security 2017, Sec. 4.3).
 
     The value is one-hot encoded in ``k`` bits; its own bit is reported as 1 with probability
@@ -680,15 +684,6 @@ class OptimizedUnaryEncoding(_Categorical):
     """
 
     name = "oue"
-
-    def __init__(self, k: int, epsilon: float):
-        self.k = check_integer(k, "k", minimum=2, maximum=MAX_CATEGORIES)
-        self._epsilon = check_positive(epsilon, "epsilon")
-
-    @property
-    def epsilon(self) -> float:
-        """The claimed ε (``ln(p (1 − q) / ((1 − p) q))`` = ε)."""
-        return self._epsilon
 
     def _pq(self):
         return 0.5, 1.0 / (math.exp(self._epsilon) + 1.0)

@@ -193,6 +193,15 @@ def _reject_text(x, name: str) -> None:
         raise TypeError(f"{name} must be numeric, got text {str(x)[:60]!r}")
 
 
+def _float_array(x, name: str) -> np.ndarray:
+    """``x`` as a float64 array: text is refused (TypeError), anything else not numeric is a ValueError."""
+    _reject_text(x, name)
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be numeric: {err}") from None
+
+
 def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.ndarray:
     """A float array of any shape with no NaN or infinity (and, by default, not empty).
 
@@ -226,11 +235,7 @@ def check_finite_array(x, name: str = "x", *, allow_empty: bool = False) -> np.n
     ...
     ValueError: w contains 1 NaN or infinite value(s) (first at position 1); drop or impute them first
     """
-    _reject_text(x, name)
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be numeric: {err}") from None
+    arr = _float_array(x, name)
     if arr.size == 0 and not allow_empty:
         raise ValueError(f"{name} is empty: at least one value is needed")
     bad = ~np.isfinite(arr)
@@ -310,11 +315,7 @@ def check_finite_2d(X, name: str = "X") -> np.ndarray:
     >>> check_finite_2d([[1, 2], [3, 4]]).shape
     (2, 2)
     """
-    _reject_text(X, name)
-    try:
-        arr = np.asarray(X, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be numeric: {err}") from None
+    arr = _float_array(X, name)
     if arr.ndim == 1:
         raise ValueError(
             f"{name} must be two-dimensional (n_samples, n_features), got a 1-D array of "

@@ -50,7 +50,7 @@ STYLE = """<style>
 
 
 def quiz_html(notebook: str) -> str:
-    """The quiz of notebook ``notebook`` ("00" .. "07") as accessible HTML with its script."""
+    """The quiz of notebook ``notebook`` ("00" .. "08") as accessible HTML with its script."""
     parts = [STYLE, f'<div class="ppdm-quiz" data-quiz="{notebook}">']
     for q in QUIZZES[notebook]:
         qid = q.id.replace(".", "-")

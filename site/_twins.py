@@ -16,7 +16,7 @@ grid so that each step changes **one** control (a snake, or reflected Gray, orde
 The grid (:func:`grid_of`), generic over any :class:`~ppdm_edu.widgets.panel.Panel`:
 
 * a discrete control (drop-down, toggle or radio buttons, check box): every option;
-* a slider: every step; when the product of all controls exceeds :data:`BUDGET` states, the
+* a slider: every step (a log slider: every step of its exponent, shown as its value); when the product of all controls exceeds :data:`BUDGET` states, the
   slider with most positions first gets :data:`COARSE` evenly spaced positions (snapped to its
   step) plus its default and both ends;
 * still too many: sliders are fixed at their default, last listed first, then (if ever needed)
@@ -36,6 +36,7 @@ import json
 import math
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,10 +92,34 @@ def _fmt(control, value) -> str:
 
 
 def _slider_steps(c) -> list:
+    """Every value the live slider can take, in its order (what its read-out shows).
+
+    A :class:`~ipywidgets.FloatLogSlider` steps in log space: its ``min``, ``max`` and ``step``
+    are exponents and its value is ``base ** exponent``. Its positions are the exponents
+    ``min + k * step`` up to ``max``, and ``max`` itself when it is not on a step (the front
+    end's slider reaches both ends); the values are ``base ** exponent`` (12 significant digits,
+    the ends exactly ``base ** min`` and ``base ** max``, the values its validator allows).
+    """
+    if isinstance(c, widgets.FloatLogSlider):
+        n = int(math.floor((c.max - c.min) / c.step + 1e-9)) + 1
+        exponents = [round(c.min + k * c.step, 10) for k in range(n)]
+        if c.max - exponents[-1] > 1e-9 * max(1.0, abs(c.max)):
+            exponents.append(c.max)
+        values = [float(f"{c.base ** e:.12g}") for e in exponents]
+        values[0], values[-1] = c.base ** c.min, c.base ** c.max
+        return values
     n = int(round((c.max - c.min) / c.step)) + 1
     if isinstance(c, widgets.IntSlider):
         return [int(c.min + k * c.step) for k in range(n)]
     return [round(c.min + k * c.step, 10) for k in range(n)]
+
+
+def slider_ends(c) -> tuple:
+    """The smallest and largest value of a slider (``base ** min``, ``base ** max`` for a
+    :class:`~ipywidgets.FloatLogSlider`, whose ``min`` and ``max`` are exponents)."""
+    if isinstance(c, widgets.FloatLogSlider):
+        return c.base ** c.min, c.base ** c.max
+    return c.min, c.max
 
 
 def _coarse(c, steps: list) -> list:
@@ -127,7 +152,7 @@ def grid_of(panel) -> list[ControlGrid]:
             shown = ", ".join(lab for v, lab in zip(values, labels) if v in c.value)
             grid.append(ControlGrid(name, label, "multiple", [tuple(c.value)], [shown], 0,
                                     2 ** len(values), fixed=True))
-        elif isinstance(c, (widgets.IntSlider, widgets.FloatSlider)):
+        elif isinstance(c, (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider)):
             steps = _slider_steps(c)
             grid.append(ControlGrid(name, label, "range", steps, [_fmt(c, v) for v in steps], 0, len(steps)))
         elif isinstance(c, (widgets.Checkbox, widgets.ToggleButton)):
@@ -243,10 +268,21 @@ def _call_kwargs(source: str, name: str) -> dict:
 
 
 def package_hash_of_sources() -> str:
+    """A hash of the package that computes the twins: the sources of the ``ppdm_edu`` that is
+    imported (not necessarily ``REPO/ppdm_edu``: ``python site/build.py`` puts ``site/``, not the
+    checkout, first on ``sys.path``, so an install elsewhere would compute the states while this
+    checkout's sources keyed them), this module and matplotlib's version."""
+    import ppdm_edu
+
+    package = Path(ppdm_edu.__file__).resolve().parent
+    if package != (REPO / "ppdm_edu").resolve():
+        print(f"site/_twins.py: the twins are computed by {package}, not by this checkout's "
+              f"ppdm_edu (run with PYTHONPATH={REPO} to use it)", file=sys.stderr)
     h = hashlib.sha256()
-    for path in sorted((REPO / "ppdm_edu").rglob("*")):
+    h.update(str(package).encode())
+    for path in sorted(package.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            h.update(str(path.relative_to(REPO)).encode())
+            h.update(str(path.relative_to(package.parent)).encode())
             h.update(path.read_bytes())
     h.update(Path(__file__).read_bytes())
     import matplotlib

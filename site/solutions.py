@@ -21,7 +21,9 @@ sys.path.insert(0, str(REPO))  # this checkout's ppdm_edu, not another installed
 
 from ppdm_edu.exercises import EXERCISES, QUIZZES, reference_answer  # noqa: E402
 
-COURSE = re.compile(r"0[0-7]_[a-z0-9_]+\.ipynb")
+sys.path.insert(0, str(REPO / "site"))
+from _course import course_notebooks  # noqa: E402  (the course = the site's "Notebooks" list, 00 .. 08)
+
 CHECK = re.compile(r'check\("(\d\d\.\d+)"')
 
 
@@ -66,9 +68,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "solutions", help="output folder (git-ignored)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
-        if not COURSE.fullmatch(path.name):
-            continue
+    for path in course_notebooks(REPO / "notebooks", build="make solutions"):
         nb = nbformat.read(path, as_version=4)
         n = solve(nb)
         nbformat.write(nb, args.out / path.name)

@@ -26,6 +26,7 @@ from ppdm_edu.exercises import (
     nb05,
     nb06,
     nb07,
+    nb08,
     reference_answer,
 )
 from ppdm_edu.exercises.checking import EXACT, Exercise, Precision, Verdict, as_number, round_answer
@@ -77,8 +78,9 @@ WRONG = {
     "07.3": lambda r: [(r[0] / math.log(2), r[1]), (r[0], 1 - r[1]), (r[0], 100 * r[1]), (-r[0], r[1])],
     "07.4": lambda r: [0.5, 0.05, 0.5 * math.sqrt(10)],
     "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
-    "08.1": lambda r: [10, 3 * math.e + 2],
-    "08.2": lambda r: [r ** 2, r * math.sqrt(2)],
+    "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
+    "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
+                       98.0, 100.0],  # 98: §4's measured ratio; 100: θ = 2/3
 }
 
 
@@ -141,6 +143,12 @@ def _grid_crossing(rng):
     raise AssertionError("no crossing")
 
 
+def _ratio_08_2(theta):
+    """08.2 on paper with a rounded θ: Warner's device sd over the central Laplace share's sd."""
+    n = 10_000
+    return math.sqrt(theta * (1 - theta) / (n * (2 * theta - 1) ** 2)) / (math.sqrt(2) / n)
+
+
 # Honest answers computed another way (another seed, a simulation instead of the formula, the
 # rounded value a student writes down): they must pass.
 HONEST = {
@@ -168,8 +176,10 @@ HONEST = {
     "07.2": lambda: [_grid_crossing(1), _grid_crossing(2), 1.45],
     "07.3": lambda: [(0.847, 0.30), (0.85, 0.3), (math.log(0.7 / 0.3), 0.3)],
     "07.4": lambda: [5, 5.0],
-    "08.1": lambda: [11, 11.0],
-    "08.2": lambda: [67.8, 0.009595 / 1.4142e-4],
+    "08.1": lambda: [11, 11.0, np.int64(11), np.float64(11.0)],
+    # the closed forms, θ rounded to 3 or 2 decimals, both sd rounded to 2 significant figures
+    "08.2": lambda: [68, 67.8, 0.009595 / 1.4142e-4, _ratio_08_2(0.731), _ratio_08_2(0.73), 0.0096 / 0.00014,
+                     np.float64(nb08.local_central_ratio())],
 }
 
 
@@ -262,6 +272,13 @@ def test_string_number_is_told_to_drop_the_quotes():
     ("00.1", lambda: nb00.most_balanced_function(age_from=0), "ALL records"),
     ("01.2", lambda: nb01.equal_privacy_confidence(1.0), "EQUAL"),
     ("07.6", lambda: 30, "still False"),
+    ("08.1", lambda: 10, "still above k"),
+    ("08.1", lambda: 3 * math.e + 2, "the bound 3e^ε + 2 itself"),
+    ("08.1", lambda: 6, "not 3ε + 2"),
+    ("08.2", lambda: nb08.local_central_ratio() ** 2, "ratio of variances"),
+    ("08.2", lambda: nb08.local_central_ratio() * math.sqrt(2), "√2 b, not b"),
+    ("08.2", lambda: nb08.local_central_ratio(pi=0.3), "device alone"),
+    ("08.2", lambda: 98.0, "measured ratio"),
 ])
 def test_conceptual_mistakes_are_refused_with_a_hint(exercise_id, answer, hint):
     result = check(exercise_id, answer())

@@ -89,6 +89,8 @@ def _options(control) -> list:
         return [(v,) for v in values] + [(), tuple(values), control.value]
     if isinstance(control, (widgets.IntSlider, widgets.FloatSlider)):
         return [control.min, control.max, control.value]
+    if isinstance(control, widgets.FloatLogSlider):  # its min and max are exponents
+        return [control.base ** control.min, control.base ** control.max, control.value]
     if getattr(control, "options", None):
         values = [o[1] if isinstance(o, tuple) else o for o in control.options]
         return values + [control.value]

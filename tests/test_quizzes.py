@@ -16,7 +16,7 @@ from ppdm_edu.exercises import QUIZZES, check, quiz
 from ppdm_edu.exercises.quizzes import Question, quiz_ids
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[0-7]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[0-8]_*.ipynb"))
 
 
 def _site_quiz():
@@ -27,7 +27,7 @@ def _site_quiz():
 
 
 def test_every_notebook_has_three_to_six_questions():
-    assert sorted(QUIZZES) == [f"0{i}" for i in range(8)]
+    assert sorted(QUIZZES) == [f"0{i}" for i in range(9)]
     for nb, questions in QUIZZES.items():
         assert 3 <= len(questions) <= 6, nb
         assert [q.id for q in questions] == [f"{nb}.q{k}" for k in range(1, len(questions) + 1)]

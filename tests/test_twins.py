@@ -104,8 +104,9 @@ def test_the_grid_of_every_panel_follows_the_rules(key):
             continue
         if g.kind == "range":
             steps = _twins._slider_steps(c)
-            assert g.values == steps or (len(g.values) >= 7 and g.values[0] == c.min
-                                         and g.values[-1] == c.max
+            low, high = _twins.slider_ends(c)
+            assert g.values[0] == low and g.values[-1] == high, g
+            assert g.values == steps or (len(g.values) >= 7
                                          and any(abs(v - c.value) < 1e-9 for v in g.values)), g
             assert set(g.values) <= set(steps), "positions off the slider's steps"
         elif isinstance(c, widgets.Checkbox):
@@ -113,6 +114,33 @@ def test_the_grid_of_every_panel_follows_the_rules(key):
         else:
             assert len(g.values) == len(c.options), g
     assert any(not g.fixed for g in grid), f"{key}: nothing moves"
+
+
+def test_a_log_slider_steps_in_log_space_and_shows_its_value():
+    """A FloatLogSlider's grid: base ** (min + k * step), its top end included when it is off
+    the steps; the labels are the values, not the exponents; the default is a position."""
+    import ipywidgets as widgets
+
+    c = widgets.FloatLogSlider(value=1.0, base=10, min=-1, max=math.log10(5), step=0.05,
+                               readout_format=".2f")
+    steps = _twins._slider_steps(c)
+    assert len(steps) == 35  # exponents -1, -0.95, ..., 0.65 and log10(5)
+    assert steps[0] == 0.1 and steps[-1] == 10 ** math.log10(5)
+    assert steps[20] == 1.0 and abs(steps[10] - 10 ** -0.5) < 1e-12
+    assert all(a < b for a, b in zip(steps, steps[1:]))
+    for v in steps:  # every value is one the live slider keeps as it is
+        c.value = v
+        assert c.value == v
+
+    class One:  # a panel of one log slider, as the grid sees it
+        controls = {"eps": c}
+
+    c.value = 1.0
+    (g,) = _twins.grid_of(One())
+    assert g.kind == "range" and g.values == steps and g.full == 35
+    assert g.labels[0] == "0.10" and g.labels[-1] == "5.00" and g.labels[g.initial] == "1.00"
+    c2 = widgets.FloatLogSlider(value=100, base=2, min=0, max=10, step=1)
+    assert _twins._slider_steps(c2) == [2.0 ** k for k in range(11)]
 
 
 def test_snake_order_changes_one_control_by_one_step():

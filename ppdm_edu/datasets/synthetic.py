@@ -120,8 +120,7 @@ def agrawal(n: int, function: int, rng=None, balanced: bool = False):
     >>> X.shape, int(y.sum())
     ((1000, 9), 500)
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    _check_positive_n(n)
     if isinstance(function, bool) or not isinstance(function, (int, np.integer)) or function not in _FUNCTIONS:
         raise ValueError(f"function must be one of {_FUNCTIONS} (Table 3), got {function!r}")
     check_size(int(n), "n", per_item=9)  # nine attributes per record (Table 2)
@@ -231,9 +230,14 @@ def _check_pdf_points(x) -> np.ndarray:
     return x
 
 
-def _check_n(n):
+def _check_positive_n(n) -> None:
+    """A record count: a whole number > 0 (a bool or 3.0 is refused)."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
         raise ValueError(f"n must be a positive integer, got {n!r}")
+
+
+def _check_n(n):
+    _check_positive_n(n)
     check_size(int(n), "n")
     return int(n)
 

@@ -269,6 +269,50 @@ QUIZZES: dict[str, tuple[Question, ...]] = {
            "b", "one answer moves the attacker's belief from ≤ ρ1 to ≥ ρ2.",
            "a breach is a change of the attacker's belief."),
     ),
+    "08": (
+        _q("08", 1, "Uniform noise at 100 % interval privacy: what does auditing its ε show as the number of runs grows?",
+           ["It settles near ε = 1.",
+            "It settles near ln 3, like Warner's device.",
+            "It falls to 0: wide noise reveals nothing.",
+            "It keeps growing: outputs near the ends of the noise can come from only one of two answers, so "
+            "ε = ∞."],
+           "d", "an output that one answer can produce and the other cannot makes the ratio of probabilities "
+                "unbounded; more runs see more of those outputs.",
+           "can every output of uniform noise come from both of two answers? Re-read §2."),
+        _q("08", 2, "At the same ε, how does the error of local randomization compare with a trusted curator's "
+                    "(Laplace noise on the count) as n grows?",
+           ["The ratio stays constant.",
+            "The ratio grows like √n: local error ~1/(ε√n), central ~1/(nε).",
+            "The ratio grows like n.",
+            "The local error becomes smaller for large n."],
+           "b", "every answer carries its own noise locally; the curator adds noise once, to the total.",
+           "write both errors as functions of n and divide. Re-read §4."),
+        _q("08", 3, "When does OUE have a smaller variance than GRR (Wang et al. 2017)?",
+           ["When the number of categories k exceeds 3e^ε + 2.",
+            "Always: one bit per category is always better.",
+            "When ε is large.",
+            "When n is larger than k."],
+           "a", "Var_GRR / Var_OUE = (e^ε + k − 2) / (4e^ε) exceeds 1 exactly when k > 3e^ε + 2.",
+           "GRR's true symbol drowns among k − 1 others; OUE's variance does not depend on k. Re-read §5."),
+        _q("08", 4, "What is the audited ε of a mechanism?",
+           ["Its claimed ε, computed from the formula.",
+            "An upper bound on the true ε.",
+            "A lower bound on the true ε (95 % confidence) measured from runs on two inputs: it needs no "
+            "formula, so it places every mechanism on one scale.",
+            "Its error on a task, converted to ε."],
+           "c", "the audit counts outputs of many runs on two inputs and bounds the ratio of their probabilities "
+                "from below.",
+           "can a finite number of runs prove that ε is small? Re-read §2 and notebook 07."),
+        _q("08", 5, "Estimating a histogram from k-ary randomized response by Bayes' rule, repeated (the IBU of the "
+                    "LDP literature), is…",
+           ["…least squares on the counts.",
+            "…the same iterative Bayes as Agrawal & Srikant's reconstruction (notebook 02).",
+            "…a method that needs the true distribution.",
+            "…exact after one iteration."],
+           "b", "start uniform, give each category its posterior share of every report, average, repeat: "
+                "Agrawal & Srikant's update with GRR's response matrix.",
+           "compare the update with notebook 02's reconstruction. Re-read §6."),
+    ),
 }
 
 _BY_ID = {q.id: q for questions in QUIZZES.values() for q in questions}
@@ -296,7 +340,7 @@ def quiz_ids(notebook: str | None = None) -> list[str]:
     Parameters
     ----------
     notebook : str or None
-        "00" .. "07", or None for all.
+        "00" .. "08", or None for all.
 
     Returns
     -------
@@ -354,7 +398,7 @@ def quiz(notebook: str):
     Parameters
     ----------
     notebook : str
-        "00" .. "07".
+        "00" .. "08".
 
     Returns
     -------

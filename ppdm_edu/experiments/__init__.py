@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import importlib
 
+from .._lazy import load_export as _load_export
+
 # CLI name -> module (kept in the order `reproduce all` runs them)
 REPRODUCTIONS = {
     "as2000-reconstruction": "as2000_reconstruction",  # Agrawal & Srikant Fig. 2
@@ -57,8 +59,4 @@ def load(name: str):
 
 
 def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ppdm_edu.experiments' has no attribute {name!r}")
+    return _load_export(globals(), __name__, _EXPORTS, name)

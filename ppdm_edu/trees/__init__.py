@@ -10,7 +10,7 @@
 """
 from __future__ import annotations
 
-import importlib
+from .._lazy import load_export as _load_export
 
 _EXPORTS = {
     "DecisionTree": "gini",
@@ -26,11 +26,7 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ppdm_edu.trees' has no attribute {name!r}")
+    return _load_export(globals(), __name__, _EXPORTS, name)
 
 
 def __dir__():
