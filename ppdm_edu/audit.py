@@ -34,7 +34,7 @@ import inspect
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 from scipy import stats
@@ -44,6 +44,9 @@ from .random_state import spawn_rngs
 from .randomization import Noise
 from .randomized_response import mrr_disguise, warner_disguise
 from .validation import check_finite_array, check_probability
+
+if TYPE_CHECKING:  # for the annotation only: at run time a Mechanism is recognised by audit_view
+    from .mechanisms import Mechanism
 
 __all__ = [
     "EpsilonAudit",
@@ -153,13 +156,13 @@ def _encode(out0: np.ndarray, out1: np.ndarray):
     return values, codes[: len(out0)], codes[len(out0):]
 
 
-def _cp_lower(k: np.ndarray, n: int, alpha: float) -> np.ndarray:
+def _cp_lower(k: np.ndarray | int, n: int, alpha: float) -> np.ndarray:
     """One-sided Clopper–Pearson lower bound: P(p < bound) ≤ alpha."""
     k = np.asarray(k, dtype=float)
     return np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1), n - k + 1), 0.0)
 
 
-def _cp_upper(k: np.ndarray, n: int, alpha: float) -> np.ndarray:
+def _cp_upper(k: np.ndarray | int, n: int, alpha: float) -> np.ndarray:
     """One-sided Clopper–Pearson upper bound: P(p > bound) ≤ alpha."""
     k = np.asarray(k, dtype=float)
     return np.where(k < n, stats.beta.ppf(1.0 - alpha, k + 1, np.maximum(n - k, 1)), 1.0)
@@ -178,7 +181,7 @@ def _candidate_events(n_values: int, ordered: bool):
     return np.concatenate(masks), names
 
 
-def audit_epsilon(randomizer: Callable, x0, x1, *, trials: int, confidence: float = 0.95,
+def audit_epsilon(randomizer: Callable | Mechanism, x0, x1, *, trials: int, confidence: float = 0.95,
                   rng=None) -> EpsilonAudit:
     """A statistically valid lower bound on the ε of a randomizer, from its outputs.
 

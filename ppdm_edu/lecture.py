@@ -18,6 +18,7 @@ Switch before building figures or panels: a panel reads the mode when it is crea
 from __future__ import annotations
 
 from importlib import resources
+from typing import Any
 
 __all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
 
@@ -248,7 +249,7 @@ def _display_widget_css() -> None:
 # (plots.alt_text.figure_description) as alt; JupyterLab shows text/html before image/png. The
 # text/plain of the figure becomes the same description (instead of "<Figure size 640x480 with 1
 # Axes>"): the site build (site/_a11y.py) reads it as the alt of the image myst-nb writes.
-_INLINE = {"cache": {}}
+_INLINE: dict[str, Any] = {"cache": {}}  # "cache", "png" (the inline printer), "hooked"
 
 
 def _figure_png(shell, fig):
@@ -310,7 +311,7 @@ def _register_inline_alt(shell) -> None:
             # standard place for an image's alt text)
             return data, {"alt": figure_description(fig)}
 
-        png._ppdm_alt = True
+        png._ppdm_alt = True  # type: ignore[attr-defined]  # a marker on the function: ours already
         png_formatter.for_type(Figure, png)
 
     def as_html(fig):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import abc
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from scipy import optimize
@@ -312,10 +313,10 @@ class AdditiveNoiseMechanism(Mechanism):
         self.discrete = check_bool(discrete, "discrete")
         lo, hi = self.bounds
         if self.discrete:
-            self.points = np.linspace(lo, hi, self.n_bins)
+            self.points: np.ndarray | None = np.linspace(lo, hi, self.n_bins)
             width = (hi - lo) / (self.n_bins - 1)
             start, n_w = lo - width / 2, self.n_bins
-            self.edges = None
+            self.edges: np.ndarray | None = None
         else:
             self.points = None
             width = (hi - lo) / self.n_bins
@@ -348,6 +349,7 @@ class AdditiveNoiseMechanism(Mechanism):
     def response_matrix(self) -> np.ndarray:  # noqa: D102
         if self.discrete:
             # exact for point values: P(w in bin s | x = point t) from the noise's own CDF
+            assert self.points is not None  # set by __init__ when discrete
             lo = self.w_edges[:-1, None] - self.points[None, :]
             hi = self.w_edges[1:, None] - self.points[None, :]
             return np.asarray(self.noise.interval_probability(lo, hi), dtype=float)
@@ -420,7 +422,7 @@ class UniformNoiseMechanism(AdditiveNoiseMechanism):
             The mechanism (its noise from :func:`~ppdm_edu.randomization.noise_for_privacy`).
         """
         lo, hi = check_bounds(bounds)
-        noise = noise_for_privacy("uniform", level, hi - lo, confidence)
+        noise = cast(UniformNoise, noise_for_privacy("uniform", level, hi - lo, confidence))  # "uniform"
         return cls(noise.alpha, bounds, n_bins, discrete)
 
 

@@ -25,6 +25,8 @@ True
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .mechanisms import (
@@ -96,7 +98,7 @@ def make_mechanism(name: str, param: float, task: str):
     task = _check_task(task)
     param = check_positive(param, "param")
     k = _k(task)
-    grid = dict(bounds=(0.0, float(k - 1)), n_bins=k, discrete=True)
+    grid: dict[str, Any] = dict(bounds=(0.0, float(k - 1)), n_bins=k, discrete=True)
     if name == "warner":
         return WarnerRR.for_epsilon(param)
     if name == "grr":

@@ -140,6 +140,7 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     message = malformed_message(answer, ex.format_hint)
     if message is not None:
         return CheckResult(ex.id, False, ex.kind, message)
+    assert ex.judge is not None  # Exercise.__post_init__: only a rubric has no judge
     try:
         verdict = ex.judge(answer)
     except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as error:

@@ -56,9 +56,9 @@ def _lock_file(fh) -> bool:
     """Try to lock ``fh`` exclusively without waiting; True if this process now holds it."""
     if sys.platform == "emscripten":  # pragma: no cover - one run per browser tab, no processes
         return True
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
+    # sys.platform tests (not try/except ImportError) so that mypy checks each branch only on
+    # the platform that has its module: fcntl everywhere but Windows, msvcrt only there
+    if sys.platform == "win32":  # pragma: no cover - Windows
         import msvcrt
 
         try:
@@ -66,6 +66,8 @@ def _lock_file(fh) -> bool:
         except OSError:
             return False
         return True
+    import fcntl
+
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -207,9 +209,10 @@ def disk_fault(exc: BaseException) -> OSError | None:
     True
     """
     seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
-            return exc
-        exc = exc.__cause__ or exc.__context__
+    cur: BaseException | None = exc  # walks the chain down to None
+    while cur is not None and seen < 10:
+        if isinstance(cur, OSError) and cur.errno in DISK_ERRNOS:
+            return cur
+        cur = cur.__cause__ or cur.__context__
         seen += 1
     return None

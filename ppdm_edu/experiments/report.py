@@ -125,7 +125,8 @@ def check_plan(mode, seed) -> tuple[str, int]:
     mode = check_mode(mode)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed!r}")
-    if not 0 <= seed < 2**32:   # the reproductions' legacy draws take 32-bit seeds
+    # int(): exact for an Integral (numbers.Integral has no typed comparison with int)
+    if not 0 <= int(seed) < 2**32:   # the reproductions' legacy draws take 32-bit seeds
         raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, got {seed}")
     return mode, int(seed)
 

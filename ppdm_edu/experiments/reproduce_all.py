@@ -411,8 +411,8 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     say(summary_markdown(outcomes))
     say(f"\n{total:.0f} s in total; wrote {published_path(report)} and "
         f"{published_path(out_dir / 'comparisons.csv')}")
-    failed = [o.name for o in outcomes if not o.ok]
-    if failed and raise_on_error:
-        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed)} (details in "
+    failed_names = [o.name for o in outcomes if not o.ok]
+    if failed_names and raise_on_error:
+        raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed_names)} (details in "
                                  f"{published_path(report)})")
     return outcomes

@@ -249,7 +249,7 @@ def _imports_of(name: str, path: Path) -> set[str]:
     except (OSError, SyntaxError, ValueError):
         return set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
@@ -264,7 +264,7 @@ def _imports_of(name: str, path: Path) -> set[str]:
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{a.name}" for a in node.names)  # "from . import x": a module?
-    out = set()
+    out: set[str] = set()
     for mod in found:
         if mod == "ppdm_edu" or mod.startswith("ppdm_edu."):
             # keep the module and the packages above it (importing it runs their __init__)

@@ -376,7 +376,7 @@ def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
 
     out_dir = prepare_output(mode, out_dir)
     sc = _scale(mode)
-    extra = {}
+    extra: dict[str, object] = {}  # _frame fills it with the calibration and ibu results
     df = _frame(tasks, results, extra)
     files = []
     path = out_dir / "tradeoff.csv"

@@ -17,7 +17,12 @@ animation player.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure, SubFigure
 
 __all__ = ["figure_description", "axes_description", "set_description", "MAX_SERIES"]
 
@@ -158,7 +163,8 @@ def _patches(ax) -> list[str]:
     """Bar containers (``bar``/``hist``), step histograms (``stairs``) and spans."""
     from matplotlib.patches import Rectangle, StepPatch
 
-    out, seen = [], set()
+    out: list[str] = []
+    seen: set[int] = set()  # ids of the patches already described
     for container in getattr(ax, "containers", []):
         rects = [p for p in container if isinstance(p, Rectangle)]
         if not rects:
@@ -231,7 +237,7 @@ def _collections(ax) -> list[str]:
             out.append(f"{_named('scatter', label)}: {len(offsets)} points, x from {_num(np.nanmin(x))} "
                        f"to {_num(np.nanmax(x))}, y from {_num(np.nanmin(y))} to {_num(np.nanmax(y))}")
         elif isinstance(coll, PolyCollection):
-            verts = [np.asarray(p.vertices, dtype=float) for p in coll.get_paths() if len(p.vertices)]
+            verts = [np.asarray(p.vertices, dtype=float) for p in coll.get_paths() if len(p)]
             if not verts:
                 continue
             pts = np.concatenate(verts)
@@ -347,7 +353,8 @@ def figure_description(fig) -> str:
     if suptitle is not None and suptitle.get_text().strip():
         parts.append(suptitle.get_text().strip().rstrip(".") + ".")
     # colour bars are axes too; they are described by the colour map they belong to
-    axes = [ax for ax in fig.get_axes() if not hasattr(ax, "_colorbar")]
+    # a FigureBase is a Figure or a SubFigure; both have get_axes (FigureBase's stub does not)
+    axes = [ax for ax in cast("Figure | SubFigure", fig).get_axes() if not hasattr(ax, "_colorbar")]
     described = [d for d in (axes_description(ax) for ax in axes) if d]
     if len(described) == 1:
         parts.append(described[0])

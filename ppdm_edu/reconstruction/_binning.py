@@ -34,6 +34,7 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
     n = values.size
     span = m + 2 * k_out
     low, high = lo - (k_out + 1) * L, hi + (k_out + 1) * L
+    code: np.ndarray | None
     if span > max(n, _BLOCK):
         # far more bins than values (intervals far narrower than the noise's reach): the
         # counts array would outgrow the data; sort instead (only non-empty bins are kept)
@@ -56,12 +57,12 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
         np.add(t, k_out, out=t)  # 0 .. span - 1, exact (integers far below 2**53)
         k = t.astype(np.intp)
         counts += np.bincount(k, minlength=span)
-        if codes:
+        if index is not None:  # i.e. codes
             index[start:stop] = k
     nonempty = np.flatnonzero(counts)
     bins = (nonempty - k_out).astype(np.int64)
     code = None
-    if codes:
+    if index is not None:  # i.e. codes
         rank = np.cumsum(counts > 0) - 1  # bin -> its index among the non-empty bins
         code = np.take(rank, index, out=index, mode="clip")  # in place: indices are in range
     return bins, counts[nonempty].astype(np.int64), code

@@ -21,6 +21,7 @@ overhead is the cost, not the arithmetic, so the loop below does only what an it
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -160,10 +161,11 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     divide, multiply, add = np.divide, np.multiply, np.add.reduce
     # ndarray.dot with out= is the same BLAS gemv call as `@` (the same numbers; checked in
     # tests/test_reconstruction_exact.py) at half its call overhead (~0.3 us instead of 0.6)
+    a_dot: Callable[[np.ndarray, np.ndarray], np.ndarray]
     if A.flags.c_contiguous:
         a_dot = A.dot
     else:
-        def a_dot(v, out):
+        def a_dot(v: np.ndarray, out: np.ndarray) -> np.ndarray:
             return np.matmul(A, v, out=out)
     at_dot = AT.dot
     biggest, inf = np.maximum.reduce, math.inf
@@ -210,7 +212,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
             hit = np.flatnonzero(stats <= threshold)
             if hit.size:
                 j = int(hit[0]) + 1
-            if keep_history:
+            if history is not None:  # i.e. keep_history
                 history.extend(row.copy() for row in est[1: j + 1])
             if j:
                 statistic = float(stats[j - 1])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -139,7 +140,8 @@ class Reconstruction:
             If this result has no noise model (``noise=None``, e.g. from
             :func:`reconstruct_counts` called without one).
         """
-        return posterior(w, self.edges, self.probabilities, self.noise,
+        # a None noise goes through on purpose: posterior's check_noise raises the TypeError
+        return posterior(w, self.edges, self.probabilities, cast(Noise, self.noise),
                          method=self.method if method is None else method)
 
     def posterior_mean(self, w, method: str | None = None) -> np.ndarray:

@@ -272,13 +272,13 @@ class TreeBuilder:
         """
         f0, threshold, left, right, value, label, depth = self.arrays()
         feature = f0 if feature is None else np.asarray(feature, dtype=np.int64)
-        keep, frontier = [], [0]
+        order, frontier = [], [0]
         while frontier:  # a loop over nodes
             node = frontier.pop(0) if breadth_first else frontier.pop()
-            keep.append(node)
+            order.append(node)
             if feature[node] >= 0:
                 frontier += [left[node], right[node]] if breadth_first else [right[node], left[node]]
-        keep = np.asarray(keep, dtype=np.int64)
+        keep = np.asarray(order, dtype=np.int64)
         new_id = np.full(feature.size, -1, dtype=np.int64)
         new_id[keep] = np.arange(keep.size)
         f = feature[keep]
@@ -533,7 +533,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator, ABC):
         if self._export_j48 and t.feature[0] < 0:
             return f": {self._leaf_text(0, show_counts, decimals)}"
         lines: list[str] = []
-        stack = [(0, 0)]
+        stack: list[tuple[int | str, int]] = [(0, 0)]
         while stack:  # preorder over nodes; a str entry is a line already formatted
             node, depth = stack.pop()
             if isinstance(node, str):

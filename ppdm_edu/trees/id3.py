@@ -230,7 +230,7 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> Tree:
             child_c = cells[split_idx, k]  # (s, value, class)
             ids = new_nodes(child_c.reshape(-1, 2), level + 1).reshape(-1, 2)
             empty = child_c.sum(axis=2) <= _EPS  # estimated size <= 0: empty branch (step 6c)
-            for j, i in enumerate(split_idx):
+            for j, i in enumerate(split_idx.tolist()):  # ints, as in the loop above
                 nid = front_ids[i]
                 # the value-0 branch is x <= 0.5, the value-1 branch x > 0.5 (0/1 attributes)
                 builder.split(nid, int(k[j]), 0.5, int(ids[j, 0]), int(ids[j, 1]))
