@@ -152,7 +152,19 @@ def test_snake_order_changes_one_control_by_one_step():
     assert [_twins.flat_index(t, [3, 2, 4]) for t in sorted(order)] == list(range(24))
 
 
+def _matplotlib_version() -> tuple[int, int]:
+    import matplotlib
+
+    return tuple(int(p) for p in matplotlib.__version__.split(".")[:2])  # type: ignore[return-value]
+
+
 @pytest.mark.slow
+# The notebooks are executed under the [lab] extra (matplotlib < 3.11). matplotlib 3.11 lays out
+# and rasterizes text differently (pyproject.toml, [lab]), so in `make test-deps`' newest
+# environment the same code draws other pixels; the read-out test above still runs there.
+@pytest.mark.skipif(_matplotlib_version() >= (3, 11),
+                    reason="the stored pictures were drawn with the [lab] extra's matplotlib < 3.11; "
+                           "3.11 rasterizes text differently")
 @pytest.mark.parametrize("twin_id,stem,found", FOUND, ids=[t for t, _, _ in FOUND])
 def test_twin_frame_at_the_notebooks_settings_is_the_stored_picture(twin_id, stem, found, package_hash):
     """One implementation: at the settings the notebook ran with, the twin's frame has the very
