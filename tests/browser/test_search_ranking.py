@@ -20,10 +20,12 @@ REPO = Path(__file__).resolve().parents[2]
 HTML = REPO / "site" / "_build" / "html"
 pytestmark = pytest.mark.browser
 
+# query -> the notebooks that teach it (one of them must be among the first three results);
+# ε is taught in three: θ <-> ε in 03, ε-LDP in 07, every mechanism on the ε scale in 08
 QUERIES = {
-    "reconstruction": "02_reconstruction",
-    "randomized response": "03_randomized_response",
-    "epsilon": "07_attacks_and_local_dp",
+    "reconstruction": ("02_reconstruction",),
+    "randomized response": ("03_randomized_response",),
+    "epsilon": ("03_randomized_response", "07_attacks_and_local_dp", "08_choosing_a_mechanism"),
 }
 
 
@@ -47,8 +49,8 @@ def site_url():
         server.server_close()
 
 
-@pytest.mark.parametrize("query, lesson", QUERIES.items())
-def test_lessons_rank_above_api_entries(browser, site_url, query, lesson):
+@pytest.mark.parametrize("query, lessons", QUERIES.items())
+def test_lessons_rank_above_api_entries(browser, site_url, query, lessons):
     context = browser.new_context()
     context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site_url) else r.abort())
     page = context.new_page()
@@ -65,6 +67,6 @@ def test_lessons_rank_above_api_entries(browser, site_url, query, lesson):
         api = [i for i, h in enumerate(hrefs) if h.startswith(("api", "generated/"))]
         assert not api or api[0] > first_other - 1
         top = [h.split("/")[-1].split(".html")[0] for h in hrefs[:3]]
-        assert lesson in top, (query, hrefs[:10])
+        assert set(lessons) & set(top), (query, hrefs[:10])
     finally:
         context.close()
