@@ -9,16 +9,14 @@ least six words that is not a file name. The counts by rule and impact, and scre
 """
 from __future__ import annotations
 
-import functools
 import json
 import subprocess
 import sys
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from axe_helpers import axe_source, bad_alt, blocking, counts, run_axe
+from static_server import serve_directory
 
 REPO = Path(__file__).resolve().parents[2]
 HTML = REPO / "site" / "_build" / "html"
@@ -27,10 +25,6 @@ ARTIFACTS = REPO / "artifacts" / "a11y"
 pytestmark = pytest.mark.browser
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture(scope="module")
 def site_url():
@@ -38,13 +32,8 @@ def site_url():
         proc = subprocess.run([sys.executable, str(REPO / "site" / "build.py")], capture_output=True,
                               text=True, cwd=REPO, timeout=900)
         assert proc.returncode == 0, f"site/build.py failed:\n{proc.stderr[-4000:]}"
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(HTML)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_directory(HTML) as url:
+        yield url
 
 
 def site_pages(root: Path = HTML) -> list[str]:

@@ -9,15 +9,13 @@ online: then no banner may appear.
 """
 from __future__ import annotations
 
-import functools
 import subprocess
 import sys
-import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from static_server import serve_directory
 
 REPO = Path(__file__).resolve().parents[2]
 HTML = REPO / "site" / "_build" / "html"
@@ -34,10 +32,6 @@ sys.path.remove(str(REPO / "site"))
 pytestmark = pytest.mark.browser
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture(scope="module")
 def lite_server():
@@ -45,14 +39,8 @@ def lite_server():
         proc = subprocess.run([sys.executable, str(REPO / "site" / "lite.py")], capture_output=True,
                               text=True, cwd=REPO, timeout=1200)
         assert proc.returncode == 0, f"site/lite.py failed:\n{proc.stderr[-4000:]}"
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(HTML)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_directory(HTML) as url:
+        yield url
 
 
 def _page(browser, base, online: bool, black_hole: bool = False):

@@ -7,14 +7,12 @@ keyboard-reachable native radio inputs and the *Check answer* button.
 """
 from __future__ import annotations
 
-import functools
 import subprocess
 import sys
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from static_server import serve_directory
 
 from ppdm_edu.exercises import QUIZZES
 
@@ -24,10 +22,6 @@ HTML = REPO / "site" / "_build" / "html"
 pytestmark = pytest.mark.browser
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture(scope="module")
 def site_url():
@@ -35,13 +29,8 @@ def site_url():
         proc = subprocess.run([sys.executable, str(REPO / "site" / "build.py")], capture_output=True,
                               text=True, cwd=REPO, timeout=900)
         assert proc.returncode == 0, f"site/build.py failed:\n{proc.stderr[-4000:]}"
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(HTML)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_directory(HTML) as url:
+        yield url
 
 
 def test_answer_a_quiz_on_the_site(browser, site_url):
