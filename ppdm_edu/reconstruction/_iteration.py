@@ -211,6 +211,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
              if A.size > _FUSED_MIN_ENTRIES and A.flags.c_contiguous else None)
     biggest, inf = np.maximum.reduce, math.inf
     n_arr, total_arr = np.array(n), np.empty(())
+    sum_into: Callable[..., object] = np.add.reduce  # (array, axis, dtype, out)
     statistic = float("nan")
     done = 0  # iterations completed and accepted
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
@@ -255,14 +256,14 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
                         at_dot(ratio, T)
                         multiply(pr, T, new)
                         divide(new, n_arr, new)
-                        add(new, None, None, total_arr)
+                        sum_into(new, None, None, total_arr)
                         divide(new, total_arr, new)
                 else:
                     for pr, new in pairs:
                         fused(pr)  # D, ratio and T as above, in one read of a large A
                         multiply(pr, T, new)
                         divide(new, n_arr, new)
-                        add(new, None, None, total_arr)
+                        sum_into(new, None, None, total_arr)
                         divide(new, total_arr, new)
                 j = k
                 # An estimate that is not finite came from a total of 0 or inf (impossible from
