@@ -149,14 +149,66 @@ def test_bincount_binning_equals_unique(n, m, noise):
     assert bin_values(w, lo, hi, L, m, k_out)[2] is None
 
 
-def test_tiled_transpose_is_the_transpose():
-    from ppdm_edu.reconstruction._iteration import _transposed
+def test_transpose_is_a_copy_when_small_and_a_view_when_large():
+    from ppdm_edu.reconstruction._iteration import _COPY_MAX_ENTRIES, _transposed
 
-    for shape in ((700, 401), (129, 2049), (5, 3)):
+    for shape in ((700, 401), (129, 2049), (5, 3), (256, 256), (257, 256)):
         A = np.random.default_rng(0).random(shape)
         AT = _transposed(A)
-        assert AT.flags.c_contiguous
         np.testing.assert_array_equal(AT, A.T)
+        if A.size <= _COPY_MAX_ENTRIES:  # the summation order of every reproduction
+            assert AT.flags.c_contiguous and not np.shares_memory(AT, A)
+        else:  # one matrix in memory, not two
+            assert np.shares_memory(AT, A)
+
+
+def _large_case(seed, m=400):
+    """(N, A) of a reconstruction whose matrix takes the large-matrix path (fused products)."""
+    from ppdm_edu.reconstruction import response_matrix
+
+    noise = GaussianNoise(0.25)
+    edges = np.linspace(0, 1, m + 1)
+    k = int(np.ceil(1.2 * m))
+    w_edges = np.linspace(-k / m, 1 + k / m, m + 2 * k + 1)
+    w = perturb(plateau(200_000, rng=seed), noise, rng=seed + 100)
+    N = np.histogram(np.clip(w, w_edges[0], w_edges[-1] - 1e-12), w_edges)[0].astype(float)
+    A = response_matrix(edges, noise, w_edges)
+    keep = N > 0
+    return N[keep], np.ascontiguousarray(A[keep] / A[keep].max())
+
+
+def test_large_matrix_path_stops_where_its_every_iteration_test_stops():
+    from ppdm_edu.reconstruction import _iteration
+
+    N, A = _large_case(0)
+    assert A.size > _iteration._FUSED_MIN_ENTRIES  # the fused products run
+    for tol, max_iter in ((0.01, 1000), (1e-4, 1000), (0.0, 60)):
+        ref = iterate(N, A, max_iter, tol, keep_history=True, block=1)
+        for block in (None, 3, 64):
+            got = iterate(N, A, max_iter, tol, keep_history=True, block=block)
+            assert got[1:3] == ref[1:3] and got[4] == ref[4]
+            np.testing.assert_array_equal(got[0], ref[0])
+            np.testing.assert_array_equal(got[3], ref[3])
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_large_matrix_path_agrees_with_the_plain_loop(seed, monkeypatch):
+    from ppdm_edu.reconstruction import _iteration
+
+    N, A = _large_case(seed)
+    fast = iterate(N, A, 1000, 0.01, keep_history=False)
+    long = iterate(N, A, 3000, 0.0, keep_history=False)
+    ref = plain_loop(N, A, 1000, 0.01)
+    # the same iteration as the plain loop, the same estimate up to the last bits of the sums
+    assert (fast[1], fast[2]) == (ref[1], ref[2])
+    np.testing.assert_allclose(fast[0], ref[0], rtol=0, atol=1e-12)
+    assert abs(fast[4] - ref[4]) <= 1e-9 * ref[4]
+    # and with the fused products turned off (transposed view, two mat-vecs)
+    monkeypatch.setattr(_iteration, "_FUSED_MIN_ENTRIES", A.size)
+    plain = iterate(N, A, 3000, 0.0, keep_history=False)
+    assert long[1] == plain[1] == 3000
+    np.testing.assert_allclose(long[0], plain[0], rtol=0, atol=1e-12)
+    assert abs(long[0].sum() - 1.0) < 1e-12
 
 
 def test_one_posterior_and_no_import_cycle_in_the_reconstruction_package():
