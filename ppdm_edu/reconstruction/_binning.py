@@ -42,9 +42,10 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
         k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
         bins, code, counts = np.unique(k, return_inverse=True, return_counts=True)
         return bins, counts, (code.ravel() if codes else None)
-    counts = np.zeros(span, dtype=np.intp)
     index = np.empty(n, dtype=np.intp) if codes else None
     buf = np.empty(min(n, _BLOCK))
+    # one block (n <= _BLOCK): its bincount is the counts (no zeroed array to add it to)
+    acc: np.ndarray | None = None if 0 < n <= _BLOCK else np.zeros(span, dtype=np.intp)
     for start in range(0, n, _BLOCK):  # blocks of values (a bounded loop, not one per record)
         stop = min(n, start + _BLOCK)
         t = buf[: stop - start]
@@ -56,9 +57,13 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
         np.clip(t, -k_out, m - 1 + k_out, out=t)
         np.add(t, k_out, out=t)  # 0 .. span - 1, exact (integers far below 2**53)
         k = t.astype(np.intp)
-        counts += np.bincount(k, minlength=span)
+        if acc is None:
+            acc = np.bincount(k, minlength=span)
+        else:
+            acc += np.bincount(k, minlength=span)
         if index is not None:  # i.e. codes
             index[start:stop] = k
+    counts = acc if acc is not None else np.zeros(span, dtype=np.intp)
     nonempty = np.flatnonzero(counts)
     bins = (nonempty - k_out).astype(np.int64)
     code = None

@@ -106,6 +106,11 @@ def make_edges(bounds, n_intervals=None, width=None, n: int | None = None) -> np
     lo, hi = domain_bounds(bounds)
     if n is not None:
         n = check_integer(n, "n", minimum=1)
+    return _make_edges(lo, hi, n_intervals, width, n)
+
+
+def _make_edges(lo: float, hi: float, n_intervals, width, n: int | None) -> np.ndarray:
+    """:func:`make_edges` for checked bounds ``lo < hi`` and a checked ``n`` (or None)."""
     if n_intervals is not None and width is not None:
         raise ValueError("give n_intervals or width, not both")
     if width is not None:

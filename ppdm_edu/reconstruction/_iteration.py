@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..validation import check_bool, check_integer, check_size
-from ._grid import check_method, check_tol
+from ._grid import METHODS, check_method, check_tol
 from ._result import Reconstruction
 from ._stopping import stop_threshold
 
@@ -303,6 +303,9 @@ def _stack(history):
 
 def check_run_args(method, max_iter, tol):
     """The checked ``(method, max_iter, tol)`` of a reconstruction."""
+    if (type(max_iter) is int and 1 <= max_iter <= MAX_ITER and type(tol) is float
+            and 0.0 <= tol < math.inf and method in METHODS):
+        return method, max_iter, tol  # the usual call (what the checks below return for it)
     method = check_method(method)
     max_iter = check_integer(max_iter, "max_iter", minimum=1, maximum=MAX_ITER)
     tol = check_tol(tol)
@@ -319,15 +322,21 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
     keep_history = check_bool(keep_history, "keep_history")
     if row_top is None:
         row_top = A.max(axis=1)
-    possible = row_top > 0.0  # A >= 0: a row sums to > 0 exactly when its maximum is > 0
-    n_ignored = int(N[~possible].sum())
-    if n_ignored == n_total:
-        raise ValueError(
-            "none of the perturbed values can come from the domain "
-            f"[{edges[0]}, {edges[-1]}] under {noise!r}; check bounds and the noise model"
-        )
-    keep = possible & (N > 0)
-    if not keep.all():
+    keep = None  # the rows to keep, when some are dropped
+    if float(row_top.min()) > 0.0:  # the usual case: every row possible (NaN goes below)
+        n_ignored = 0
+        if not N.min() > 0:
+            keep = N > 0
+    else:
+        possible = row_top > 0.0  # A >= 0: a row sums to > 0 exactly when its maximum is > 0
+        n_ignored = int(N[~possible].sum())
+        if n_ignored == n_total:
+            raise ValueError(
+                "none of the perturbed values can come from the domain "
+                f"[{edges[0]}, {edges[-1]}] under {noise!r}; check bounds and the noise model"
+            )
+        keep = possible & (N > 0)
+    if keep is not None and not keep.all():
         N, A, row_top, owned = N[keep], A[keep], row_top[keep], True
     if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
         check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
@@ -344,16 +353,18 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
     # Eq. 3 is invariant to scaling any one row of A too; a row of far-tail likelihoods
     # (subnormal, ~1e-310) loses its digits in A @ Pr, so such rows are scaled by a power of 2
     # (exact: the same answer as for the row scaled to max 1, and no change to ordinary rows).
-    tiny = row_top < 1e-250
-    if tiny.any():
+    row_min = float(row_top.min())
+    if row_min < 1e-250:
+        tiny = row_top < 1e-250
         if not owned:
             A = A.copy()
         shift = -np.frexp(row_top[tiny])[1]
         A[tiny] = np.ldexp(A[tiny], shift[:, None])
         row_top = row_top.copy()
         row_top[tiny] = np.ldexp(row_top[tiny], shift)
+        row_min = float(row_top.min())
     pr, n_iter, converged, history, statistic, threshold = iterate(
-        N.astype(float), A, max_iter, tol, keep_history, row_top=float(row_top.min())
+        N.astype(float), A, max_iter, tol, keep_history, row_top=row_min
     )
     for arr in (edges, pr) + ((history,) if history is not None else ()):
         arr.setflags(write=False)

@@ -83,25 +83,29 @@ def response_matrix(edges, noise: Noise, w_edges=None, method: str = "bayes") ->
 
 
 
-def response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
+def response_pairs(edges, w_lower, w_upper, noise, method,
+                   row_max: np.ndarray | None = None) -> np.ndarray:
     """Response matrix for observed bins ``[w_lower[s], w_upper[s])`` (need not be contiguous).
 
     ``"em"``: exact P(W in [c_s, d_s) | X ~ Uniform[a_p, b_p)) (Agrawal & Aggarwal 2001),
     ``1/L_p int_{a_p}^{b_p} [F_Y(d_s - x) - F_Y(c_s - x)] dx
     = [G(d_s - a_p) - G(d_s - b_p) - G(c_s - a_p) + G(c_s - b_p)] / L_p`` with ``G' = F_Y``.
     ``"bayes"``: the paper's mid-point approximation ``f_Y(m(I_s) - m(I_p)) L_s`` (Sec. 3).
+
+    ``row_max``: an array of shape (m_w,) to fill with each row's maximum (``P.max(axis=1)``,
+    taken block by block while the block is in cache: no second pass over a large matrix).
     """
-    # With intervals far narrower than the noise, the exact formula below is a second
-    # difference of numbers ~scale apart from values ~L^2 f_Y: it loses every digit. There the
-    # mid-point value is exact to O(L^2) relative error, so use it.
-    narrow = min(float(np.min(np.diff(edges))), float(np.min(w_upper - w_lower)))
     m_w, m = w_lower.size, edges.size - 1
     P = np.empty((m_w, m))
     # Blocks of rows: every entry is computed by the same element-wise operations as on the
     # whole matrix (the same numbers), but the temporaries stay in cache instead of being
     # m_w x m arrays each; the matrix itself is the only large array.
     rows = max(1, _BLOCK_ENTRIES // max(m, 1))
-    if method == "em" and narrow >= 1e-4 * noise.std:
+    # With intervals far narrower than the noise, the exact formula below is a second
+    # difference of numbers ~scale apart from values ~L^2 f_Y: it loses every digit. There the
+    # mid-point value is exact to O(L^2) relative error, so use it.
+    if method == "em" and min(float(np.subtract(edges[1:], edges[:-1]).min()),
+                              float(np.subtract(w_upper, w_lower).min())) >= 1e-4 * noise.std:
         a, b = edges[None, :-1], edges[None, 1:]
         L = b - a
         closed_form = True
@@ -124,18 +128,26 @@ def response_pairs(edges, w_lower, w_upper, noise, method) -> np.ndarray:
                     block += 0.5 * weight * (noise.cdf(d - x) - noise.cdf(c - x))
             # differences of nearly equal numbers can dip a hair below 0 or above 1
             np.clip(block, 0.0, 1.0, out=block)
+            if row_max is not None:
+                np.maximum.reduce(block, axis=1, out=row_max[s:s + rows])
         return P
     mx = 0.5 * (edges[:-1] + edges[1:])
     mw = 0.5 * (w_lower + w_upper)
     Lw = w_upper - w_lower
     scale = float(Lw.min())
+    atol = 1e-9 * max(scale, noise.scale)
+    d = np.empty((min(rows, m_w), m))  # the block's mid-point distances (one buffer, reused)
     for s in range(0, m_w, rows):
-        np.multiply(_midpoint_pdf(noise, mw[s:s + rows, None] - mx[None, :], scale),
-                    Lw[s:s + rows, None], out=P[s:s + rows])
+        block = P[s:s + rows]
+        ds = d[:block.shape[0]]
+        np.subtract(mw[s:s + rows, None], mx, out=ds)
+        np.multiply(_midpoint_pdf(noise, ds, atol), Lw[s:s + rows, None], out=block)
+        if row_max is not None:
+            np.maximum.reduce(block, axis=1, out=row_max[s:s + rows])
     return P
 
 
-def _midpoint_pdf(noise: Noise, d: np.ndarray, scale: float) -> np.ndarray:
+def _midpoint_pdf(noise: Noise, d: np.ndarray, atol: float) -> np.ndarray:
     """``f_Y(d)`` for mid-point distances, with the average of the one-sided limits at a jump.
 
     Mid-point distances are multiples of the interval width up to rounding, so with uniform
@@ -143,6 +155,11 @@ def _midpoint_pdf(noise: Noise, d: np.ndarray, scale: float) -> np.ndarray:
     alpha away counts (``|d| <= alpha``): the matrix becomes asymmetric and the estimate
     oscillates. At a jump the noise gives the mean of the two limits (the usual convention for
     a discontinuous integrand in a mid-point/trapezoid rule; ``Noise.pdf_averaged_at_jumps``).
+    ``atol`` is ``1e-9 * max(scale, noise.scale)``, ``scale`` the narrowest observed bin.
+
+    The distances are differences of finite mid-points (never NaN) and ``atol`` is a finite
+    number >= 0, so this calls the method behind ``pdf_averaged_at_jumps`` directly: the same
+    numbers without its checks, one of which (NaN) is a pass over the block.
     """
-    return noise.pdf_averaged_at_jumps(d, atol=1e-9 * max(scale, noise.scale))
+    return noise._pdf_at_jumps(d, atol)
 

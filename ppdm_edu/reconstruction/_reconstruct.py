@@ -9,9 +9,9 @@ import numpy as np
 
 from ..random_state import check_random_state
 from ..randomization import Noise, check_noise
-from ..validation import check_bool, check_finite_1d, check_integer, check_positive
+from ..validation import check_bool, check_bounds, check_finite_1d, check_integer, check_positive
 from ._binning import bin_values
-from ._grid import check_edges, domain_bounds, extend_edges, make_edges, reach
+from ._grid import _make_edges, check_edges, domain_bounds, extend_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
 from ._matrix import MAX_MATRIX_ENTRIES, below_probability, response_matrix, response_pairs
 from ._result import Reconstruction
@@ -99,7 +99,8 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
     keep_history = check_bool(keep_history, "keep_history")
-    folds = check_integer(folds, "folds", minimum=2, maximum=20)  # checked even when unused
+    if not (type(folds) is int and 2 <= folds <= 20):  # checked even when unused
+        folds = check_integer(folds, "folds", minimum=2, maximum=20)
     if rng is not None or stop != "paper":  # (None is valid; drawing OS entropy costs 8 us)
         rng = check_random_state(rng)
     if stop == "cross-validation":
@@ -107,7 +108,9 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
             raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
                              f"{values.size} values for {folds} folds")
     lo, hi = domain_bounds(bounds, values)
-    edges = make_edges((lo, hi), n_intervals=n_intervals, width=width, n=values.size)
+    if bounds is None:  # (the range of w, widened if it is one value: check that it is a range)
+        lo, hi = check_bounds((lo, hi))
+    edges = _make_edges(lo, hi, n_intervals, width, values.size)  # (lo, hi) checked above
     m = edges.size - 1
     if m > values.size:
         # Sec. 4.2 of AS2000: about 100 records per interval. With fewer records than intervals
@@ -119,14 +122,14 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
                       "far narrower than an interval, the reconstruction stays close to its uniform "
                       "start; use fewer or wider intervals (the paper: about 100 records per interval)",
                       UserWarning, stacklevel=2)
-    L = (edges[-1] - edges[0]) / m
+    L = float((edges[-1] - edges[0]) / m)  # (a Python float: the same number, cheaper to use)
     # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
     # Values beyond the noise's reach are clipped to a bin just outside it (they are
     # impossible for every interval either way), which keeps the indices bounded.
     # (capped so the indices stay int64 when the intervals are far narrower than the noise;
     # capped before rounding up, since with subnormal intervals the ratio overflows to inf)
-    with np.errstate(over="ignore"):
-        k_out = int(math.ceil(min(reach(noise) / L, 1e9))) + 2
+    # (Python float division: overflow gives inf; L is 0 only when hi - lo underflows)
+    k_out = int(math.ceil(min(reach(noise) / L if L > 0.0 else math.inf, 1e9))) + 2
     # non-empty bins only; each record's bin only for the cross-validation stop
     bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper")
     if bins.size * m > MAX_MATRIX_ENTRIES:
@@ -136,16 +139,17 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         )
     ks = bins.astype(float)
     w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
-    A = response_pairs(edges, w_lower, w_upper, noise, method)
+    row_top = np.empty(bins.size)  # each row's maximum, taken while building A
+    A = response_pairs(edges, w_lower, w_upper, noise, method, row_max=row_top)
     # A is ours: finish scales it in place (the iteration adds one transposed copy)
     if stop == "paper":
         return finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history,
-                      owned=True)
+                      owned=True, row_top=row_top)
     loglik = heldout_loglik(code, A, folds, max_iter, check_random_state(rng))
     del code
     best = int(np.argmax(loglik))
     rec = finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history,
-                 owned=True)
+                 owned=True, row_top=row_top)
     if best == 0:  # the uniform start scores best: report it, not one step past it
         start = np.full(m, 1.0 / m)
         start.setflags(write=False)
