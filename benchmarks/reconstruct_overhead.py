@@ -32,8 +32,7 @@ sys.path.insert(0, str(HERE))
 from reconstruct_floor import load_baseline  # noqa: E402
 
 from ppdm_edu import GaussianNoise, perturb, plateau  # noqa: E402
-from ppdm_edu.reconstruction import (  # noqa: E402
-    make_edges, reconstruct, reconstruct_counts, response_matrix)
+from ppdm_edu.reconstruction import make_edges, reconstruct, reconstruct_counts, response_matrix  # noqa: E402
 from ppdm_edu.reconstruction._grid import extend_edges, reach  # noqa: E402
 
 

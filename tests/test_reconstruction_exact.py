@@ -149,6 +149,27 @@ def test_bincount_binning_equals_unique(n, m, noise):
     assert bin_values(w, lo, hi, L, m, k_out)[2] is None
 
 
+@pytest.mark.parametrize("as_intp_view", [True, False])
+def test_bincount_binning_far_values_and_both_integer_conversions(monkeypatch, as_intp_view):
+    """Far outliers land in the end bins; the bits-of-2**52 conversion (64-bit platforms) and
+    numpy's float -> int conversion (32-bit ones, e.g. Pyodide) give the same bins."""
+    from ppdm_edu.reconstruction import _binning
+
+    monkeypatch.setattr(_binning, "_VIEW_AS_INTP", as_intp_view and _binning._VIEW_AS_INTP)
+    w = perturb(plateau(3_000, rng=0), GaussianNoise(0.25), rng=1)
+    w[[0, 7, 99]] = [-1e300, 1e300, -0.0]
+    lo, hi, m, k_out = 0.0, 1.0, 20, 7
+    L = 1.0 / m
+    k = np.floor((np.clip(w, lo - (k_out + 1) * L, hi + (k_out + 1) * L) - lo) / L)
+    k = np.clip(k, -k_out, m - 1 + k_out).astype(np.int64)
+    bins, code, counts = np.unique(k, return_inverse=True, return_counts=True)
+    assert bins[0] == -k_out and bins[-1] == m - 1 + k_out
+    got_bins, got_counts, got_code = bin_values(w, lo, hi, L, m, k_out, codes=True)
+    np.testing.assert_array_equal(got_bins, bins)
+    np.testing.assert_array_equal(got_counts, counts)
+    np.testing.assert_array_equal(got_code, code.ravel())
+
+
 def test_transpose_is_a_copy_when_small_and_a_view_when_large():
     from ppdm_edu.reconstruction._iteration import _COPY_MAX_ENTRIES, _transposed
 

@@ -12,6 +12,11 @@ import numpy as np
 
 # values per block: the block's float temporary stays in cache (512 kB)
 _BLOCK = 1 << 16
+# 2**52 and its bits: a float64 x in [2**52, 2**53) is an integer, and its bits (as int64) are
+# _TWO52_BITS + (x - 2**52). Used where intp is int64 (not on 32-bit platforms such as Pyodide)
+_TWO52 = float(2**52)
+_TWO52_BITS = int(np.array(_TWO52).view(np.int64))
+_VIEW_AS_INTP = np.dtype(np.intp) == np.dtype(np.int64)
 
 
 def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out: int,
@@ -55,8 +60,16 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
         np.divide(t, L, out=t)
         np.floor(t, out=t)
         np.clip(t, -k_out, m - 1 + k_out, out=t)
-        np.add(t, k_out, out=t)  # 0 .. span - 1, exact (integers far below 2**53)
-        k = t.astype(np.intp)
+        if _VIEW_AS_INTP:
+            # t + k_out (0 .. span - 1) as integers without numpy's float -> int conversion
+            # (its slowest step): t + k_out + 2**52 is exact (an integer below 2**53), and the
+            # bits of a double in [2**52, 2**53) are those of 2**52 plus its offset from it
+            np.add(t, k_out + _TWO52, out=t)
+            k = t.view(np.intp)
+            np.subtract(k, _TWO52_BITS, out=k)
+        else:
+            np.add(t, k_out, out=t)  # 0 .. span - 1, exact (integers far below 2**53)
+            k = t.astype(np.intp)
         if acc is None:
             acc = np.bincount(k, minlength=span)
         else:

@@ -337,7 +337,14 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
             )
         keep = possible & (N > 0)
     if keep is not None and not keep.all():
-        N, A, row_top, owned = N[keep], A[keep], row_top[keep], True
+        idx = np.flatnonzero(keep)
+        first, last = int(idx[0]), int(idx[-1]) + 1
+        if last - first == idx.size:
+            # one run of rows (e.g. counts on a grid with empty tails): a view, not a copy;
+            # the scaling below makes the one copy (unless A is ours)
+            N, A, row_top = N[first:last], A[first:last], row_top[first:last]
+        else:
+            N, A, row_top, owned = N[idx], A[idx], row_top[idx], True
     if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
         check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
                    "keep_history=False)", per_item=int(A.shape[1]))

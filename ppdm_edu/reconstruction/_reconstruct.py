@@ -215,7 +215,7 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     >>> rec.probabilities.round(2).tolist()   # all the mass in the first interval
     [1.0, 0.0, 0.0]
     """
-    N = check_finite_1d(counts_w, "counts_w")
+    N = check_finite_1d(counts_w, "counts_w")  # (finite: checked there)
     if noise is not None:
         check_noise(noise)
     A = np.asarray(matrix, dtype=float)
@@ -224,25 +224,54 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
             f"matrix must have shape (len(counts_w), m); got counts of length {N.size} and "
             f"matrix of shape {A.shape}"
         )
-    if not (np.isfinite(N).all() and (N >= 0).all()):
+    if not N.min() >= 0:
         raise ValueError("counts_w must be finite and non-negative")
-    # two passes over A: row maxima (NaN and +inf show in them) and the minimum (-inf, < 0)
-    row_top = A.max(axis=1) if A.size else np.zeros(A.shape[0])
-    if A.size and not (np.isfinite(row_top).all() and A.min() >= 0):
-        raise ValueError("matrix must be finite and non-negative")
+    row_top = _matrix_row_maxima(A)
     if not row_top.max() > 0:
         raise ValueError("matrix is all zero: no observed bin can come from any interval")
-    if N.sum() <= 0:
+    n_counted = float(N.sum())
+    if n_counted <= 0:
         raise ValueError("counts_w sums to 0: at least one perturbed value is needed")
     method, max_iter, tol = check_run_args(method, max_iter, tol)
     m = A.shape[1]
     edges = np.arange(m + 1, dtype=float) if edges is None else check_edges(edges)
     if edges.size != m + 1:
         raise ValueError(f"edges must have m + 1 = {m + 1} boundaries, got {edges.size}")
-    n_total = float(N.sum()) if n is None else check_positive(n, "n")
+    n_total = n_counted if n is None else check_positive(n, "n")
     edges = edges.copy()
     return finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
                   row_top=row_top)
+
+
+# entries per block of rows in the matrix check (1 MB: the block stays in cache between its
+# maximum and its minimum)
+_CHECK_BLOCK_ENTRIES = 1 << 17
+
+
+def _matrix_row_maxima(A: np.ndarray) -> np.ndarray:
+    """``A.max(axis=1)`` of a matrix checked to be finite and non-negative (ValueError if not).
+
+    NaN and +inf show in the row maxima, -inf and negative entries in the minimum. A large
+    matrix is read once from memory: both are taken block of rows by block of rows.
+    """
+    if A.size == 0:
+        return np.zeros(A.shape[0])
+    if A.size <= _CHECK_BLOCK_ENTRIES:
+        row_top = A.max(axis=1)
+        low = A.min()
+    else:
+        m_w, m = A.shape
+        row_top = np.empty(m_w)
+        rows = max(1, _CHECK_BLOCK_ENTRIES // m)
+        biggest, smallest = np.maximum.reduce, np.minimum.reduce
+        low = math.inf
+        for s in range(0, m_w, rows):  # m_w / rows blocks (bounded by the matrix size)
+            block = A[s:s + rows]
+            biggest(block, axis=1, out=row_top[s:s + rows])
+            low = min(low, float(smallest(block, axis=None)))  # (NaN shows in row_top)
+    if not (np.isfinite(row_top).all() and low >= 0):
+        raise ValueError("matrix must be finite and non-negative")
+    return row_top
 
 
 class Reconstructor:
