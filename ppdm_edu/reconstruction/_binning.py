@@ -20,7 +20,7 @@ _VIEW_AS_INTP = np.dtype(np.intp) == np.dtype(np.int64)
 
 
 def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out: int,
-               codes: bool = False):
+               codes: bool = False, w_range: tuple[float, float] | None = None):
     """Non-empty bins, their counts and (with ``codes``) each value's index among them.
 
     Bin ``k`` of ``floor((clip(w) - lo) / L)``, clipped to ``-k_out .. m - 1 + k_out``, where
@@ -35,6 +35,9 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
         The number of values in each.
     code : ndarray of intp, shape (n,), or None
         ``bins[code[i]]`` is the bin of ``values[i]`` (None unless ``codes``).
+
+    ``w_range``: the values' (min, max), if known: when they lie within the clip's bounds
+    (nearly always), the first clip changes nothing and is skipped.
     """
     n = values.size
     span = m + 2 * k_out
@@ -49,14 +52,18 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
         return bins, counts, (code.ravel() if codes else None)
     index = np.empty(n, dtype=np.intp) if codes else None
     buf = np.empty(min(n, _BLOCK))
+    inside = w_range is not None and low <= w_range[0] and w_range[1] <= high
     # one block (n <= _BLOCK): its bincount is the counts (no zeroed array to add it to)
     acc: np.ndarray | None = None if 0 < n <= _BLOCK else np.zeros(span, dtype=np.intp)
     for start in range(0, n, _BLOCK):  # blocks of values (a bounded loop, not one per record)
         stop = min(n, start + _BLOCK)
         t = buf[: stop - start]
         # the same operations, in the same order, as the one-shot expression above
-        np.clip(values[start:stop], low, high, out=t)
-        np.subtract(t, lo, out=t)
+        if inside:  # clip would change nothing
+            np.subtract(values[start:stop], lo, out=t)
+        else:
+            np.clip(values[start:stop], low, high, out=t)
+            np.subtract(t, lo, out=t)
         np.divide(t, L, out=t)
         np.floor(t, out=t)
         np.clip(t, -k_out, m - 1 + k_out, out=t)

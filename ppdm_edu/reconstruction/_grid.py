@@ -28,11 +28,13 @@ def check_tol(tol) -> float:
     return check_positive(tol, "tol", allow_zero=True)
 
 
-def domain_bounds(bounds, w: np.ndarray | None = None) -> tuple[float, float]:
+def domain_bounds(bounds, w: np.ndarray | None = None,
+                  w_range: tuple[float, float] | None = None) -> tuple[float, float]:
+    """``bounds`` checked, or with None the range of ``w`` (``w_range``: its (min, max), if known)."""
     if bounds is None:
         if w is None:
             raise ValueError("bounds are needed")
-        lo, hi = float(w.min()), float(w.max())
+        lo, hi = (float(w.min()), float(w.max())) if w_range is None else w_range
         if hi <= lo:  # a single value (or all equal): give the grid some width
             lo, hi = lo - 0.5, hi + 0.5
         return lo, hi

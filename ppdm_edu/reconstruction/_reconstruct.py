@@ -9,7 +9,14 @@ import numpy as np
 
 from ..random_state import check_random_state
 from ..randomization import Noise, check_noise
-from ..validation import check_bool, check_bounds, check_finite_1d, check_integer, check_positive
+from ..validation import (
+    check_bool,
+    check_bounds,
+    check_finite_1d,
+    check_integer,
+    check_positive,
+    finite_1d_with_range,
+)
 from ._binning import bin_values
 from ._grid import _make_edges, check_edges, domain_bounds, extend_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
@@ -93,7 +100,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     >>> round(float(rec.probabilities.sum()), 6), round(float(rec.counts.sum()))
     (1.0, 5000)
     """
-    values = check_finite_1d(w, "w")
+    values, w_min, w_max = finite_1d_with_range(w, "w")
     noise = check_noise(noise)
     method, max_iter, tol = check_run_args(method, max_iter, tol)
     if stop not in STOP_RULES:
@@ -107,7 +114,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         if values.size < 2 * folds:
             raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
                              f"{values.size} values for {folds} folds")
-    lo, hi = domain_bounds(bounds, values)
+    lo, hi = domain_bounds(bounds, values, (w_min, w_max))
     if bounds is None:  # (the range of w, widened if it is one value: check that it is a range)
         lo, hi = check_bounds((lo, hi))
     edges = _make_edges(lo, hi, n_intervals, width, values.size)  # (lo, hi) checked above
@@ -131,7 +138,8 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     # (Python float division: overflow gives inf; L is 0 only when hi - lo underflows)
     k_out = int(math.ceil(min(reach(noise) / L if L > 0.0 else math.inf, 1e9))) + 2
     # non-empty bins only; each record's bin only for the cross-validation stop
-    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper")
+    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper",
+                               w_range=(w_min, w_max))
     if bins.size * m > MAX_MATRIX_ENTRIES:
         raise ValueError(
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
