@@ -154,6 +154,31 @@ def test_reconstructor_matches_reconstruct():
         assert a.counts.sum() == pytest.approx(5_000)
 
 
+def test_reconstructor_checks_its_matrix_once_with_the_same_results_and_errors():
+    _, w = _data(n=5_000)
+    rc = Reconstructor(NOISES["gaussian"], make_edges((0, 1), n_intervals=20))
+    counts = rc.bin_counts(w)
+    a = rc.from_counts(counts, keep_history=True)
+    b = reconstruct_counts(counts, rc.matrix, edges=rc.edges, noise=rc.noise, keep_history=True)
+    np.testing.assert_array_equal(a.probabilities, b.probabilities)
+    np.testing.assert_array_equal(a.history, b.history)
+    assert (a.n_iter, a.statistic, a.n_ignored) == (b.n_iter, b.statistic, b.n_ignored)
+    with pytest.raises(ValueError, match="counts_w must be finite and non-negative"):
+        rc.from_counts(-counts)
+    with pytest.raises(ValueError, match="matrix must have shape"):
+        rc.from_counts(counts[1:])
+    with pytest.raises(ValueError, match="counts_w sums to 0"):
+        rc.from_counts(0 * counts)
+    # a matrix made writable and changed after __init__ is checked again on every call
+    rc.matrix.setflags(write=True)
+    rc.matrix[3, 4] = np.nan
+    with pytest.raises(ValueError, match="matrix must be finite and non-negative"):
+        rc.from_counts(counts)
+    rc.matrix = np.zeros_like(rc.matrix)
+    with pytest.raises(ValueError, match="matrix is all zero"):
+        rc.from_counts(counts)
+
+
 def test_posterior_rows_are_distributions_and_use_the_prior():
     _, w = _data(n=2_000)
     rec = reconstruct(w, NOISES["gaussian"], bounds=(0, 1), n_intervals=20)

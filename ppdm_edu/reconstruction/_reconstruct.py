@@ -227,6 +227,12 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     if noise is not None:
         check_noise(noise)
     A = np.asarray(matrix, dtype=float)
+    _check_counts(N, A)
+    return _from_counts(N, A, _matrix_row_maxima(A), edges, noise, n, method, max_iter, tol,
+                        keep_history)
+
+
+def _check_counts(N: np.ndarray, A: np.ndarray) -> None:
     if A.ndim != 2 or N.ndim != 1 or A.shape[0] != N.size:
         raise ValueError(
             f"matrix must have shape (len(counts_w), m); got counts of length {N.size} and "
@@ -234,7 +240,12 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
         )
     if not N.min() >= 0:
         raise ValueError("counts_w must be finite and non-negative")
-    row_top = _matrix_row_maxima(A)
+
+
+def _from_counts(N, A, row_top, edges, noise, n, method, max_iter, tol,
+                 keep_history) -> Reconstruction:
+    """:func:`reconstruct_counts` once the counts and the matrix are checked (``row_top``: the
+    matrix's row maxima)."""
     if not row_top.max() > 0:
         raise ValueError("matrix is all zero: no observed bin can come from any interval")
     n_counted = float(N.sum())
@@ -361,6 +372,13 @@ class Reconstructor:
             self.matrix[-1] += 1.0 - below_probability(self.edges, self.w_edges[-1], self.noise)
             np.clip(self.matrix, 0.0, 1.0, out=self.matrix)
         self.matrix.setflags(write=False)
+        # its row maxima, for every call (the matrix is checked once here, not per call; a
+        # matrix that fails the check is checked, and refused, on every call as before)
+        self._checked = (self.matrix, self.noise)
+        try:
+            self._row_top: np.ndarray | None = _matrix_row_maxima(self.matrix)
+        except ValueError:
+            self._row_top = None
 
     def bin_counts(self, w) -> np.ndarray:
         """Counts of ``w`` in the observed bins (values outside go to the end bins).
@@ -419,21 +437,33 @@ class Reconstructor:
             If ``counts_w`` does not have one non-negative finite count per observed bin or
             sums to 0.
         """
-        run = dict(edges=self.edges, noise=self.noise, method=self.method,
-                   keep_history=keep_history)
         counts = np.asarray(counts_w)
         if self.stop == "paper" or not (counts.ndim == 1 and counts.size == self.matrix.shape[0]
                                         and np.all(counts >= 0) and counts.sum() >= 2 * self.folds):
-            return reconstruct_counts(counts_w, self.matrix, max_iter=self.max_iter, tol=self.tol,
-                                      **run)
+            return self._counts(counts_w, self.max_iter, self.tol, keep_history)
         # one value per record in its bin (the fold split only needs the bin of each record)
         code = np.repeat(np.arange(counts.size), counts.astype(np.int64))
         loglik = heldout_loglik(code, self.matrix, self.folds, self.max_iter, self.rng)
         best = int(np.argmax(loglik))
-        rec = reconstruct_counts(counts_w, self.matrix, max_iter=max(best, 1), tol=0.0, **run)
+        rec = self._counts(counts_w, max(best, 1), 0.0, keep_history)
         loglik.setflags(write=False)
         return dataclasses.replace(rec, converged=True, stop="cross-validation",
                                    heldout_loglik=loglik)
+
+    def _counts(self, counts_w, max_iter, tol, keep_history) -> Reconstruction:
+        """``reconstruct_counts(counts_w, self.matrix, ...)`` without re-checking the read-only
+        matrix and the noise (checked in ``__init__``): the same result and errors."""
+        checked = self._checked
+        if (self._row_top is None or self.matrix is not checked[0] or self.noise is not checked[1]
+                or self.matrix.flags.writeable):
+            # (attributes replaced or made writable since __init__: check them as before)
+            return reconstruct_counts(counts_w, self.matrix, edges=self.edges, noise=self.noise,
+                                      method=self.method, max_iter=max_iter, tol=tol,
+                                      keep_history=keep_history)
+        N = check_finite_1d(counts_w, "counts_w")
+        _check_counts(N, self.matrix)
+        return _from_counts(N, self.matrix, self._row_top, self.edges, self.noise, None,
+                            self.method, max_iter, tol, keep_history)
 
     def __repr__(self):
         return (f"Reconstructor({self.noise!r}, {self.edges.size - 1} intervals, "
