@@ -661,7 +661,15 @@ class GaussianNoise(Noise):
 
     def _pdf(self, x):
         z = x / self.sigma
-        return np.exp(-0.5 * z * z) / (_SQRT2PI * self.sigma)
+        if np.ndim(z) == 0:
+            return np.exp(-0.5 * z * z) / (_SQRT2PI * self.sigma)
+        # the same operations in place: two temporaries instead of five (a large block's
+        # temporaries each cost an allocation and its page faults)
+        out = -0.5 * z
+        out *= z
+        np.exp(out, out=out)
+        out /= _SQRT2PI * self.sigma
+        return out
 
     def _logpdf(self, x):
         z = x / self.sigma

@@ -12,8 +12,10 @@ from ._grid import check_edges, check_method
 
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 MAX_MATRIX_ENTRIES = 20_000_000
-# entries per block of rows while building it (each temporary: 256 kB, in cache)
-_BLOCK_ENTRIES = 1 << 15
+# entries per block of rows while building it (each temporary: 125 kB, in cache, and below
+# glibc's 128 kB threshold for serving an allocation by mmap: a temporary above it costs a
+# fresh mapping and its page faults, which took 3x the arithmetic at m = 100)
+_BLOCK_ENTRIES = 16_000
 
 
 def below_probability(edges: np.ndarray, c: float, noise: Noise) -> np.ndarray:
