@@ -139,17 +139,21 @@ def successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
     ``sum_p (N_{j+1}(I_p) - N_j(I_p))^2 / N_j(I_p)`` over the intervals with ``N_j(I_p) > 0``
     (Sec. 3, "Stopping Criterion").
     """
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        return _successive_chi2(estimates, n)
+
+
+def _successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
+    """:func:`successive_chi2` for a caller that already ignores over/divide/invalid."""
     prev = n * estimates[:-1]
     diff = n * estimates[1:] - prev
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        # a tiny prev: the statistic is inf, i.e. not converged
-        stats = (diff**2 / prev).sum(axis=1)
+    # a tiny prev: the statistic is inf, i.e. not converged
+    stats = (diff**2 / prev).sum(axis=1)
     if prev.min() > 0.0:  # (NaN fails, and is handled below)
         return stats
     for j in np.flatnonzero(~(prev > 0.0).all(axis=1)):  # rare: an interval at exactly 0
         pos = prev[j] > 0.0
-        with np.errstate(over="ignore"):
-            stats[j] = np.sum(diff[j][pos] ** 2 / prev[j][pos])
+        stats[j] = np.sum(diff[j][pos] ** 2 / prev[j][pos])
     return stats
 
 
@@ -194,7 +198,8 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     est = np.empty((_MAX_BLOCK + 1 if not fixed else block + 1, m))
     rows = [est[0], est[1]]  # views of est's rows, made as the blocks need them
     est[0] = 1.0 / m  # step (1): uniform start
-    history = [est[0].copy()] if keep_history else None
+    # the history as blocks of rows (one copy per block, stacked once at the end)
+    history = [est[:1].copy()] if keep_history else None
     D, ratio = np.empty(m_w), np.empty(m_w)
     T = np.empty(m)
     divide, multiply, add = np.divide, np.multiply, np.add.reduce
@@ -209,7 +214,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     at_dot = AT.dot
     fused = (_fused_products(A, N, D, ratio, T)
              if A.size > _FUSED_MIN_ENTRIES and A.flags.c_contiguous else None)
-    biggest, inf = np.maximum.reduce, math.inf
+    biggest, lowest, inf = np.maximum.reduce, np.minimum.reduce, math.inf
     n_arr, total_arr = np.array(n), np.empty(())
     sum_into: Callable[..., object] = np.add.reduce  # (array, axis, dtype, out)
     statistic = float("nan")
@@ -271,19 +276,22 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
                 # again with the guard, which stops there as the plain loop does. Then: was
                 # every estimate used safe? (NaN fails too.) If not, keep the iterations
                 # before the first unsafe one and run on with the guard.
-                finite = add(est[1:k + 1], 1) < inf
-                if not finite.all():  # pragma: no cover - defensive
-                    j, careful = int(np.argmin(finite)), True
-                safe = est[:j].min(axis=1) >= floor_pr
-                if not safe.all():
-                    j, careful = int(np.argmin(safe)), True
+                # (two scalar reductions first: est[:k] >= floor_pr fails on NaN, the sum of the
+                # last estimate on NaN and inf; row by row only when one fails)
+                if not (lowest(est[:k], None) >= floor_pr and add(est[k]) < inf):
+                    finite = add(est[1:k + 1], 1) < inf
+                    if not finite.all():  # pragma: no cover - defensive
+                        j, careful = int(np.argmin(finite)), True
+                    safe = est[:j].min(axis=1) >= floor_pr
+                    if not safe.all():
+                        j, careful = int(np.argmin(safe)), True
             # the paper's test after each iteration of the block, in order: stop at the first
-            stats = successive_chi2(est[: j + 1], n) if j else np.empty(0)
-            hit = np.flatnonzero(stats <= threshold)
+            stats = _successive_chi2(est[: j + 1], n) if j else np.empty(0)
+            hit = (stats <= threshold).nonzero()[0]
             if hit.size:
                 j = int(hit[0]) + 1
             if history is not None:  # i.e. keep_history
-                history.extend(row.copy() for row in est[1: j + 1])
+                history.append(est[1: j + 1].copy())
             if j:
                 statistic = float(stats[j - 1])
             done += j
@@ -298,7 +306,7 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
 
 
 def _stack(history):
-    return None if history is None else np.array(history)
+    return None if history is None else np.concatenate(history)
 
 
 def check_run_args(method, max_iter, tol):
