@@ -39,6 +39,8 @@ import html
 import io
 import re
 import time
+from collections import OrderedDict
+from collections.abc import Hashable
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -253,6 +255,8 @@ class Panel(abc.ABC):
     title: str = ""
     #: figure size in inches (None: matplotlib's rcParams)
     figsize: tuple[float, float] | None = None
+    #: figures kept, one per :meth:`figure_key` (the one shown included), to be redrawn in place
+    kept_figures: int = 4
 
     def __init__(self, **initial):
         self.controls: dict[str, widgets.ValueWidget] = self.build_controls()
@@ -277,6 +281,9 @@ class Panel(abc.ABC):
         self.last_update_seconds: float | None = None
         self._static_handle = None
         self._drawn = False
+        # the key of the figure shown (figure_key) and the other figures kept, by key
+        self._figure_key: Hashable = None
+        self._kept: OrderedDict = OrderedDict()
         self._align_labels()
         # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
         # answer"), not just its symbol (ipywidgets puts it on the label as its title)
@@ -395,6 +402,29 @@ class Panel(abc.ABC):
             True when the figure now shows ``result``.
         """
         return False
+
+    def figure_key(self, result) -> Hashable:
+        """Which of the kept figures can show ``result`` by :meth:`redraw`.
+
+        A panel whose layout changes with a control (the trees panel's bars with the selected
+        algorithms, the trade-off panel's mechanisms with the task) cannot redraw in place across
+        that change. Keyed by this, the figure drawn for each layout is kept (up to
+        :attr:`kept_figures`, least recently shown dropped first): coming back to a layout
+        redraws its figure in place instead of building a new one. The default, None for every
+        result, keeps one figure.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned.
+
+        Returns
+        -------
+        hashable
+            The same for two results exactly when :meth:`redraw` can turn the figure drawn for
+            one into the figure of the other.
+        """
+        return None
 
     # -- machinery ------------------------------------------------------------------------
     def _new_figure(self) -> Figure:
@@ -522,7 +552,19 @@ class Panel(abc.ABC):
         self.error = None
         self.result = result
         self.message.value = ""
-        if not (self._drawn and self.redraw(self.figure, result)):
+        key = self.figure_key(result)
+        drawn = self._drawn
+        if drawn and key != self._figure_key:
+            # another layout: keep this figure, bring back the one last drawn for that layout
+            self._kept[self._figure_key] = self.figure
+            kept = self._kept.pop(key, None)
+            while len(self._kept) > max(self.kept_figures - 1, 0):
+                self._kept.popitem(last=False)
+            if kept is not None:
+                self.figure = kept
+            drawn = kept is not None
+        self._figure_key = key
+        if not (drawn and self.redraw(self.figure, result)):
             # a new Figure, not figure.clear(): clearing walks and unlinks every artist of the
             # last drawing, which costs more (4-60 ms a redraw) than building an empty figure
             self.figure = self._new_figure()

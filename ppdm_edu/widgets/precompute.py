@@ -231,3 +231,52 @@ def slider_neighbours(slider, value) -> list:
     """
     return [v for v in (round(value + d, 6) for d in (slider.step, -slider.step))
             if slider.min <= v <= slider.max]
+
+
+def log_slider_neighbours(slider, value) -> list:
+    """The positions one step right and one step left of ``value`` on a log ``slider``.
+
+    :class:`ipywidgets.FloatLogSlider` steps its exponent: ``step``, ``min`` and ``max`` are
+    powers of ``base``. As :func:`slider_neighbours`, right first, exponents rounded to 6
+    decimals. As the slider does, a step lands on the grid ``min + k * step`` (from a position
+    off the grid, such as a ``max`` off it, on the next grid point that way) and a step past an
+    end stops at that end; an end has one neighbour.
+
+    Parameters
+    ----------
+    slider : ipywidgets.FloatLogSlider
+        Gives ``base``, ``step``, ``min`` and ``max`` (exponents).
+    value : float
+        The position now shown (> 0).
+
+    Returns
+    -------
+    list of float
+        At most two positions.
+
+    Examples
+    --------
+    >>> import ipywidgets as widgets
+    >>> s = widgets.FloatLogSlider(value=1.0, base=10, min=-1, max=0.5, step=0.25)
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 1.0)]
+    [1.7783, 0.5623]
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 0.1)]
+    [0.1778]
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 10 ** 0.5)]   # the right end
+    [1.7783]
+    >>> s.max = 0.6                                                  # off the grid of 0.25
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 10 ** 0.6)]   # one step left: 0.5
+    [3.1623]
+    """
+    import math
+
+    if not value > 0:
+        return []
+    here = math.log(value, slider.base)
+    at = (here - slider.min) / slider.step  # grid points from min (a fraction: off the grid)
+    out = []
+    for k in (math.floor(at + 1e-6) + 1, math.ceil(at - 1e-6) - 1):
+        e = min(max(round(slider.min + k * slider.step, 6), slider.min), slider.max)
+        if abs(e - here) > 1e-6:
+            out.append(slider.base ** e)
+    return out
