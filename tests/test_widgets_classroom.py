@@ -329,6 +329,8 @@ def test_trees_panel_trains_the_other_noise_and_functions_ahead_with_the_same_re
     assert a._trained.wait_idle(timeout=300)
     for function, noise in [(1, "uniform"), (2, "gaussian"), (5, "gaussian"), (3, "gaussian")]:
         assert a._key(function, noise, 100, "byclass") in a._trained, (function, noise)
+    for alg in ("randomized", "global", "local"):  # not selected: trained here, last
+        assert a._key(1, "gaussian", 100, alg) in a._trained, alg
     a.controls["function"].value = 5
     b = TreesPanel(function=5, noise="gaussian", privacy=100, algorithms=("original", "byclass"), **small)
     assert a.result.accuracies == b.result.accuracies

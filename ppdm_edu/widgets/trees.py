@@ -189,7 +189,8 @@ class TreesPanel(Panel):
         """Train the selected algorithms ahead while the room looks at the figure: at the
         neighbouring privacy levels (one step right first, then one step left), then with the
         other noise, then for the other functions (the next one first, then the previous one,
-        then the rest), each at this privacy level. Nothing under Pyodide (no thread).
+        then the rest), each at this privacy level; last, the algorithms not selected at this
+        setting. Nothing under Pyodide (no thread).
 
         Parameters
         ----------
@@ -206,6 +207,8 @@ class TreesPanel(Panel):
         settings += [(functions[(at + k) % len(functions)], noise, here) for k in (1, -1)]
         settings += [(g, noise, here) for g in functions if all(g != s[0] for s in settings) and g != f]
         tasks = dict(self._task(g, kind, p, alg) for g, kind, p in settings for alg in result.accuracies)
+        # last, the algorithms not selected, here (selecting them all is the next slowest move)
+        tasks.update(self._task(f, noise, here, alg) for alg in ALGORITHMS if alg not in result.accuracies)
         self._trained.prefetch(tasks.items())  # each key once (Original's has no noise, no level)
 
     @staticmethod
