@@ -335,3 +335,55 @@ def test_trees_panel_trains_the_other_noise_and_functions_ahead_with_the_same_re
     b = TreesPanel(function=5, noise="gaussian", privacy=100, algorithms=("original", "byclass"), **small)
     assert a.result.accuracies == b.result.accuracies
     assert a.result.n_leaves == b.result.n_leaves
+
+
+def test_the_other_task_is_drawn_while_the_kernel_is_idle_and_then_redrawn_in_place(monkeypatch):
+    """Panel.draw_ahead: the kernel's event loop draws the figure of the other task (once its
+    result is computed ahead) a moment after an update; moving to that task then redraws that
+    figure in place and shows what a new panel shows. Nothing is scheduled under Pyodide."""
+    import asyncio
+    import sys
+
+    from ppdm_edu.widgets.tradeoff import TradeoffPanel
+
+    async def lecture():
+        panel = TradeoffPanel()
+        assert panel._results.wait_idle(timeout=120)  # the other task, computed in a thread
+        panel.draw_ahead_delay = 0.0
+        panel.update()  # in a running loop: the drawing ahead is scheduled
+        assert panel._ahead_handle is not None
+        await asyncio.sleep(0.2)
+        assert "histogram" in panel._kept
+        drawn_ahead = panel._kept["histogram"]
+        panel.controls["task"].value = "histogram"
+        assert panel.figure is drawn_ahead
+        fresh = TradeoffPanel(task="histogram")
+        a, b = _pixels(panel), _pixels(fresh)
+        assert a.shape == b.shape and (a == b).all()
+        assert panel.alt_text == fresh.alt_text
+        monkeypatch.setattr(sys, "platform", "emscripten")
+        panel.update()
+        assert panel._ahead_handle is None
+
+    # no event loop (a script): nothing scheduled, nothing drawn ahead
+    quiet = TradeoffPanel()
+    assert quiet._ahead_handle is None and not quiet._kept
+    asyncio.run(lecture())
+
+
+def test_trees_panel_draws_every_algorithm_ahead_once_they_are_trained():
+    from ppdm_edu.trees.as2000 import ALGORITHMS
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    small = dict(n_train=1_000, n_test=500)
+    panel = TreesPanel(**small)
+    assert panel._trained.wait_idle(timeout=300)
+    assert panel.draw_ahead()          # what the kernel's event loop calls when idle
+    assert not panel.draw_ahead()      # once
+    ahead = panel._kept[tuple(ALGORITHMS)]
+    panel.controls["algorithms"].value = tuple(ALGORITHMS)
+    assert panel.figure is ahead
+    fresh = TreesPanel(algorithms=tuple(ALGORITHMS), **small)
+    a, b = _pixels(panel), _pixels(fresh)
+    assert a.shape == b.shape and (a == b).all()
+    assert panel.alt_text == fresh.alt_text

@@ -34,6 +34,7 @@ Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (a
 from __future__ import annotations
 
 import abc
+import asyncio
 import base64
 import html
 import io
@@ -257,6 +258,8 @@ class Panel(abc.ABC):
     figsize: tuple[float, float] | None = None
     #: figures kept, one per :meth:`figure_key` (the one shown included), to be redrawn in place
     kept_figures: int = 4
+    #: seconds after an update before the kernel draws the layouts of :meth:`results_ahead`
+    draw_ahead_delay: float = 0.25
 
     def __init__(self, **initial):
         self.controls: dict[str, widgets.ValueWidget] = self.build_controls()
@@ -284,6 +287,7 @@ class Panel(abc.ABC):
         # the key of the figure shown (figure_key) and the other figures kept, by key
         self._figure_key: Hashable = None
         self._kept: OrderedDict = OrderedDict()
+        self._ahead_handle: asyncio.TimerHandle | None = None
         self._align_labels()
         # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
         # answer"), not just its symbol (ipywidgets puts it on the label as its title)
@@ -425,6 +429,70 @@ class Panel(abc.ABC):
             one into the figure of the other.
         """
         return None
+
+    def results_ahead(self, result) -> list:
+        """Results, already computed, whose layout (:meth:`figure_key`) is worth drawing ahead.
+
+        The first figure of a layout costs the most (its axes, ticks and text are built); a
+        panel whose layouts are few (the trade-off panel's two tasks) names here the result of
+        each other layout, as far as it is computed (never compute here). While the kernel is
+        idle, :meth:`draw_ahead` draws each into a kept figure, so that the first move to it is
+        a redraw in place. Nothing is drawn ahead under Pyodide, nor without an event loop (a
+        script). Default: none.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned for the controls now shown.
+
+        Returns
+        -------
+        list
+            Results of other layouts, most likely next first.
+        """
+        return []
+
+    def draw_ahead(self) -> bool:
+        """Draw the first layout of :meth:`results_ahead` that has no figure yet, and keep it.
+
+        Called by the kernel's event loop :attr:`draw_ahead_delay` seconds after an update
+        (the loop runs it between two messages: a move waits at most for one drawing).
+
+        Returns
+        -------
+        bool
+            True when a figure was drawn (then the next one is scheduled).
+        """
+        self._ahead_handle = None
+        if self.result is None or self.error is not None or not self._drawn:
+            return False
+        for result in self.results_ahead(self.result):
+            key = self.figure_key(result)
+            if key == self._figure_key or key in self._kept:
+                continue
+            figure = self._new_figure()
+            self.draw(figure, result)
+            figure.canvas.draw()  # builds the ticks and lays out the text: what a first update pays
+            self._kept[key] = figure
+            while len(self._kept) > max(self.kept_figures - 1, 0):
+                self._kept.popitem(last=False)
+            self._schedule_draw_ahead()
+            return True
+        return False
+
+    def _schedule_draw_ahead(self) -> None:
+        from .precompute import threads_available
+
+        if self._ahead_handle is not None:
+            self._ahead_handle.cancel()
+            self._ahead_handle = None
+        if not threads_available():  # Pyodide: nothing ahead, the page's one thread is the student's
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test): nothing drawn ahead
+            return
+        self._ahead_handle = loop.call_later(self.draw_ahead_delay, self.draw_ahead)
 
     # -- machinery ------------------------------------------------------------------------
     def _new_figure(self) -> Figure:
@@ -588,6 +656,7 @@ class Panel(abc.ABC):
         self.last_update_seconds = time.perf_counter() - start
         self._refresh_static()
         self.after_update(result)
+        self._schedule_draw_ahead()
 
     def after_update(self, result) -> None:  # noqa: B027 (a hook: empty on purpose, not abstract)
         """Called after the figure is on its way (e.g. to compute the next slider positions

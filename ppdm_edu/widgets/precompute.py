@@ -83,6 +83,24 @@ class AheadCache:
         with self._lock:
             return key in self._done
 
+    def peek(self, key: Hashable, default=None):
+        """The result kept for ``key``, else ``default``: never computes, never waits.
+
+        Parameters
+        ----------
+        key : hashable
+            What the result depends on.
+        default : object, optional
+            Returned when no result is kept (also while one is being computed).
+
+        Returns
+        -------
+        object
+            The kept result or ``default``.
+        """
+        with self._lock:
+            return self._done.get(key, default)
+
     def _store(self, key, value) -> None:
         self._done[key] = value
         self._done.move_to_end(key)

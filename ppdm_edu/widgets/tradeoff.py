@@ -127,6 +127,11 @@ class TradeoffPanel(Panel):
         self._results.prefetch([(self._key(e, t), functools.partial(self._compute, e, t))
                                 for e, t in ahead])
 
+    def results_ahead(self, result) -> list:
+        # the other task's figure, drawn while the kernel is idle once its result is computed
+        return [r for r in (self._results.peek(self._key(result["epsilon"], other))
+                            for other in LOCAL_MECHANISMS if other != result["task"]) if r is not None]
+
     def draw(self, figure, result) -> None:
         ax = margin_axes(figure, left=9.5, bottom=3.4, top=0.8)
         # the artists of plot_mechanism_errors, kept to be updated in place (redraw)

@@ -225,6 +225,20 @@ class TreesPanel(Panel):
         # one figure per selection of algorithms (its bars and axes); up to kept_figures kept
         return tuple(a for a in ALGORITHMS if a in result.accuracies)
 
+    def results_ahead(self, result: TreesResult) -> list:
+        # every algorithm selected (the next slowest move), drawn while the kernel is idle once
+        # all of them are trained here
+        here = round(result.privacy * 100)
+        trained = {alg: self._trained.peek(self._key(result.function, result.noise, here, alg))
+                   for alg in ALGORITHMS}
+        if any(v is None for v in trained.values()):
+            return []
+        return [TreesResult(function=result.function, noise=result.noise, privacy=result.privacy,
+                            accuracies={a: v[0] for a, v in trained.items()},
+                            seconds={a: v[1] for a, v in trained.items()},
+                            n_leaves={a: v[2] for a, v in trained.items()},
+                            n_train=result.n_train, n_test=result.n_test)]
+
     def redraw(self, figure, result: TreesResult) -> bool:
         # the same algorithms: the same axes, ticks and bars serve, only heights and labels change
         # (a redraw in place costs about half of a new figure; the picture is the same)
