@@ -387,3 +387,27 @@ def test_trees_panel_draws_every_algorithm_ahead_once_they_are_trained():
     a, b = _pixels(panel), _pixels(fresh)
     assert a.shape == b.shape and (a == b).all()
     assert panel.alt_text == fresh.alt_text
+
+
+def test_the_kernel_looks_again_until_what_it_draws_ahead_is_trained(monkeypatch):
+    """Right after an update nothing of the other layout is trained yet: the event loop looks
+    again until it is, then draws it (once)."""
+    import asyncio
+
+    from ppdm_edu.trees.as2000 import ALGORITHMS
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    monkeypatch.setattr(TreesPanel, "draw_ahead_delay", 0.05)
+    monkeypatch.setattr(TreesPanel, "draw_ahead_tries", 2_000)
+
+    async def lecture():
+        panel = TreesPanel(n_train=1_000, n_test=500)
+        assert tuple(ALGORITHMS) not in panel._kept
+        for _ in range(1_200):
+            if tuple(ALGORITHMS) in panel._kept:
+                break
+            await asyncio.sleep(0.05)
+        assert tuple(ALGORITHMS) in panel._kept
+        assert 0 < panel._ahead_tries < 2_000  # it looked again while the trees were trained
+
+    asyncio.run(lecture())

@@ -260,6 +260,8 @@ class Panel(abc.ABC):
     kept_figures: int = 4
     #: seconds after an update before the kernel draws the layouts of :meth:`results_ahead`
     draw_ahead_delay: float = 0.25
+    #: times the kernel looks again (every :attr:`draw_ahead_delay` s) while none is computed yet
+    draw_ahead_tries: int = 20
 
     def __init__(self, **initial):
         self.controls: dict[str, widgets.ValueWidget] = self.build_controls()
@@ -288,6 +290,7 @@ class Panel(abc.ABC):
         self._figure_key: Hashable = None
         self._kept: OrderedDict = OrderedDict()
         self._ahead_handle: asyncio.TimerHandle | None = None
+        self._ahead_tries = 0
         self._align_labels()
         # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
         # answer"), not just its symbol (ipywidgets puts it on the label as its title)
@@ -461,12 +464,18 @@ class Panel(abc.ABC):
         Returns
         -------
         bool
-            True when a figure was drawn (then the next one is scheduled).
+            True when a figure was drawn (then the next one is scheduled; while no result is
+            computed yet, the loop looks again, :attr:`draw_ahead_tries` times).
         """
         self._ahead_handle = None
         if self.result is None or self.error is not None or not self._drawn:
             return False
-        for result in self.results_ahead(self.result):
+        results = self.results_ahead(self.result)
+        if not results and self._ahead_tries < self.draw_ahead_tries:
+            self._ahead_tries += 1
+            self._schedule_draw_ahead(again=True)
+            return False
+        for result in results:
             key = self.figure_key(result)
             if key == self._figure_key or key in self._kept:
                 continue
@@ -476,13 +485,15 @@ class Panel(abc.ABC):
             self._kept[key] = figure
             while len(self._kept) > max(self.kept_figures - 1, 0):
                 self._kept.popitem(last=False)
-            self._schedule_draw_ahead()
+            self._schedule_draw_ahead(again=True)
             return True
         return False
 
-    def _schedule_draw_ahead(self) -> None:
+    def _schedule_draw_ahead(self, again: bool = False) -> None:
         from .precompute import threads_available
 
+        if not again:
+            self._ahead_tries = 0
         if self._ahead_handle is not None:
             self._ahead_handle.cancel()
             self._ahead_handle = None

@@ -71,6 +71,7 @@ class TradeoffPanel(Panel):
         self.seed = seed
         self._results = AheadCache(maxsize=256)
         self._drawings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # figure -> its bars
+        self._latest: dict = {}  # task -> the result last computed for it (by either thread)
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
@@ -110,7 +111,9 @@ class TradeoffPanel(Panel):
             label = "uniform (100%)" if mech == "uniform" else mech
             rows.append({"mechanism": label, "error": float(errors.mean()),
                          "error_sd": float(errors.std(ddof=1)), "epsilon": claimed, "audited_epsilon": audited})
-        return {"epsilon": eps, "task": task, "rows": rows}
+        result = {"epsilon": eps, "task": task, "rows": rows}
+        self._latest[task] = result
+        return result
 
     def after_update(self, result) -> None:
         """Compute ahead, while the room looks at the figure: one ε step right, one left, then
@@ -128,9 +131,15 @@ class TradeoffPanel(Panel):
                                 for e, t in ahead])
 
     def results_ahead(self, result) -> list:
-        # the other task's figure, drawn while the kernel is idle once its result is computed
-        return [r for r in (self._results.peek(self._key(result["epsilon"], other))
-                            for other in LOCAL_MECHANISMS if other != result["task"]) if r is not None]
+        # the other task's figure, drawn while the kernel is idle once a result of it is computed
+        # (at this ε if there is one; any ε serves, the figure is then redrawn in place)
+        out = []
+        for other in LOCAL_MECHANISMS:
+            if other != result["task"]:
+                ahead = self._results.peek(self._key(result["epsilon"], other), self._latest.get(other))
+                if ahead is not None:
+                    out.append(ahead)
+        return out
 
     def draw(self, figure, result) -> None:
         ax = margin_axes(figure, left=9.5, bottom=3.4, top=0.8)
