@@ -327,8 +327,9 @@ def test_trees_panel_trains_the_other_noise_and_functions_ahead_with_the_same_re
     small = dict(n_train=1_000, n_test=500)
     a = TreesPanel(function=1, noise="gaussian", privacy=100, algorithms=("original", "byclass"), **small)
     assert a._trained.wait_idle(timeout=300)
-    for function, noise in [(1, "uniform"), (2, "gaussian"), (5, "gaussian"), (3, "gaussian")]:
+    for function, noise in [(1, "uniform"), (2, "gaussian"), (5, "gaussian")]:  # 1 - 1 is 5
         assert a._key(function, noise, 100, "byclass") in a._trained, (function, noise)
+    assert a._key(3, "gaussian", 100, "byclass") not in a._trained  # two steps away
     for alg in ("randomized", "global", "local"):  # not selected: trained here, last
         assert a._key(1, "gaussian", 100, alg) in a._trained, alg
     a.controls["function"].value = 5

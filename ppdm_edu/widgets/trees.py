@@ -188,9 +188,9 @@ class TreesPanel(Panel):
     def after_update(self, result: TreesResult) -> None:
         """Train the selected algorithms ahead while the room looks at the figure: at the
         neighbouring privacy levels (one step right first, then one step left), then with the
-        other noise, then for the other functions (the next one first, then the previous one,
-        then the rest), each at this privacy level; last, the algorithms not selected at this
-        setting. Nothing under Pyodide (no thread).
+        other noise, then for the next and the previous function (cyclic), each at this privacy
+        level; last, the algorithms not selected at this setting. Nothing under Pyodide (no
+        thread).
 
         Parameters
         ----------
@@ -204,8 +204,9 @@ class TreesPanel(Panel):
         settings += [(f, other, here) for other in ("gaussian", "uniform") if other != noise]
         functions = [option[1] for option in self.controls["function"].options]
         at = functions.index(f) if f in functions else 0
+        # the next and the previous function (cyclic: from Function 1 back to 5); not every
+        # function: that much training ahead at every new level slows the next moves on 2 cores
         settings += [(functions[(at + k) % len(functions)], noise, here) for k in (1, -1)]
-        settings += [(g, noise, here) for g in functions if all(g != s[0] for s in settings) and g != f]
         tasks = dict(self._task(g, kind, p, alg) for g, kind, p in settings for alg in result.accuracies)
         # last, the algorithms not selected, here (selecting them all is the next slowest move)
         tasks.update(self._task(f, noise, here, alg) for alg in ALGORITHMS if alg not in result.accuracies)
