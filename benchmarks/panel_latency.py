@@ -19,9 +19,10 @@ Usage::
 test_notebooks_in_browser.py``) and a lecturer would: a slider one keyboard step away and back,
 twice; toggle buttons and dropdowns to every other choice, then back; a multiple choice to all
 options, then back. Before each move it waits until the panel has computed ahead what it
-computes ahead (``AheadCache``, at most ``--pause`` seconds): the room looks at the figure
-between moves. These are the kernel's share of the browser medians (the page adds the transfer,
-decoding and painting of the image).
+computes ahead (``AheadCache``, at most ``--pause`` seconds) and drawn ahead what the kernel
+draws while idle (``Panel.draw_ahead``): the room looks at the figure between moves. These are
+the kernel's share of the browser medians (the page adds the transfer, decoding and painting of
+the image).
 
 Reported per panel and per control: number of updates, p50 / p95 / max in milliseconds, how many
 updates ended in a message (a ``ValueError`` shown instead of a figure: those are timed but kept
@@ -376,13 +377,19 @@ def measure_panel(key: str, cls, min_updates: int = 30, min_per_control: int = 8
 
 
 def _wait_ahead(panel, timeout: float) -> None:
-    """Wait (at most ``timeout`` s) until every AheadCache of ``panel`` has nothing to do."""
-    from ppdm_edu.widgets.precompute import AheadCache
+    """Wait (at most ``timeout`` s) until every AheadCache of ``panel`` has nothing to do, then
+    draw ahead what the kernel's event loop draws while it is idle (``Panel.draw_ahead``; this
+    script runs no event loop)."""
+    from ppdm_edu.widgets.precompute import AheadCache, threads_available
 
     deadline = time.monotonic() + timeout
     for value in vars(panel).values():
         if isinstance(value, AheadCache):
             value.wait_idle(timeout=max(deadline - time.monotonic(), 0.0))
+    draw_ahead = getattr(panel, "draw_ahead", None)
+    if draw_ahead is not None and threads_available():
+        while draw_ahead():
+            pass
 
 
 def _step_moves(control) -> list:
