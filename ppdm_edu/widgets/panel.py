@@ -30,6 +30,14 @@ is the *last* picture.
 
 Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (and optionally
 :meth:`summary`). Algorithms never import this module.
+
+Speed (issues 17 and 31): a panel may update its last drawing in place (:meth:`Panel.redraw`)
+instead of building a new figure; one figure is kept per layout (:meth:`Panel.figure_key`, e.g.
+per selection of algorithms), so that coming back to a layout is a redraw in place too; and while
+the kernel is idle its event loop draws the layouts a panel names ahead
+(:meth:`Panel.results_ahead`, never under Pyodide). Results are computed ahead in a thread by the
+panels themselves (:class:`~ppdm_edu.widgets.precompute.AheadCache`). Every picture is the one a
+new panel draws at the same values (the tests compare them pixel for pixel).
 """
 from __future__ import annotations
 
