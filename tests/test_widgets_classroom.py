@@ -371,6 +371,12 @@ def test_the_other_task_is_drawn_while_the_kernel_is_idle_and_then_redrawn_in_pl
     assert quiet._ahead_handle is None and not quiet._kept
     asyncio.run(lecture())
 
+    async def other_panel():  # a panel that names no layout to draw ahead schedules nothing
+        panel = RandomizationPanel()
+        assert panel._ahead_handle is None
+
+    asyncio.run(other_panel())
+
 
 def test_trees_panel_draws_every_algorithm_ahead_once_they_are_trained():
     from ppdm_edu.trees.as2000 import ALGORITHMS

@@ -505,6 +505,8 @@ class Panel(abc.ABC):
         if self._ahead_handle is not None:
             self._ahead_handle.cancel()
             self._ahead_handle = None
+        if type(self).results_ahead is Panel.results_ahead:  # names no layout: nothing to draw
+            return
         if not threads_available():  # Pyodide: nothing ahead, the page's one thread is the student's
             return
         try:
