@@ -369,13 +369,13 @@ def test_the_other_task_is_drawn_while_the_kernel_is_idle_and_then_redrawn_in_pl
     # no event loop (a script): nothing scheduled, nothing drawn ahead
     quiet = TradeoffPanel()
     assert quiet._ahead_handle is None and not quiet._kept
-    asyncio.run(lecture())
 
     async def other_panel():  # a panel that names no layout to draw ahead schedules nothing
         panel = RandomizationPanel()
         assert panel._ahead_handle is None
 
     asyncio.run(other_panel())
+    asyncio.run(lecture())
 
 
 def test_trees_panel_draws_every_algorithm_ahead_once_they_are_trained():
