@@ -418,3 +418,18 @@ def test_the_kernel_looks_again_until_what_it_draws_ahead_is_trained(monkeypatch
         assert 0 < panel._ahead_tries < 2_000  # it looked again while the trees were trained
 
     asyncio.run(lecture())
+
+
+def test_ahead_cache_waits_its_delay_before_computing_ahead():
+    import time
+
+    cache = AheadCache(delay=0.3)
+    started = []
+    cache.prefetch([("k", lambda: started.append(time.monotonic()) or 1)])
+    t0 = time.monotonic()
+    assert cache.wait_idle(timeout=10)
+    assert started and started[0] - t0 >= 0.25
+    assert cache.get("k", lambda: -1) == 1
+    assert cache.get("now", lambda: 2) == 2  # the foreground never waits for the delay
+    with pytest.raises(ValueError, match="delay"):
+        AheadCache(delay=-1)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
@@ -53,6 +54,10 @@ class AheadCache:
     ----------
     maxsize : int, default 256
         Results kept (least recently used dropped first).
+    delay : float, default 0.0
+        Seconds the background thread waits after :meth:`prefetch` before it starts on the new
+        work: a move that follows within that time does not share the interpreter with it (a
+        lecturer who talks longer loses nothing; the work starts after the pause).
 
     Examples
     --------
@@ -66,10 +71,14 @@ class AheadCache:
     4
     """
 
-    def __init__(self, maxsize: int = 256):
+    def __init__(self, maxsize: int = 256, delay: float = 0.0):
         if int(maxsize) < 1:
             raise ValueError(f"maxsize must be a positive integer, got {maxsize!r}")
+        if not float(delay) >= 0.0:
+            raise ValueError(f"delay must be a number of seconds >= 0, got {delay!r}")
         self.maxsize = int(maxsize)
+        self.delay = float(delay)
+        self._not_before = 0.0  # time.monotonic() before which the thread starts nothing new
         self._lock = threading.Condition()
         self._done: OrderedDict = OrderedDict()
         self._running: dict[Hashable, threading.Event] = {}
@@ -166,6 +175,7 @@ class AheadCache:
             return
         with self._lock:
             self._queue = [(k, f) for k, f in items if k not in self._done and k not in self._running]
+            self._not_before = time.monotonic() + self.delay
             if self._queue and (self._thread is None or not self._thread.is_alive()):
                 thread = threading.Thread(target=self._work, name="ppdm-panel-ahead", daemon=True)
                 try:
@@ -204,6 +214,10 @@ class AheadCache:
                     if not self._queue:
                         self._thread = None
                         return
+                    continue
+                pause = self._not_before - time.monotonic()
+                if pause > 0:  # the room is still looking at the last move
+                    self._lock.wait(pause)
                     continue
                 key, compute = self._queue.pop(0)
                 event = self._running[key] = threading.Event()

@@ -125,7 +125,9 @@ class TreesPanel(Panel):
         self.n_train = n_train
         self.n_test = n_test
         self.seed = seed
-        self._trained = AheadCache(maxsize=512)
+        # training ahead waits half a second after a move: two trees at a time would otherwise
+        # share the interpreter with a quick next move (2 cores: each at half speed)
+        self._trained = AheadCache(maxsize=512, delay=0.5)
         self._bars: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # figure -> its bars
         super().__init__(**initial)
 
