@@ -13,6 +13,16 @@ Usage::
     python benchmarks/panel_latency.py                       # every panel
     python benchmarks/panel_latency.py --panel reconstruction  # panels whose key contains this
     python benchmarks/panel_latency.py --updates 60 --json out.json
+    python benchmarks/panel_latency.py --steps --lecture     # one step at a time, as in class
+
+``--steps`` moves each control the way the browser test does (``tests/browser/
+test_notebooks_in_browser.py``) and a lecturer would: a slider one keyboard step away and back,
+twice; toggle buttons and dropdowns to every other choice, then back; a multiple choice to all
+options, then back. Before each move it waits until the panel has computed ahead what it
+computes ahead (``AheadCache``, at most ``--pause`` seconds) and drawn ahead what the kernel
+draws while idle (``Panel.draw_ahead``): the room looks at the figure between moves. These are
+the kernel's share of the browser medians (the page adds the transfer, decoding and painting of
+the image).
 
 Reported per panel and per control: number of updates, p50 / p95 / max in milliseconds, how many
 updates ended in a message (a ``ValueError`` shown instead of a figure: those are timed but kept
@@ -366,9 +376,95 @@ def measure_panel(key: str, cls, min_updates: int = 30, min_per_control: int = 8
                       crashes=crashes, messages=messages, **stats)
 
 
+def _wait_ahead(panel, timeout: float) -> None:
+    """Wait (at most ``timeout`` s) until every AheadCache of ``panel`` has nothing to do, then
+    draw ahead what the kernel's event loop draws while it is idle (``Panel.draw_ahead``; this
+    script runs no event loop)."""
+    from ppdm_edu.widgets.precompute import AheadCache, threads_available
+
+    deadline = time.monotonic() + timeout
+    for value in vars(panel).values():
+        if isinstance(value, AheadCache):
+            value.wait_idle(timeout=max(deadline - time.monotonic(), 0.0))
+    draw_ahead = getattr(panel, "draw_ahead", None)
+    if draw_ahead is not None and threads_available():
+        while draw_ahead():
+            pass
+
+
+def _step_moves(control) -> list:
+    """The moves of ``--steps`` for one control (see the module docstring)."""
+    import ipywidgets as w
+
+    from ppdm_edu.widgets.precompute import log_slider_neighbours, slider_neighbours
+
+    current = control.value
+    if isinstance(control, w.FloatLogSlider):
+        near = log_slider_neighbours(control, current)
+    elif isinstance(control, (w.IntSlider, w.FloatSlider)):
+        near = slider_neighbours(control, current)
+    else:
+        near = None
+    if near is not None:
+        if not near:
+            return []
+        away = near[0]  # right first, as the browser test (left at the right end)
+        if isinstance(control, w.IntSlider):
+            away = int(away)
+        return [away, current, away, current]
+    if isinstance(control, w.SelectMultiple):
+        every = tuple(_options(control))
+        return [every, current] if every != tuple(current) else []
+    if hasattr(control, "options"):
+        return [o for o in _options(control) if not _same(o, current)] + [current]
+    if isinstance(control, (w.Checkbox, w.ToggleButton)):
+        return [not current, current]
+    return []
+
+
+def measure_steps(key: str, cls, pause: float = 10.0) -> PanelStats:
+    """Build ``cls()`` and move each control one step at a time (``--steps``); return the timings."""
+    target, source = target_for(key, cls)
+    start = time.perf_counter()
+    panel = cls()
+    build_ms = (time.perf_counter() - start) * 1000.0
+    all_ok: list[float] = []
+    control_stats: list[ControlStats] = []
+    n_msg = 0
+    for name, control in panel.controls.items():
+        if getattr(control, "disabled", False):
+            continue
+        moves = _step_moves(control)
+        ok: list[float] = []
+        c_msg = 0
+        for value in moves:
+            _wait_ahead(panel, pause)
+            t0 = time.perf_counter()
+            control.value = value
+            dt = time.perf_counter() - t0
+            if panel.error is not None:
+                c_msg += 1
+            else:
+                ok.append(dt)
+        all_ok += ok
+        n_msg += c_msg
+        control_stats.append(ControlStats(name=name, widget=type(control).__name__, n_updates=len(moves),
+                                          n_messages=c_msg, n_crashes=0, values_tried=_fmt_values(moves),
+                                          **_percentiles(ok)))
+    stats = _percentiles(all_ok)
+    return PanelStats(key=key, title=getattr(panel, "title", ""), build_ms=build_ms,
+                      n_updates=sum(c.n_updates for c in control_stats), n_messages=n_msg, n_crashes=0,
+                      target_ms=None if target is None else target * 1000.0, target_source=source,
+                      p95_in_scope_ms=stats["p95_ms"], n_in_scope=len(all_ok),
+                      meets_target=None if target is None else (stats["p95_ms"] or 0) <= target * 1000.0,
+                      controls=control_stats, **stats)
+
+
 def measure_all(panel_filter: str | None = None, min_updates: int = 30, min_per_control: int = 8,
-                lecture: bool = False, verbose: bool = False, panels: dict | None = None) -> list[PanelStats]:
-    """Measure every panel (``panels`` defaults to :func:`ppdm_edu.widgets.all_panels`)."""
+                lecture: bool = False, verbose: bool = False, panels: dict | None = None,
+                steps: bool = False, pause: float = 10.0) -> list[PanelStats]:
+    """Measure every panel (``panels`` defaults to :func:`ppdm_edu.widgets.all_panels`);
+    ``steps``: one step at a time (:func:`measure_steps`) instead of sweeping each range."""
     from ppdm_edu import lecture_mode
 
     lecture_mode(lecture)  # what the first cell of every notebook does
@@ -382,6 +478,9 @@ def measure_all(panel_filter: str | None = None, min_updates: int = 30, min_per_
             continue
         if verbose:
             print(f"measuring {key} ...", file=sys.stderr)
+        if steps:
+            out.append(measure_steps(key, cls, pause=pause))
+            continue
         out.append(measure_panel(key, cls, min_updates=min_updates,
                                  min_per_control=min_per_control, verbose=verbose))
     return out
@@ -434,6 +533,11 @@ def main(argv=None) -> int:
     parser.add_argument("--per-control", type=int, default=8,
                         help="minimum timed updates per control (default 8)")
     parser.add_argument("--lecture", action="store_true", help="measure in lecture (projector) mode")
+    parser.add_argument("--steps", action="store_true",
+                        help="one step at a time with a pause between moves, as the browser test "
+                             "(see the module docstring)")
+    parser.add_argument("--pause", type=float, default=10.0,
+                        help="--steps: wait at most this long (s) for the computing ahead before each move")
     parser.add_argument("--json", default=None, help="also write the results to this JSON file")
     parser.add_argument("--list", action="store_true", help="list the panels and exit")
     parser.add_argument("-v", "--verbose", action="store_true")
@@ -454,9 +558,12 @@ def main(argv=None) -> int:
         print(f"no panel matches {args.panel!r}; panels: {', '.join(sorted(panels))}", file=sys.stderr)
         return 2
     results = measure_all(args.panel, min_updates=args.updates, min_per_control=args.per_control,
-                          lecture=args.lecture, verbose=args.verbose, panels=panels)
+                          lecture=args.lecture, verbose=args.verbose, panels=panels,
+                          steps=args.steps, pause=args.pause)
     print(f"Panel latency ({os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"{'lecture' if args.lecture else 'classroom'} style; shared machine: timings are noisy)\n")
+          f"{'lecture' if args.lecture else 'classroom'} style"
+          f"{', one step at a time' if args.steps else ''}; load average "
+          f"{os.getloadavg()[0]:.1f} at the end; shared machine: timings are noisy)\n")
     print(format_table(results))
     if args.json:
         with open(args.json, "w") as fh:

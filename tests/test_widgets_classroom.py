@@ -240,3 +240,196 @@ def test_ppdtc45_panel_redrawn_in_place_shows_what_a_new_panel_draws():
         fresh = PerturbedTreePanel(threshold=threshold, snr=snr, kind=kind)
         a, b = (np.asarray(Image.open(io.BytesIO(p.image.value))) for p in (moved, fresh))
         assert a.shape == b.shape and (a == b).all(), (threshold, snr, kind)
+
+
+def _pixels(panel):
+    import io
+
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(panel.image.value)))
+
+
+def test_trees_panel_redrawn_in_place_shows_what_a_new_panel_draws():
+    """Notebook 04's panel updates its bars in place (Panel.redraw) and keeps one figure per
+    selection of algorithms (Panel.figure_key); after moves of every control its picture, alt
+    text and read-out are those of a new panel at those values."""
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    small = dict(n_train=1_000, n_test=500)
+    moved = TreesPanel(**small)
+    three = ("original", "randomized", "byclass")
+    steps = [(1, "gaussian", 105, three), (1, "uniform", 105, three), (3, "uniform", 40, three),
+             (3, "uniform", 40, ("byclass",)), (3, "gaussian", 200, ("byclass",)),
+             (3, "gaussian", 200, three), (5, "gaussian", 5, three)]
+    in_place = 0
+    for function, noise, privacy, algorithms in steps:
+        before = moved.figure
+        moved.controls["function"].value = function
+        moved.controls["noise"].value = noise
+        moved.controls["privacy"].value = privacy
+        moved.controls["algorithms"].value = algorithms
+        in_place += moved.figure is before
+        fresh = TreesPanel(function=function, noise=noise, privacy=privacy, algorithms=algorithms, **small)
+        a, b = _pixels(moved), _pixels(fresh)
+        assert a.shape == b.shape and (a == b).all(), (function, noise, privacy, algorithms)
+        assert moved.alt_text == fresh.alt_text
+        assert moved.result.accuracies == fresh.result.accuracies
+    # the same selection: redrawn in place; back to three algorithms: the figure kept for them
+    assert in_place >= 4
+
+
+def test_trade_off_panel_redrawn_in_place_shows_what_a_new_panel_draws():
+    """Notebook 08's panel updates its bars in place at another ε and keeps one figure per task;
+    the picture, alt text and read-out are those of a new panel at the same values."""
+    from ppdm_edu.widgets.tradeoff import TradeoffPanel
+
+    moved = TradeoffPanel()
+    share = moved.figure
+    in_place = 0
+    for epsilon, task in [(10 ** 0.05, "share"), (0.1, "share"), (5.0, "share"), (5.0, "histogram"),
+                          (10 ** -0.5, "histogram"), (10 ** -0.5, "share"), (1.0, "share")]:
+        before = moved.figure
+        moved.controls["epsilon"].value = epsilon
+        moved.controls["task"].value = task
+        in_place += moved.figure is before
+        fresh = TradeoffPanel(epsilon=epsilon, task=task)
+        a, b = _pixels(moved), _pixels(fresh)
+        assert a.shape == b.shape and (a == b).all(), (epsilon, task)
+        assert moved.alt_text == fresh.alt_text
+        assert moved.readout.value == fresh.readout.value
+    assert moved.figure is share  # the share figure was kept while the histogram was shown
+    assert in_place >= 4
+
+
+def test_trade_off_panel_computes_the_neighbouring_epsilons_and_the_other_task_ahead():
+    from ppdm_edu.widgets.tradeoff import TradeoffPanel
+
+    a = TradeoffPanel()
+    assert a._results.wait_idle(timeout=120)
+    right, left = 10 ** 0.05, 10 ** -0.05
+    for key in (a._key(right, "share"), a._key(left, "share"), a._key(1.0, "histogram")):
+        assert key in a._results, key
+    a.controls["epsilon"].value = right
+    b = TradeoffPanel(epsilon=right)  # in the foreground
+    assert a.result == b.result
+    # the slider's end: one neighbour only, inside the range
+    c = TradeoffPanel(epsilon=5.0)
+    assert c._results.wait_idle(timeout=120)
+    # 5 = 10^0.699 is off the slider's grid (-1 + 0.05 k): one step left is 10^0.65, as in the page
+    assert c._key(10 ** 0.65, "share") in c._results
+    assert len([k for k in c._results._done if k[1] == "share"]) == 2  # 5.0 and one step left
+
+
+def test_trees_panel_trains_the_other_noise_and_functions_ahead_with_the_same_results():
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    small = dict(n_train=1_000, n_test=500)
+    a = TreesPanel(function=1, noise="gaussian", privacy=100, algorithms=("original", "byclass"), **small)
+    assert a._trained.wait_idle(timeout=300)
+    for function, noise in [(1, "uniform"), (2, "gaussian"), (5, "gaussian")]:  # 1 - 1 is 5
+        assert a._key(function, noise, 100, "byclass") in a._trained, (function, noise)
+    assert a._key(3, "gaussian", 100, "byclass") not in a._trained  # two steps away
+    for alg in ("randomized", "global", "local"):  # not selected: trained here, last
+        assert a._key(1, "gaussian", 100, alg) in a._trained, alg
+    a.controls["function"].value = 5
+    b = TreesPanel(function=5, noise="gaussian", privacy=100, algorithms=("original", "byclass"), **small)
+    assert a.result.accuracies == b.result.accuracies
+    assert a.result.n_leaves == b.result.n_leaves
+
+
+def test_the_other_task_is_drawn_while_the_kernel_is_idle_and_then_redrawn_in_place(monkeypatch):
+    """Panel.draw_ahead: the kernel's event loop draws the figure of the other task (once its
+    result is computed ahead) a moment after an update; moving to that task then redraws that
+    figure in place and shows what a new panel shows. Nothing is scheduled under Pyodide."""
+    import asyncio
+    import sys
+
+    from ppdm_edu.widgets.tradeoff import TradeoffPanel
+
+    async def lecture():
+        panel = TradeoffPanel()
+        assert panel._results.wait_idle(timeout=120)  # the other task, computed in a thread
+        panel.draw_ahead_delay = 0.0
+        panel.update()  # in a running loop: the drawing ahead is scheduled
+        assert panel._ahead_handle is not None
+        await asyncio.sleep(0.2)
+        assert "histogram" in panel._kept
+        drawn_ahead = panel._kept["histogram"]
+        panel.controls["task"].value = "histogram"
+        assert panel.figure is drawn_ahead
+        fresh = TradeoffPanel(task="histogram")
+        a, b = _pixels(panel), _pixels(fresh)
+        assert a.shape == b.shape and (a == b).all()
+        assert panel.alt_text == fresh.alt_text
+        monkeypatch.setattr(sys, "platform", "emscripten")
+        panel.update()
+        assert panel._ahead_handle is None
+
+    # no event loop (a script): nothing scheduled, nothing drawn ahead
+    quiet = TradeoffPanel()
+    assert quiet._ahead_handle is None and not quiet._kept
+
+    async def other_panel():  # a panel that names no layout to draw ahead schedules nothing
+        panel = RandomizationPanel()
+        assert panel._ahead_handle is None
+
+    asyncio.run(other_panel())
+    asyncio.run(lecture())
+
+
+def test_trees_panel_draws_every_algorithm_ahead_once_they_are_trained():
+    from ppdm_edu.trees.as2000 import ALGORITHMS
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    small = dict(n_train=1_000, n_test=500)
+    panel = TreesPanel(**small)
+    assert panel._trained.wait_idle(timeout=300)
+    assert panel.draw_ahead()          # what the kernel's event loop calls when idle
+    assert not panel.draw_ahead()      # once
+    ahead = panel._kept[tuple(ALGORITHMS)]
+    panel.controls["algorithms"].value = tuple(ALGORITHMS)
+    assert panel.figure is ahead
+    fresh = TreesPanel(algorithms=tuple(ALGORITHMS), **small)
+    a, b = _pixels(panel), _pixels(fresh)
+    assert a.shape == b.shape and (a == b).all()
+    assert panel.alt_text == fresh.alt_text
+
+
+def test_the_kernel_looks_again_until_what_it_draws_ahead_is_trained(monkeypatch):
+    """Right after an update nothing of the other layout is trained yet: the event loop looks
+    again until it is, then draws it (once)."""
+    import asyncio
+
+    from ppdm_edu.trees.as2000 import ALGORITHMS
+    from ppdm_edu.widgets.trees import TreesPanel
+
+    monkeypatch.setattr(TreesPanel, "draw_ahead_delay", 0.05)
+    monkeypatch.setattr(TreesPanel, "draw_ahead_tries", 2_000)
+
+    async def lecture():
+        panel = TreesPanel(n_train=1_000, n_test=500)
+        assert tuple(ALGORITHMS) not in panel._kept
+        for _ in range(1_200):
+            if tuple(ALGORITHMS) in panel._kept:
+                break
+            await asyncio.sleep(0.05)
+        assert tuple(ALGORITHMS) in panel._kept
+        assert 0 < panel._ahead_tries < 2_000  # it looked again while the trees were trained
+
+    asyncio.run(lecture())
+
+
+def test_ahead_cache_waits_its_delay_before_computing_ahead():
+    import time
+
+    cache = AheadCache(delay=0.3)
+    started = []
+    cache.prefetch([("k", lambda: started.append(time.monotonic()) or 1)])
+    t0 = time.monotonic()
+    assert cache.wait_idle(timeout=10)
+    assert started and started[0] - t0 >= 0.25
+    assert cache.get("k", lambda: -1) == 1
+    assert cache.get("now", lambda: 2) == 2  # the foreground never waits for the delay
+    with pytest.raises(ValueError, match="delay"):
+        AheadCache(delay=-1)

@@ -11,7 +11,8 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-__all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "describe_tradeoff", "MECHANISM_STYLE"]
+__all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "MechanismErrorsDrawing",
+           "describe_tradeoff", "MECHANISM_STYLE"]
 
 #: colour (Okabe–Ito, colour-vision safe) and marker per mechanism family
 MECHANISM_STYLE = {
@@ -155,6 +156,9 @@ def describe_tradeoff(df, task: str, n=None) -> str:
 def plot_mechanism_errors(rows, ax=None, error_label: str = "error"):
     """One horizontal bar per mechanism: its mean error (± sd) at one ε, log scale.
 
+    To show the same mechanisms at another ε without a new figure, use
+    :class:`MechanismErrorsDrawing`.
+
     Parameters
     ----------
     rows : sequence of dict
@@ -172,19 +176,110 @@ def plot_mechanism_errors(rows, ax=None, error_label: str = "error"):
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
-    rows = list(rows)
-    y = np.arange(len(rows))[::-1]
+    return MechanismErrorsDrawing(ax, rows, error_label).ax
+
+
+def _bar_values(rows):
+    """Bar lengths, error-bar half widths (kept inside the log axis) and their sds."""
     errors = np.array([max(r["error"], 1e-7) for r in rows])
     sds = np.array([r["error_sd"] for r in rows])
-    colors = [_style(r["mechanism"])[0] for r in rows]
-    ax.barh(y, errors, xerr=np.minimum(sds, errors * 0.999), color=colors, capsize=3, height=0.6)
-    ax.set_yticks(y, [r["mechanism"] for r in rows])
-    ax.set_xscale("log")
-    ax.set_xlim(max(errors.min() / 3, 1e-7), max(errors.max() * 40, 1e-3))
-    for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds)):
-        eps = "∞" if not math.isfinite(r["epsilon"]) else f"{r['epsilon']:.2f}"
-        aud = r.get("audited_epsilon")
-        aud_text = "" if aud is None or not math.isfinite(aud) else f", audited ≥ {aud:.2f}"
-        ax.text((e + sd) * 1.2, yi, f"ε = {eps}{aud_text}", va="center", fontsize="small")
-    ax.set_xlabel(error_label)
-    return ax
+    return errors, sds, np.minimum(sds, errors * 0.999)
+
+
+def _bar_text(r) -> str:
+    eps = "∞" if not math.isfinite(r["epsilon"]) else f"{r['epsilon']:.2f}"
+    aud = r.get("audited_epsilon")
+    aud_text = "" if aud is None or not math.isfinite(aud) else f", audited ≥ {aud:.2f}"
+    return f"ε = {eps}{aud_text}"
+
+
+def _error_limits(errors) -> tuple[float, float]:
+    return max(errors.min() / 3, 1e-7), max(errors.max() * 40, 1e-3)
+
+
+class MechanismErrorsDrawing:
+    """The artists of :func:`plot_mechanism_errors`, redrawn in place at another ε.
+
+    A panel that moves its ε slider calls :meth:`update` instead of drawing a new figure: the
+    axes and their (log-scale) ticks are kept, which is most of a redraw. The picture is pixel
+    for pixel the one :func:`plot_mechanism_errors` draws for the same rows.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    rows : sequence of dict
+        One per mechanism with keys ``mechanism``, ``error``, ``error_sd``, ``epsilon`` (claimed)
+        and ``audited_epsilon``.
+    error_label : str, default "error"
+        The x-axis label.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> rows = [{"mechanism": "warner", "error": 0.02, "error_sd": 0.01, "epsilon": 1.0,
+    ...          "audited_epsilon": 0.9}]
+    >>> drawing = MechanismErrorsDrawing(plt.subplots()[1], rows)
+    >>> drawing.update([{**rows[0], "error": 0.01, "epsilon": 2.0}])
+    True
+    >>> drawing.labels[0].get_text(), float(drawing.bars[0].get_width())
+    ('ε = 2.00, audited ≥ 0.90', 0.01)
+    """
+
+    def __init__(self, ax, rows, error_label: str = "error"):
+        self.ax = ax
+        rows = list(rows)
+        self.mechanisms = [r["mechanism"] for r in rows]
+        self.error_label = error_label
+        y = np.arange(len(rows))[::-1]
+        errors, sds, xerr = _bar_values(rows)
+        colors = [_style(r["mechanism"])[0] for r in rows]
+        self.bars = ax.barh(y, errors, xerr=xerr, color=colors, capsize=3, height=0.6)
+        ax.set_yticks(y, self.mechanisms)
+        ax.set_xscale("log")
+        ax.set_xlim(*_error_limits(errors))
+        self.labels = [ax.text((e + sd) * 1.2, yi, _bar_text(r), va="center", fontsize="small")
+                       for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds))]
+        ax.set_xlabel(error_label)
+
+    def update(self, rows, error_label: str | None = None) -> bool:
+        """Show new errors and ε of the same mechanisms.
+
+        Parameters
+        ----------
+        rows : sequence of dict
+            As for the constructor.
+        error_label : str, optional
+            The x-axis label; when given and not the one drawn, nothing is changed.
+
+        Returns
+        -------
+        bool
+            False (and nothing changed) when the mechanisms or the axis label are not those
+            drawn: the axes would change, draw anew.
+        """
+        rows = list(rows)
+        if [r["mechanism"] for r in rows] != self.mechanisms or \
+                (error_label is not None and error_label != self.error_label):
+            return False
+        errors, sds, xerr = _bar_values(rows)
+        # what Axes.barh / Axes.errorbar compute: the error bar of a bar from 0 to e spans
+        # e - xerr .. e + xerr at the bar's centre (caps at both ends)
+        low, high = errors - xerr, errors + xerr
+        _, caps, (segments,) = self.bars.errorbar.lines
+        old = segments.get_segments()
+        centres = np.array([seg[0, 1] for seg in old])
+        verts = np.ma.empty((len(rows), 2, 2))
+        verts[:, 0, 0], verts[:, 0, 1], verts[:, 1, 0], verts[:, 1, 1] = low, centres, high, centres
+        segments.set_segments(verts)
+        caps[0].set_xdata(low)
+        caps[1].set_xdata(high)
+        for bar, e in zip(self.bars, errors):
+            bar.set_width(e)
+        self.ax.set_xlim(*_error_limits(errors))
+        for label, r, e, sd in zip(self.labels, rows, errors, np.nan_to_num(sds)):
+            label.set_x((e + sd) * 1.2)
+            label.set_text(_bar_text(r))
+        return True

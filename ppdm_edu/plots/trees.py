@@ -14,6 +14,7 @@ __all__ = [
     "plot_fig5",
     "plot_fig6",
     "plot_accuracy_bars",
+    "AlgorithmBarsDrawing",
     "plot_class_histograms",
     "plot_partition",
 ]
@@ -148,7 +149,8 @@ def plot_accuracy_bars(accuracies: dict, ax=None, title: str = ""):
     """Bars of test accuracy (%) per algorithm, ``{algorithm: accuracy in [0, 1]}``.
 
     The bars are in the order and colours of :data:`ALGORITHM_STYLE`, each labelled with its
-    value; a dotted line marks 50 % (guessing on balanced classes).
+    value; a dotted line marks 50 % (guessing on balanced classes). To show other accuracies of
+    the same algorithms without a new figure, use :class:`AlgorithmBarsDrawing`.
 
     Parameters
     ----------
@@ -166,19 +168,82 @@ def plot_accuracy_bars(accuracies: dict, ax=None, title: str = ""):
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3))
-    names = [a for a in ALGORITHM_STYLE if a in accuracies]
-    values = [100 * accuracies[a] for a in names]
-    bars = ax.bar([ALGORITHM_STYLE[a][0] for a in names], values,
-                  color=[ALGORITHM_STYLE[a][1] for a in names])
-    for bar, v in zip(bars, values):
-        ax.text(bar.get_x() + bar.get_width() / 2, v + 1, f"{v:.1f}", ha="center", va="bottom")
-    ax.axhline(50, color="0.5", ls=":", lw=1)
-    ax.set_ylim(0, 109)
-    ax.set_ylabel("test accuracy (%)")
-    ax.grid(axis="x", visible=False)
-    if title:
-        ax.set_title(title)
-    return ax
+    return AlgorithmBarsDrawing(ax, accuracies, title).ax
+
+
+class AlgorithmBarsDrawing:
+    """The artists of :func:`plot_accuracy_bars`, redrawn in place for new accuracies.
+
+    A panel that moves a control calls :meth:`update` instead of drawing a new figure: the
+    axes, their ticks and the bars are kept (building them again is most of a redraw). The
+    picture is pixel for pixel the one :func:`plot_accuracy_bars` draws for the same values.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    accuracies : dict
+        ``{algorithm: accuracy in [0, 1]}`` with keys of :data:`ALGORITHM_STYLE`.
+    title : str, default ""
+        Axes title (none when empty).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = AlgorithmBarsDrawing(plt.subplots()[1], {"original": 0.98, "byclass": 0.9}, "F1")
+    >>> drawing.update({"original": 0.98, "byclass": 0.8}, "F1")
+    True
+    >>> [t.get_text() for t in drawing.labels], drawing.ax.get_title()
+    (['98.0', '80.0'], 'F1')
+    >>> drawing.update({"original": 0.98}, "F1")   # other algorithms: draw anew
+    False
+    """
+
+    def __init__(self, ax, accuracies: dict, title: str = ""):
+        self.ax = ax
+        self.names = [a for a in ALGORITHM_STYLE if a in accuracies]
+        values = [100 * accuracies[a] for a in self.names]
+        self.bars = ax.bar([ALGORITHM_STYLE[a][0] for a in self.names], values,
+                           color=[ALGORITHM_STYLE[a][1] for a in self.names])
+        self.labels = [ax.text(bar.get_x() + bar.get_width() / 2, v + 1, f"{v:.1f}", ha="center", va="bottom")
+                       for bar, v in zip(self.bars, values)]
+        ax.axhline(50, color="0.5", ls=":", lw=1)
+        ax.set_ylim(0, 109)
+        ax.set_ylabel("test accuracy (%)")
+        ax.grid(axis="x", visible=False)
+        self.titled = bool(title)
+        if title:
+            ax.set_title(title)
+
+    def update(self, accuracies: dict, title: str = "") -> bool:
+        """Show new accuracies of the same algorithms.
+
+        Parameters
+        ----------
+        accuracies : dict
+            ``{algorithm: accuracy in [0, 1]}``.
+        title : str, default ""
+            Axes title.
+
+        Returns
+        -------
+        bool
+            False (and nothing changed) when the algorithms, or whether there is a title, are
+            not those drawn: the bars and the axes would change, draw anew.
+        """
+        names = [a for a in ALGORITHM_STYLE if a in accuracies]
+        if names != self.names or bool(title) != self.titled:
+            return False
+        for bar, label, name in zip(self.bars, self.labels, names):
+            v = 100 * accuracies[name]
+            bar.set_height(v)
+            label.set_y(v + 1)
+            label.set_text(f"{v:.1f}")
+        if title:
+            self.ax.set_title(title)
+        return True
 
 
 def plot_class_histograms(x, w, y, edges, reconstructed=None, ax=None, labels=("Group B", "Group A"),

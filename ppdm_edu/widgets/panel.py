@@ -30,15 +30,26 @@ is the *last* picture.
 
 Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (and optionally
 :meth:`summary`). Algorithms never import this module.
+
+Speed (issues 17 and 31): a panel may update its last drawing in place (:meth:`Panel.redraw`)
+instead of building a new figure; one figure is kept per layout (:meth:`Panel.figure_key`, e.g.
+per selection of algorithms), so that coming back to a layout is a redraw in place too; and while
+the kernel is idle its event loop draws the layouts a panel names ahead
+(:meth:`Panel.results_ahead`, never under Pyodide). Results are computed ahead in a thread by the
+panels themselves (:class:`~ppdm_edu.widgets.precompute.AheadCache`). Every picture is the one a
+new panel draws at the same values (the tests compare them pixel for pixel).
 """
 from __future__ import annotations
 
 import abc
+import asyncio
 import base64
 import html
 import io
 import re
 import time
+from collections import OrderedDict
+from collections.abc import Hashable
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -253,6 +264,12 @@ class Panel(abc.ABC):
     title: str = ""
     #: figure size in inches (None: matplotlib's rcParams)
     figsize: tuple[float, float] | None = None
+    #: figures kept, one per :meth:`figure_key` (the one shown included), to be redrawn in place
+    kept_figures: int = 4
+    #: seconds after an update before the kernel draws the layouts of :meth:`results_ahead`
+    draw_ahead_delay: float = 0.25
+    #: times the kernel looks again (every :attr:`draw_ahead_delay` s) while none is computed yet
+    draw_ahead_tries: int = 20
 
     def __init__(self, **initial):
         self.controls: dict[str, widgets.ValueWidget] = self.build_controls()
@@ -277,6 +294,11 @@ class Panel(abc.ABC):
         self.last_update_seconds: float | None = None
         self._static_handle = None
         self._drawn = False
+        # the key of the figure shown (figure_key) and the other figures kept, by key
+        self._figure_key: Hashable = None
+        self._kept: OrderedDict = OrderedDict()
+        self._ahead_handle: asyncio.TimerHandle | None = None
+        self._ahead_tries = 0
         self._align_labels()
         # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
         # answer"), not just its symbol (ipywidgets puts it on the label as its title)
@@ -395,6 +417,103 @@ class Panel(abc.ABC):
             True when the figure now shows ``result``.
         """
         return False
+
+    def figure_key(self, result) -> Hashable:
+        """Which of the kept figures can show ``result`` by :meth:`redraw`.
+
+        A panel whose layout changes with a control (the trees panel's bars with the selected
+        algorithms, the trade-off panel's mechanisms with the task) cannot redraw in place across
+        that change. Keyed by this, the figure drawn for each layout is kept (up to
+        :attr:`kept_figures`, least recently shown dropped first): coming back to a layout
+        redraws its figure in place instead of building a new one. The default, None for every
+        result, keeps one figure.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned.
+
+        Returns
+        -------
+        hashable
+            The same for two results exactly when :meth:`redraw` can turn the figure drawn for
+            one into the figure of the other.
+        """
+        return None
+
+    def results_ahead(self, result) -> list:
+        """Results, already computed, whose layout (:meth:`figure_key`) is worth drawing ahead.
+
+        The first figure of a layout costs the most (its axes, ticks and text are built); a
+        panel whose layouts are few (the trade-off panel's two tasks) names here the result of
+        each other layout, as far as it is computed (never compute here). While the kernel is
+        idle, :meth:`draw_ahead` draws each into a kept figure, so that the first move to it is
+        a redraw in place. Nothing is drawn ahead under Pyodide, nor without an event loop (a
+        script). Default: none.
+
+        Parameters
+        ----------
+        result : object
+            What :meth:`compute` returned for the controls now shown.
+
+        Returns
+        -------
+        list
+            Results of other layouts, most likely next first.
+        """
+        return []
+
+    def draw_ahead(self) -> bool:
+        """Draw the first layout of :meth:`results_ahead` that has no figure yet, and keep it.
+
+        Called by the kernel's event loop :attr:`draw_ahead_delay` seconds after an update
+        (the loop runs it between two messages: a move waits at most for one drawing).
+
+        Returns
+        -------
+        bool
+            True when a figure was drawn (then the next one is scheduled; while no result is
+            computed yet, the loop looks again, :attr:`draw_ahead_tries` times).
+        """
+        self._ahead_handle = None
+        if self.result is None or self.error is not None or not self._drawn:
+            return False
+        results = self.results_ahead(self.result)
+        if not results and self._ahead_tries < self.draw_ahead_tries:
+            self._ahead_tries += 1
+            self._schedule_draw_ahead(again=True)
+            return False
+        for result in results:
+            key = self.figure_key(result)
+            if key == self._figure_key or key in self._kept:
+                continue
+            figure = self._new_figure()
+            self.draw(figure, result)
+            figure.canvas.draw()  # builds the ticks and lays out the text: what a first update pays
+            self._kept[key] = figure
+            while len(self._kept) > max(self.kept_figures - 1, 0):
+                self._kept.popitem(last=False)
+            self._schedule_draw_ahead(again=True)
+            return True
+        return False
+
+    def _schedule_draw_ahead(self, again: bool = False) -> None:
+        from .precompute import threads_available
+
+        if not again:
+            self._ahead_tries = 0
+        if self._ahead_handle is not None:
+            self._ahead_handle.cancel()
+            self._ahead_handle = None
+        if type(self).results_ahead is Panel.results_ahead:  # names no layout: nothing to draw
+            return
+        if not threads_available():  # Pyodide: nothing ahead, the page's one thread is the student's
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test): nothing drawn ahead
+            return
+        self._ahead_handle = loop.call_later(self.draw_ahead_delay, self.draw_ahead)
 
     # -- machinery ------------------------------------------------------------------------
     def _new_figure(self) -> Figure:
@@ -522,7 +641,19 @@ class Panel(abc.ABC):
         self.error = None
         self.result = result
         self.message.value = ""
-        if not (self._drawn and self.redraw(self.figure, result)):
+        key = self.figure_key(result)
+        drawn = self._drawn
+        if drawn and key != self._figure_key:
+            # another layout: keep this figure, bring back the one last drawn for that layout
+            self._kept[self._figure_key] = self.figure
+            kept = self._kept.pop(key, None)
+            while len(self._kept) > max(self.kept_figures - 1, 0):
+                self._kept.popitem(last=False)
+            if kept is not None:
+                self.figure = kept
+            drawn = kept is not None
+        self._figure_key = key
+        if not (drawn and self.redraw(self.figure, result)):
             # a new Figure, not figure.clear(): clearing walks and unlinks every artist of the
             # last drawing, which costs more (4-60 ms a redraw) than building an empty figure
             self.figure = self._new_figure()
@@ -546,6 +677,7 @@ class Panel(abc.ABC):
         self.last_update_seconds = time.perf_counter() - start
         self._refresh_static()
         self.after_update(result)
+        self._schedule_draw_ahead()
 
     def after_update(self, result) -> None:  # noqa: B027 (a hook: empty on purpose, not abstract)
         """Called after the figure is on its way (e.g. to compute the next slider positions

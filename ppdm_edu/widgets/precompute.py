@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
@@ -53,6 +54,10 @@ class AheadCache:
     ----------
     maxsize : int, default 256
         Results kept (least recently used dropped first).
+    delay : float, default 0.0
+        Seconds the background thread waits after :meth:`prefetch` before it starts on the new
+        work: a move that follows within that time does not share the interpreter with it (a
+        lecturer who talks longer loses nothing; the work starts after the pause).
 
     Examples
     --------
@@ -66,10 +71,14 @@ class AheadCache:
     4
     """
 
-    def __init__(self, maxsize: int = 256):
+    def __init__(self, maxsize: int = 256, delay: float = 0.0):
         if int(maxsize) < 1:
             raise ValueError(f"maxsize must be a positive integer, got {maxsize!r}")
+        if not float(delay) >= 0.0:
+            raise ValueError(f"delay must be a number of seconds >= 0, got {delay!r}")
         self.maxsize = int(maxsize)
+        self.delay = float(delay)
+        self._not_before = 0.0  # time.monotonic() before which the thread starts nothing new
         self._lock = threading.Condition()
         self._done: OrderedDict = OrderedDict()
         self._running: dict[Hashable, threading.Event] = {}
@@ -82,6 +91,24 @@ class AheadCache:
     def __contains__(self, key) -> bool:
         with self._lock:
             return key in self._done
+
+    def peek(self, key: Hashable, default=None):
+        """The result kept for ``key``, else ``default``: never computes, never waits.
+
+        Parameters
+        ----------
+        key : hashable
+            What the result depends on.
+        default : object, optional
+            Returned when no result is kept (also while one is being computed).
+
+        Returns
+        -------
+        object
+            The kept result or ``default``.
+        """
+        with self._lock:
+            return self._done.get(key, default)
 
     def _store(self, key, value) -> None:
         self._done[key] = value
@@ -148,6 +175,7 @@ class AheadCache:
             return
         with self._lock:
             self._queue = [(k, f) for k, f in items if k not in self._done and k not in self._running]
+            self._not_before = time.monotonic() + self.delay
             if self._queue and (self._thread is None or not self._thread.is_alive()):
                 thread = threading.Thread(target=self._work, name="ppdm-panel-ahead", daemon=True)
                 try:
@@ -186,6 +214,10 @@ class AheadCache:
                     if not self._queue:
                         self._thread = None
                         return
+                    continue
+                pause = self._not_before - time.monotonic()
+                if pause > 0:  # the room is still looking at the last move
+                    self._lock.wait(pause)
                     continue
                 key, compute = self._queue.pop(0)
                 event = self._running[key] = threading.Event()
@@ -231,3 +263,52 @@ def slider_neighbours(slider, value) -> list:
     """
     return [v for v in (round(value + d, 6) for d in (slider.step, -slider.step))
             if slider.min <= v <= slider.max]
+
+
+def log_slider_neighbours(slider, value) -> list:
+    """The positions one step right and one step left of ``value`` on a log ``slider``.
+
+    :class:`ipywidgets.FloatLogSlider` steps its exponent: ``step``, ``min`` and ``max`` are
+    powers of ``base``. As :func:`slider_neighbours`, right first, exponents rounded to 6
+    decimals. As the slider does, a step lands on the grid ``min + k * step`` (from a position
+    off the grid, such as a ``max`` off it, on the next grid point that way) and a step past an
+    end stops at that end; an end has one neighbour.
+
+    Parameters
+    ----------
+    slider : ipywidgets.FloatLogSlider
+        Gives ``base``, ``step``, ``min`` and ``max`` (exponents).
+    value : float
+        The position now shown (> 0).
+
+    Returns
+    -------
+    list of float
+        At most two positions.
+
+    Examples
+    --------
+    >>> import ipywidgets as widgets
+    >>> s = widgets.FloatLogSlider(value=1.0, base=10, min=-1, max=0.5, step=0.25)
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 1.0)]
+    [1.7783, 0.5623]
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 0.1)]
+    [0.1778]
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 10 ** 0.5)]   # the right end
+    [1.7783]
+    >>> s.max = 0.6                                                  # off the grid of 0.25
+    >>> [round(v, 4) for v in log_slider_neighbours(s, 10 ** 0.6)]   # one step left: 0.5
+    [3.1623]
+    """
+    import math
+
+    if not value > 0:
+        return []
+    here = math.log(value, slider.base)
+    at = (here - slider.min) / slider.step  # grid points from min (a fraction: off the grid)
+    out = []
+    for k in (math.floor(at + 1e-6) + 1, math.ceil(at - 1e-6) - 1):
+        e = min(max(round(slider.min + k * slider.step, 6), slider.min), slider.max)
+        if abs(e - here) > 1e-6:
+            out.append(slider.base ** e)
+    return out

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 
 import ipywidgets as widgets
 import numpy as np
 
 from ..audit import audit_epsilon
-from ..plots.tradeoff import plot_mechanism_errors
+from ..plots.tradeoff import MechanismErrorsDrawing
 from ..tradeoff import LOCAL_MECHANISMS, make_mechanism, run_error, task_data
 from .panel import Panel, margin_axes, slider
+from .precompute import AheadCache, log_slider_neighbours
 
 __all__ = ["TradeoffPanel"]
 
@@ -35,7 +37,14 @@ class TradeoffPanel(Panel):
     (:func:`ppdm_edu.tradeoff.run_error`) and audits each local mechanism with
     :func:`ppdm_edu.audit.audit_epsilon` (20,000 runs per input, 95 % confidence). Additive
     uniform noise has no ε: it is shown at 100 % privacy (Agrawal & Srikant), placed by its
-    audited ε only. Runs in the page (no thread, no process): Pyodide-safe.
+    audited ε only.
+
+    Every result is kept (per ε to 6 decimals and task): moving back to a position costs only
+    the drawing, which updates the bars in place while the task stays
+    (:class:`~ppdm_edu.plots.tradeoff.MechanismErrorsDrawing`). While the room looks at the
+    figure, the positions one ε step right and left and the other task are computed ahead in a
+    background thread (:class:`~ppdm_edu.widgets.precompute.AheadCache`); under Pyodide nothing
+    is computed ahead (no thread), every position is computed when the slider reaches it.
 
     Parameters
     ----------
@@ -60,6 +69,9 @@ class TradeoffPanel(Panel):
 
     def __init__(self, seed: int = 0, **initial):
         self.seed = seed
+        self._results = AheadCache(maxsize=256)
+        self._drawings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # figure -> its bars
+        self._latest: dict = {}  # task -> the result last computed for it (by either thread)
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
@@ -72,8 +84,18 @@ class TradeoffPanel(Panel):
                                      style={"description_width": "initial"}),
         }
 
+    def _key(self, eps: float, task: str):
+        # rounded: the slider's value reached by steps and the same value typed are one position
+        return (round(float(eps), 6), task, self.seed)
+
     def compute(self, epsilon, task):
         eps = float(epsilon)
+        return self._results.get(self._key(eps, task), functools.partial(self._compute, eps, task))
+
+    def _compute(self, eps: float, task: str) -> dict:
+        """Every mechanism's error at ``eps`` over the runs, and each local one's audited ε."""
+        if task not in LOCAL_MECHANISMS:
+            raise ValueError(f"task must be one of {', '.join(LOCAL_MECHANISMS)}, got {task!r}")
         rows = []
         data = [task_data(task, self.n, rng=np.random.default_rng([self.seed, 1, run]))
                 for run in range(self.runs)]
@@ -89,11 +111,51 @@ class TradeoffPanel(Panel):
             label = "uniform (100%)" if mech == "uniform" else mech
             rows.append({"mechanism": label, "error": float(errors.mean()),
                          "error_sd": float(errors.std(ddof=1)), "epsilon": claimed, "audited_epsilon": audited})
-        return {"epsilon": eps, "task": task, "rows": rows}
+        result = {"epsilon": eps, "task": task, "rows": rows}
+        self._latest[task] = result
+        return result
+
+    def after_update(self, result) -> None:
+        """Compute ahead, while the room looks at the figure: one ε step right, one left, then
+        the other task at this ε (nothing under Pyodide).
+
+        Parameters
+        ----------
+        result : dict
+            The result now shown.
+        """
+        eps, task = result["epsilon"], result["task"]
+        ahead = [(e, task) for e in log_slider_neighbours(self.controls["epsilon"], eps)]
+        ahead += [(eps, other) for other in LOCAL_MECHANISMS if other != task]
+        self._results.prefetch([(self._key(e, t), functools.partial(self._compute, e, t))
+                                for e, t in ahead])
+
+    def results_ahead(self, result) -> list:
+        # the other task's figure, drawn while the kernel is idle once a result of it is computed
+        # (at this ε if there is one; any ε serves, the figure is then redrawn in place)
+        out = []
+        for other in LOCAL_MECHANISMS:
+            if other != result["task"]:
+                ahead = self._results.peek(self._key(result["epsilon"], other), self._latest.get(other))
+                if ahead is not None:
+                    out.append(ahead)
+        return out
 
     def draw(self, figure, result) -> None:
         ax = margin_axes(figure, left=9.5, bottom=3.4, top=0.8)
-        plot_mechanism_errors(result["rows"], ax=ax, error_label=_ERROR_LABEL[result["task"]])
+        # the artists of plot_mechanism_errors, kept to be updated in place (redraw)
+        self._drawings[figure] = MechanismErrorsDrawing(ax, result["rows"],
+                                                        error_label=_ERROR_LABEL[result["task"]])
+
+    def figure_key(self, result):
+        # one figure per task (its mechanisms and axis label); both are kept
+        return result["task"]
+
+    def redraw(self, figure, result) -> bool:
+        # another ε, the same task: the same axes and log ticks serve (the picture is the same
+        # as a new figure's)
+        drawing = self._drawings.get(figure)
+        return drawing is not None and drawing.update(result["rows"], error_label=_ERROR_LABEL[result["task"]])
 
     def summary(self, result) -> str:
         rows = {r["mechanism"]: r for r in result["rows"]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import html
 import time
+import weakref
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -11,7 +12,7 @@ import numpy as np
 
 from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise
-from ..plots.trees import ALGORITHM_STYLE, plot_accuracy_bars
+from ..plots.trees import ALGORITHM_STYLE, AlgorithmBarsDrawing
 from ..randomization import perturb
 from ..trees.as2000 import ALGORITHMS, make_classifier
 from .panel import Panel, figure_margins, slider
@@ -124,7 +125,10 @@ class TreesPanel(Panel):
         self.n_train = n_train
         self.n_test = n_test
         self.seed = seed
-        self._trained = AheadCache(maxsize=512)
+        # training ahead waits half a second after a move: two trees at a time would otherwise
+        # share the interpreter with a quick next move (2 cores: each at half speed)
+        self._trained = AheadCache(maxsize=512, delay=0.5)
+        self._bars: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # figure -> its bars
         super().__init__(**initial)
 
     def build_controls(self) -> dict:
@@ -152,20 +156,25 @@ class TreesPanel(Panel):
         level = privacy / 100.0
         accuracies, seconds, leaves = {}, {}, {}
         for alg in algorithms:
-            if alg == "original":
-                accuracies[alg], seconds[alg], leaves[alg] = _original(
-                    function, self.n_train, self.n_test, self.seed)
-                continue
             # kept per (function, noise, privacy, algorithm): changing the selection trains only
-            # the newly selected algorithms, a visited privacy level costs nothing
-            accuracies[alg], seconds[alg], leaves[alg] = self._trained.get(
-                self._key(function, noise, privacy, alg),
-                functools.partial(self._train, function, noise, privacy, alg))
+            # the newly selected algorithms, a visited privacy level costs nothing (Original
+            # does not depend on the noise: one per function)
+            accuracies[alg], seconds[alg], leaves[alg] = self._trained.get(*self._task(function, noise, privacy, alg))
         return TreesResult(function=function, noise=noise, privacy=level, accuracies=accuracies,
                            seconds=seconds, n_leaves=leaves, n_train=self.n_train, n_test=self.n_test)
 
     def _key(self, function, noise, privacy, alg):
+        if alg == "original":
+            return (function, alg, self.n_train, self.n_test, self.seed)
         return (function, noise, int(privacy), alg, self.n_train, self.n_test, self.seed)
+
+    def _task(self, function, noise, privacy, alg):
+        """``(key, compute)`` of one algorithm's accuracy, seconds and leaves at a setting."""
+        if alg == "original":
+            return (self._key(function, noise, privacy, alg),
+                    functools.partial(_original, function, self.n_train, self.n_test, self.seed))
+        return (self._key(function, noise, privacy, alg),
+                functools.partial(self._train, function, noise, privacy, alg))
 
     def _train(self, function, noise, privacy, alg):
         """Perturb the training records at ``privacy`` %, train ``alg``, test it (Sec. 5.1)."""
@@ -179,8 +188,11 @@ class TreesPanel(Panel):
         return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
 
     def after_update(self, result: TreesResult) -> None:
-        """Train the selected algorithms at the neighbouring privacy levels while the room looks
-        at the figure (one step right first, then one step left).
+        """Train the selected algorithms ahead while the room looks at the figure: at the
+        neighbouring privacy levels (one step right first, then one step left), then with the
+        other noise, then for the next and the previous function (cyclic), each at this privacy
+        level; last, the algorithms not selected at this setting. Nothing under Pyodide (no
+        thread).
 
         Parameters
         ----------
@@ -188,18 +200,53 @@ class TreesPanel(Panel):
             The result now shown.
         """
         slider = self.controls["privacy"]
+        f, noise = result.function, result.noise
         here = round(result.privacy * 100)
-        ahead = [p for p in slider_neighbours(slider, here) if p > 0]  # 0 %: a message, no tree
-        self._trained.prefetch([
-            (self._key(result.function, result.noise, p, alg),
-             functools.partial(self._train, result.function, result.noise, p, alg))
-            for p in ahead for alg in result.accuracies if alg != "original"])
+        settings = [(f, noise, p) for p in slider_neighbours(slider, here) if p > 0]  # 0 %: a message
+        settings += [(f, other, here) for other in ("gaussian", "uniform") if other != noise]
+        functions = [option[1] for option in self.controls["function"].options]
+        at = functions.index(f) if f in functions else 0
+        # the next and the previous function (cyclic: from Function 1 back to 5); not every
+        # function: that much training ahead at every new level slows the next moves on 2 cores
+        settings += [(functions[(at + k) % len(functions)], noise, here) for k in (1, -1)]
+        tasks = dict(self._task(g, kind, p, alg) for g, kind, p in settings for alg in result.accuracies)
+        # last, the algorithms not selected, here (selecting them all is the next slowest move)
+        tasks.update(self._task(f, noise, here, alg) for alg in ALGORITHMS if alg not in result.accuracies)
+        self._trained.prefetch(tasks.items())  # each key once (Original's has no noise, no level)
+
+    @staticmethod
+    def _title(result: TreesResult) -> str:
+        return (f"Function {result.function}, {result.noise} noise, "
+                f"{result.privacy:.0%} privacy ({result.n_train:,} training records)")
 
     def draw(self, figure, result: TreesResult) -> None:
         ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=2.4))
-        plot_accuracy_bars(result.accuracies, ax=ax,
-                           title=f"Function {result.function}, {result.noise} noise, "
-                                 f"{result.privacy:.0%} privacy ({result.n_train:,} training records)")
+        # the artists of plot_accuracy_bars, kept to be updated in place (redraw)
+        self._bars[figure] = AlgorithmBarsDrawing(ax, result.accuracies, title=self._title(result))
+
+    def figure_key(self, result: TreesResult):
+        # one figure per selection of algorithms (its bars and axes); up to kept_figures kept
+        return tuple(a for a in ALGORITHMS if a in result.accuracies)
+
+    def results_ahead(self, result: TreesResult) -> list:
+        # every algorithm selected (the next slowest move), drawn while the kernel is idle once
+        # all of them are trained here
+        here = round(result.privacy * 100)
+        trained = {alg: self._trained.peek(self._key(result.function, result.noise, here, alg))
+                   for alg in ALGORITHMS}
+        if any(v is None for v in trained.values()):
+            return []
+        return [TreesResult(function=result.function, noise=result.noise, privacy=result.privacy,
+                            accuracies={a: v[0] for a, v in trained.items()},
+                            seconds={a: v[1] for a, v in trained.items()},
+                            n_leaves={a: v[2] for a, v in trained.items()},
+                            n_train=result.n_train, n_test=result.n_test)]
+
+    def redraw(self, figure, result: TreesResult) -> bool:
+        # the same algorithms: the same axes, ticks and bars serve, only heights and labels change
+        # (a redraw in place costs about half of a new figure; the picture is the same)
+        bars = self._bars.get(figure)
+        return bars is not None and bars.update(result.accuracies, title=self._title(result))
 
     def summary(self, result: TreesResult) -> str:
         # one column per algorithm: four rows whatever the selection (the panel fits one screen)
