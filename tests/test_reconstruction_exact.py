@@ -198,11 +198,21 @@ def _large_case(seed, m=400):
     return N[keep], np.ascontiguousarray(A[keep] / A[keep].max())
 
 
-def test_large_matrix_path_stops_where_its_every_iteration_test_stops():
+@pytest.fixture
+def fused_from_400k(monkeypatch):
+    """The fused products for matrices above 2^18 entries (_large_case's), in blocks of 2^17."""
+    from ppdm_edu.reconstruction import _iteration
+
+    monkeypatch.setattr(_iteration, "_FUSED_MIN_ENTRIES", 1 << 18)
+    monkeypatch.setattr(_iteration, "_FUSED_BLOCK_ENTRIES", 1 << 17)
+
+
+def test_large_matrix_path_stops_where_its_every_iteration_test_stops(fused_from_400k):
     from ppdm_edu.reconstruction import _iteration
 
     N, A = _large_case(0)
-    assert A.size > _iteration._FUSED_MIN_ENTRIES  # the fused products run
+    assert A.size > _iteration._FUSED_MIN_ENTRIES  # the fused products run, in 3 blocks
+    assert A.shape[0] > 2 * (_iteration._FUSED_BLOCK_ENTRIES // A.shape[1])
     for tol, max_iter in ((0.01, 1000), (1e-4, 1000), (0.0, 60)):
         ref = iterate(N, A, max_iter, tol, keep_history=True, block=1)
         for block in (None, 3, 64):
@@ -213,10 +223,11 @@ def test_large_matrix_path_stops_where_its_every_iteration_test_stops():
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_large_matrix_path_agrees_with_the_plain_loop(seed, monkeypatch):
+def test_large_matrix_path_agrees_with_the_plain_loop(seed, monkeypatch, fused_from_400k):
     from ppdm_edu.reconstruction import _iteration
 
     N, A = _large_case(seed)
+    assert A.size > _iteration._FUSED_MIN_ENTRIES
     fast = iterate(N, A, 1000, 0.01, keep_history=False)
     long = iterate(N, A, 3000, 0.0, keep_history=False)
     ref = plain_loop(N, A, 1000, 0.01)

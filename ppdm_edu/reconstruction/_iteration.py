@@ -41,12 +41,14 @@ _MAX_RATIO = 1e290
 _MAX_BLOCK = 64
 # the largest matrix whose transpose is copied (see _transposed): 512 kB
 _COPY_MAX_ENTRIES = 1 << 16
-# entries per block of rows of a large matrix in the fused products (2 MB: stays in cache
+# entries per block of rows of a large matrix in the fused products (1 MB: stays in cache
 # between the block's two mat-vecs)
-_FUSED_BLOCK_ENTRIES = 1 << 18
-# the smallest matrix whose mat-vecs are fused (2 MB; never one whose transpose is copied):
-# below it the matrix stays in cache between the two mat-vecs anyway
-_FUSED_MIN_ENTRIES = 1 << 18
+_FUSED_BLOCK_ENTRIES = 1 << 17
+# the smallest matrix whose mat-vecs are fused (16 MB): a smaller one stays in the last-level
+# cache between the two mat-vecs anyway, and two plain mat-vecs were as fast or faster there
+# (1000 x 1000: 236 us plain, 245-263 fused; 2000 x 2000: 2,991 plain, 2,437-2,489 fused;
+# CPU time, one BLAS thread, 2-core AMD EPYC with 32 MB of L3)
+_FUSED_MIN_ENTRIES = 1 << 21
 
 
 def _general_step(N: np.ndarray, A: np.ndarray, AT: np.ndarray, pr: np.ndarray, n: float):
