@@ -110,7 +110,8 @@ def _fused_products(A: np.ndarray, N: np.ndarray, D: np.ndarray, ratio: np.ndarr
     only row by row: ``ratio_s = N_s / D_s``). A matrix far larger than the cache is then read
     from memory once per iteration instead of twice. The sums of ``A.T @ ratio`` are taken in
     another order (block by block): the last bits differ from the plain loop's (~1e-16
-    relative), which is why only matrices above ``_COPY_MAX_ENTRIES`` take this path.
+    relative), which is why only matrices above ``_FUSED_MIN_ENTRIES`` (far above
+    ``_COPY_MAX_ENTRIES``, the largest whose summation order is kept) take this path.
     """
     m_w, m = A.shape
     rows = max(4, _FUSED_BLOCK_ENTRIES // m)
