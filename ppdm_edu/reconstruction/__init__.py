@@ -46,6 +46,7 @@ from __future__ import annotations
 # One concept per private module (each imports only the ones above it; no cycle):
 #   _grid       the intervals and observed bins (make_edges, default_n_intervals)
 #   _matrix     the response matrix A[s, p] (response_matrix)
+#   _convolution  a large A on the equal-width grid as its diagonals (never stored)
 #   _stopping   the paper's chi^2 rule and the held-out likelihood (chi2_threshold)
 #   _result     the result type (Reconstruction); its posterior is ppdm_edu.posterior's
 #   _iteration  Fig. 1 / Eq. 3 on counts per observed bin

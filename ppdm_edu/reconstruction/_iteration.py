@@ -95,9 +95,9 @@ def _transposed(A: np.ndarray) -> np.ndarray:
     two no longer fit the cache, the time of every iteration (the last bits of ``A.T @ r`` then
     differ, ~1e-16 relative).
     """
-    if A.size <= _COPY_MAX_ENTRIES:
+    if A.size <= _COPY_MAX_ENTRIES and isinstance(A, np.ndarray):
         return np.ascontiguousarray(A.T)
-    return A.T
+    return A.T  # (a ConvolutionResponse's A.T: its products, never a matrix)
 
 
 def _fused_products(A: np.ndarray, N: np.ndarray, D: np.ndarray, ratio: np.ndarray,
@@ -209,14 +209,15 @@ def iterate(N: np.ndarray, A: np.ndarray, max_iter: int, tol: float, keep_histor
     # ndarray.dot with out= is the same BLAS gemv call as `@` (the same numbers; checked in
     # tests/test_reconstruction_exact.py) at half its call overhead (~0.3 us instead of 0.6)
     a_dot: Callable[[np.ndarray, np.ndarray], np.ndarray]
-    if A.flags.c_contiguous:
+    dense = isinstance(A, np.ndarray)  # else a ConvolutionResponse (products, no matrix)
+    if not dense or A.flags.c_contiguous:
         a_dot = A.dot
     else:
         def a_dot(v: np.ndarray, out: np.ndarray) -> np.ndarray:
             return np.matmul(A, v, out=out)
     at_dot = AT.dot
     fused = (_fused_products(A, N, D, ratio, T)
-             if A.size > _FUSED_MIN_ENTRIES and A.flags.c_contiguous else None)
+             if dense and A.size > _FUSED_MIN_ENTRIES and A.flags.c_contiguous else None)
     biggest, lowest, inf = np.maximum.reduce, np.minimum.reduce, math.inf
     n_arr, total_arr = np.array(n), np.empty(())
     sum_into: Callable[..., object] = np.add.reduce  # (array, axis, dtype, out)
@@ -327,7 +328,8 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
            owned: bool = False, row_top: np.ndarray | None = None) -> Reconstruction:
     """Prepare ``A`` (drop impossible/empty bins, scale) and run :func:`iterate`.
 
-    ``owned``: ``A`` was built for this call and may be scaled in place (no copy).
+    ``owned``: ``A`` was built for this call and may be scaled in place (no copy). ``A`` is a
+    matrix or a :class:`~._convolution.ConvolutionResponse` (the same rows, never stored).
     ``row_top``: ``A.max(axis=1)`` if the caller has it (every pass over a large A counts).
     """
     keep_history = check_bool(keep_history, "keep_history")
@@ -374,8 +376,8 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
     row_min = float(row_top.min())
     if row_min < 1e-250:
         tiny = row_top < 1e-250
-        if not owned:
-            A = A.copy()
+        if not owned or not isinstance(A, np.ndarray):
+            A = np.array(A)  # (a ConvolutionResponse becomes its dense rows here: rare)
         shift = -np.frexp(row_top[tiny])[1]
         A[tiny] = np.ldexp(A[tiny], shift[:, None])
         row_top = row_top.copy()

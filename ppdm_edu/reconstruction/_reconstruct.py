@@ -18,6 +18,7 @@ from ..validation import (
     finite_1d_with_range,
 )
 from ._binning import bin_values
+from ._convolution import CONVOLUTION_MIN_ENTRIES, ConvolutionResponse
 from ._grid import _make_edges, check_edges, domain_bounds, extend_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
 from ._matrix import MAX_MATRIX_ENTRIES, below_probability, response_matrix, response_pairs
@@ -145,6 +146,12 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
             "use fewer or wider intervals"
         )
+    if stop == "paper" and bins.size * m > CONVOLUTION_MIN_ENTRIES:
+        # a large matrix on this equal-width grid is a convolution: never stored (the two
+        # products read its m_w + m - 1 diagonals from cache; see _convolution)
+        C = ConvolutionResponse.from_grid(edges, lo, L, bins, noise, method)
+        return finish(edges, N, C, values.size, noise, method, max_iter, tol, keep_history,
+                      owned=True, row_top=C.max(axis=1))
     ks = bins.astype(float)
     w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
     row_top = np.empty(bins.size)  # each row's maximum, taken while building A
