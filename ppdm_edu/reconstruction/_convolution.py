@@ -26,9 +26,13 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._matrix import response_pairs
 
-# the smallest matrix (m_w x m entries) computed as a convolution instead of stored: 2^21
-# (16 MB dense), the size above which the dense products are also fused (_iteration)
-CONVOLUTION_MIN_ENTRIES = 1 << 21
+# the smallest matrix (m_w x m entries) computed as a convolution instead of stored: 2^17 (1 MB
+# dense), above _iteration._COPY_MAX_ENTRIES (2^16: every panel, tree node and reproduction,
+# whose numbers stay bit for bit). Around 2^17 both forms took the same time; above, the
+# convolution is faster (one process, CPU time, best of 15; 2-core AMD EPYC, load ~2):
+# n = 10^4, m = 200 (94k entries): 0.71 ms against 0.65 dense; m = 300: 0.83 / 1.26;
+# m = 500: 1.5 / 2.7; m = 1000: 4.4 / 11.0; n = 10^6, m = 1000: 21 / 43
+CONVOLUTION_MIN_ENTRIES = 1 << 17
 
 
 class ConvolutionResponse:

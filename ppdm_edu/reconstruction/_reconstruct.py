@@ -146,7 +146,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
             "use fewer or wider intervals"
         )
-    if stop == "paper" and bins.size * m > CONVOLUTION_MIN_ENTRIES:
+    if stop == "paper" and bins.size * m >= CONVOLUTION_MIN_ENTRIES:
         # a large matrix on this equal-width grid is a convolution: never stored (the two
         # products read its m_w + m - 1 diagonals from cache; see _convolution)
         C = ConvolutionResponse.from_grid(edges, lo, L, bins, noise, method)
