@@ -500,7 +500,12 @@ def render(result) -> str:
              "m x m·m_w derivative matrix) replaced by a no-op, in every cell; *pyunfold "
              "iterative_unfold* = the whole call (with the covariance), only where m² m_w x "
              f"iterations <= {result.get('iterative_unfold_cap', ITERATIVE_UNFOLD_MAX):.0e} (— elsewhere: minutes to hours, or "
-             "more memory than the machine has).", ""]
+             "more memory than the machine has). From 2^17 matrix entries on (here every cell "
+             "with m >= 500) `reconstruct` does not store the matrix: on the equal-width grid it "
+             "depends only on the shift between bin and interval, and both products are "
+             "correlations of its m_w + m - 1 diagonals (`reconstruction._convolution`), so it "
+             "can run below this floor, which counts a stored matrix; *ours from counts* and "
+             "the peers still take the stored matrix.", ""]
     head = ["n", "m", "m_w", "iter"] + (["before s"] if base else []) + [
         "ours s", "floor s"] + (["before / floor"] if base else []) + [
         "ours / floor", "ours from counts s", "ldpy s", "ours from counts / ldpy", "agree ldpy",
@@ -544,6 +549,9 @@ def render(result) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     b = result["matrix_build"]
     lines += ["", f"### Matrix build, m = {b['m']}", "",
+              "`response_matrix` (the stored matrix, as `Reconstructor`, `reconstruct_counts`'s "
+              "callers and the peers above use it; `reconstruct` itself no longer builds one "
+              "this large).", "",
               "| m_w | entries | before s | ours s | one-pass floor s | ours / floor | "
               "peak before (matrices) | peak ours (matrices) |",
               "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
