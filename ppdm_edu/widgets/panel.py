@@ -298,9 +298,10 @@ class Panel(abc.ABC):
     draw_ahead_delay: float = 0.25
     #: times the kernel looks again (every :attr:`draw_ahead_delay` s) while none is computed yet
     draw_ahead_tries: int = 20
-    #: seconds after an update before the hidden static stand-in gets the new picture
-    #: (:meth:`_refresh_static_soon`): by then the page has painted the live one
-    static_delay: float = 0.15
+    #: seconds after the last update before the hidden static stand-in gets the new picture
+    #: (:meth:`_refresh_static_soon`): by then the page has painted the live one, and quick
+    #: moves in a row refresh it once, after the last
+    static_delay: float = 1.0
 
     def __init__(self, **initial):
         self.controls: dict[str, widgets.ValueWidget] = self.build_controls()
