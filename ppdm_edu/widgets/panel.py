@@ -25,8 +25,10 @@ So a panel displays *two* outputs (:meth:`_ipython_display_`): first a static HT
 last figure, the control settings it was drawn at and its read-out, under a sentence saying the
 controls need the kernel, then the live widget. A style
 rule in the static output hides it while the live widget (class ``ppdm-panel``) follows it; once
-the widget is gone the static copy shows. It is refreshed on every update (``display_id``), so it
-is the *last* picture.
+the widget is gone the static copy shows. It is refreshed after every update (``display_id``), so it
+is the *last* picture: at the end of the cell that moved a control, or, for a student's moves,
+:attr:`Panel.static_delay` seconds after the last one (sent right behind the picture, its HTML
+delayed the painting of the picture the student waits for, issue 31 §5).
 
 Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (and optionally
 :meth:`summary`). Algorithms never import this module.
