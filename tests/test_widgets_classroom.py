@@ -182,9 +182,13 @@ def test_rr_tree_panel_builds_the_neighbouring_thetas_ahead_with_the_same_result
     a = RRTreePanel(theta=0.7)
     assert a._results.wait_idle(timeout=120)  # 0.69 and 0.71 built in the background
     assert a._key(0.71, True) in a._results and a._key(0.69, True) in a._results
+    assert a._key(0.7, False) in a._results   # the check box's other option, at this theta
     a.controls["theta"].value = 0.71          # the slider's own float step, 0.7 + 0.01
     b = RRTreePanel(theta=0.71)               # computed in the foreground, nothing ahead
     assert a.result == b.result
+    a.controls["theta"].value = 0.7
+    a.controls["disguised_label"].value = False
+    assert a.result == RRTreePanel(theta=0.7, disguised_label=False).result
     # theta = 0.5 is never built ahead (it is a message, not a tree)
     c = RRTreePanel(theta=0.51)
     assert c._results.wait_idle(timeout=120)
@@ -207,6 +211,46 @@ def test_spectral_panel_redrawn_in_place_shows_what_a_new_panel_draws():
         fresh = SpectralAttackPanel(correlation=correlation, sigma=sigma)
         a, b = (np.asarray(Image.open(io.BytesIO(p.image.value))) for p in (moved, fresh))
         assert a.shape == b.shape and (a == b).all(), (correlation, sigma)
+
+
+@pytest.mark.parametrize("lecture", [False, True])
+def test_randomization_panel_redrawn_in_place_shows_what_a_new_panel_draws(lecture):
+    """Notebook 01's panel draws its histograms again on the same axes (Panel.redraw); after
+    moves of every control (a message at 0 % included) its picture and alt text are those of a
+    new panel at those values."""
+    lecture_mode(lecture)
+    moved = RandomizationPanel()
+    before = moved.figure
+    state: dict = {}
+    for step in [dict(level=55.0), dict(kind="gaussian"), dict(attribute="salary (synthetic)"),
+                 dict(confidence=0.5), dict(level=0.0), dict(level=200.0), dict(kind="uniform"),
+                 dict(attribute="age (Adult)", confidence=1.0)]:
+        for name, value in step.items():
+            moved.controls[name].value = value
+        state.update(step)
+        if moved.error is not None:
+            continue
+        fresh = RandomizationPanel(**state)
+        a, b = _pixels(moved), _pixels(fresh)
+        assert a.shape == b.shape and (a == b).all(), state
+        assert moved.alt_text == fresh.alt_text
+    assert moved.figure is before  # in place, not a new figure
+
+
+def test_posterior_panel_redrawn_in_place_shows_what_a_new_panel_draws():
+    """The posterior panel updates its curve, Table 1 line, limits and legend label in place
+    (Panel.redraw): its picture and alt text are those of a panel built at that level."""
+    from ppdm_edu.widgets.attacks import PosteriorIntervalPanel
+
+    moved = PosteriorIntervalPanel()
+    before = moved.figure
+    for privacy in [0.1, 3.0, 1.05, 0.5, 2.0]:
+        moved.controls["privacy"].value = privacy
+        fresh = PosteriorIntervalPanel(privacy=privacy)
+        a, b = _pixels(moved), _pixels(fresh)
+        assert a.shape == b.shape and (a == b).all(), privacy
+        assert moved.alt_text == fresh.alt_text
+    assert moved.figure is before  # in place, not a new figure
 
 
 def test_posterior_panel_computes_the_neighbouring_levels_ahead_with_the_same_results():

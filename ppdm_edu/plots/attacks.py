@@ -21,6 +21,7 @@ __all__ = [
     "RecoveryDrawing",
     "plot_posterior_intervals",
     "plot_posterior_width",
+    "PosteriorWidthDrawing",
     "plot_breach",
     "plot_log_likelihood_ratio",
 ]
@@ -320,18 +321,79 @@ def plot_posterior_width(w, est: BayesEstimate, apriori_width: float, ax=None,
     matplotlib.axes.Axes
         The axes with the width curve and the reference lines.
     """
-    ax = _ax(ax)
-    w = np.asarray(w, dtype=float)
-    order = np.argsort(w)
-    ax.plot(w[order], est.width[order], color=BLUE, label="posterior interval width")
-    ax.axhline(apriori_width, color=GREY, ls="--", label=f"Table 1 width ({apriori_width:.2f})")
-    if bounds is not None:
-        ax.axhline(bounds[1] - bounds[0], color=GREEN, ls=":", label="range of X")
-    ax.set_xlabel("perturbed value w")
-    ax.set_ylabel("interval width")
-    ax.set_ylim(0, max(apriori_width, float(est.width.max())) * 1.15)
-    ax.legend(fontsize="small")
-    return ax
+    return PosteriorWidthDrawing(_ax(ax), w, est, apriori_width, bounds=bounds).ax
+
+
+class PosteriorWidthDrawing:
+    """The artists of :func:`plot_posterior_width`, redrawn in place for another noise level.
+
+    A panel that moves its privacy slider calls :meth:`update` instead of drawing a new figure:
+    the axes, the reference lines and the legend are kept. The picture is pixel for pixel the one
+    :func:`plot_posterior_width` draws for the same data.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    w, est, apriori_width, bounds
+        As for :func:`plot_posterior_width`.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from ppdm_edu.datasets import plateau, plateau_pdf
+    >>> from ppdm_edu.posterior import bayes_estimate
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> noise = GaussianNoise(0.2)
+    >>> x = plateau(500, rng=0)
+    >>> w = x + noise.sample(x.shape, 1)
+    >>> est = bayes_estimate(w, noise, plateau_pdf, bounds=(0.0, 1.0), n_grid=200)
+    >>> drawing = PosteriorWidthDrawing(plt.subplots()[1], w, est, noise.interval_width(0.95))
+    >>> drawing.update(w, est, 0.5)
+    >>> drawing.legend.get_texts()[1].get_text()
+    'Table 1 width (0.50)'
+    """
+
+    def __init__(self, ax, w, est: BayesEstimate, apriori_width: float,
+                 bounds: tuple[float, float] | None = None):
+        self.ax = ax
+        self.curve, = ax.plot([], [], color=BLUE, label="posterior interval width")
+        self.table = ax.axhline(apriori_width, color=GREY, ls="--", label=self._table_label(apriori_width))
+        if bounds is not None:
+            ax.axhline(bounds[1] - bounds[0], color=GREEN, ls=":", label="range of X")
+        ax.set_xlabel("perturbed value w")
+        ax.set_ylabel("interval width")
+        self._set_data(w, est, apriori_width)
+        self.legend = ax.legend(fontsize="small")
+
+    @staticmethod
+    def _table_label(apriori_width: float) -> str:
+        return f"Table 1 width ({apriori_width:.2f})"
+
+    def _set_data(self, w, est: BayesEstimate, apriori_width: float) -> None:
+        w = np.asarray(w, dtype=float)
+        order = np.argsort(w)
+        self.curve.set_data(w[order], est.width[order])
+        self.table.set_ydata([apriori_width, apriori_width])
+        # the data limits as a new drawing finds them (from every line), x autoscaled at draw
+        self.ax.relim()
+        self.ax.autoscale_view(scaley=False)
+        self.ax.set_ylim(0, max(apriori_width, float(est.width.max())) * 1.15)
+
+    def update(self, w, est: BayesEstimate, apriori_width: float) -> None:
+        """Show the posterior widths of another noise level on the same axes.
+
+        Parameters
+        ----------
+        w, est, apriori_width
+            As for :func:`plot_posterior_width`.
+        """
+        self._set_data(w, est, apriori_width)
+        label = self._table_label(apriori_width)
+        self.table.set_label(label)
+        self.legend.get_texts()[1].set_text(label)
 
 
 def plot_breach(rho1: float, rho2: float, ax=None):

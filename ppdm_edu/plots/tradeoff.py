@@ -239,10 +239,31 @@ class MechanismErrorsDrawing:
         self.bars = ax.barh(y, errors, xerr=xerr, color=colors, capsize=3, height=0.6)
         ax.set_yticks(y, self.mechanisms)
         ax.set_xscale("log")
-        ax.set_xlim(*_error_limits(errors))
         self.labels = [ax.text((e + sd) * 1.2, yi, _bar_text(r), va="center", fontsize="small")
                        for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds))]
+        self._set_limits(errors)
         ax.set_xlabel(error_label)
+
+    def _set_limits(self, errors) -> None:
+        """The x range of the bars (:func:`_error_limits`), widened to the right when a bar's
+        label would run past the axes (long labels, projector fonts: "ε = 1.00, audited ≥ 0.26"
+        after the widest bar)."""
+        lo, hi = _error_limits(errors)
+        self.ax.set_xlim(lo, hi)
+        axes_px = self.ax.bbox.width
+        if not axes_px > 0:
+            return
+        left, right = math.log10(lo), math.log10(hi)
+        # a label of w px starting at log10 position s fits when s + w/A (R - L) <= R, i.e.
+        # R >= (s - f L) / (1 - f) with f = w / A; half a font height of room at the end
+        pad = 0.5 * self.labels[0].get_fontsize() * self.ax.figure.dpi / 72.0 if self.labels else 0.0
+        needed = right
+        for label in self.labels:
+            f = (label.get_window_extent().width + pad) / axes_px
+            if f < 0.9:  # a label as wide as the axes cannot be helped by the range
+                needed = max(needed, (math.log10(label.get_position()[0]) - f * left) / (1.0 - f))
+        if needed > right:
+            self.ax.set_xlim(lo, 10.0 ** needed)
 
     def update(self, rows, error_label: str | None = None) -> bool:
         """Show new errors and ε of the same mechanisms.
@@ -278,8 +299,8 @@ class MechanismErrorsDrawing:
         caps[1].set_xdata(high)
         for bar, e in zip(self.bars, errors):
             bar.set_width(e)
-        self.ax.set_xlim(*_error_limits(errors))
         for label, r, e, sd in zip(self.labels, rows, errors, np.nan_to_num(sds)):
             label.set_x((e + sd) * 1.2)
             label.set_text(_bar_text(r))
+        self._set_limits(errors)
         return True

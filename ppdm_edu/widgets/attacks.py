@@ -14,7 +14,7 @@ from ..attacks import (
     spectral_filter,
 )
 from ..datasets import correlated_data, plateau, plateau_pdf
-from ..plots.attacks import RecoveryDrawing, SpectrumDrawing, plot_posterior_width
+from ..plots.attacks import PosteriorWidthDrawing, RecoveryDrawing, SpectrumDrawing
 from ..posterior import BayesEstimate, bayes_estimate
 from ..random_state import spawn_rngs
 from ..randomization import GaussianNoise
@@ -194,9 +194,16 @@ class PosteriorIntervalPanel(Panel):
 
     def draw(self, figure, result):
         ax = figure.subplots(gridspec_kw=_margins(figure))
-        plot_posterior_width(result.w, result.estimate, result.apriori_width, ax=ax,
-                             bounds=(0.0, 1.0))
+        # the artists of plot_posterior_width, kept to be updated in place (redraw)
+        self._drawing = PosteriorWidthDrawing(ax, result.w, result.estimate, result.apriori_width,
+                                              bounds=(0.0, 1.0))
         ax.set_title("Plateau data, Gaussian noise")
+
+    def redraw(self, figure, result):
+        # another privacy level changes the data, the limits and one legend label: the same
+        # axes, lines and legend serve (the picture is the one a new panel draws)
+        self._drawing.update(result.w, result.estimate, result.apriori_width)
+        return True
 
     def summary(self, result):
         mean = float(result.estimate.width.mean())

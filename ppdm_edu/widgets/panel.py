@@ -25,8 +25,10 @@ So a panel displays *two* outputs (:meth:`_ipython_display_`): first a static HT
 last figure, the control settings it was drawn at and its read-out, under a sentence saying the
 controls need the kernel, then the live widget. A style
 rule in the static output hides it while the live widget (class ``ppdm-panel``) follows it; once
-the widget is gone the static copy shows. It is refreshed on every update (``display_id``), so it
-is the *last* picture.
+the widget is gone the static copy shows. It is refreshed after every update (``display_id``), so it
+is the *last* picture: at the end of the cell that moved a control, or, for a student's moves,
+:attr:`Panel.static_delay` seconds after the last one (sent right behind the picture, its HTML
+delayed the painting of the picture the student waits for, issue 31 §5).
 
 Subclasses implement :meth:`build_controls`, :meth:`compute` and :meth:`draw` (and optionally
 :meth:`summary`). Algorithms never import this module.
@@ -48,6 +50,7 @@ import html
 import io
 import re
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
 
@@ -193,6 +196,33 @@ _LECTURE_MAX_INCHES = 10.5
 _GLYPH = 0.56
 
 
+# panels whose stand-in waits for its refresh (Panel._refresh_static_soon)
+_PENDING_STATIC: weakref.WeakSet = weakref.WeakSet()
+_FLUSH_REGISTERED: list = []
+
+
+def _flush_pending_static(*_result) -> None:
+    for panel in list(_PENDING_STATIC):
+        panel._refresh_static()
+
+
+def _flush_static_after_cells() -> None:
+    """Once per kernel: refresh every pending stand-in after each cell (IPython's
+    ``post_run_cell``; not ``post_execute``, which ``comm`` also fires around every widget
+    message), so that a notebook run top to bottom stores current stand-ins."""
+    if _FLUSH_REGISTERED:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets needs IPython
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    shell.events.register("post_run_cell", _flush_pending_static)
+    _FLUSH_REGISTERED.append(shell)
+
+
 def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 0.8,
                    right: float = 0.8) -> dict:
     """Fixed subplot margins given in font heights (``left`` etc.), as figure fractions.
@@ -270,6 +300,10 @@ class Panel(abc.ABC):
     draw_ahead_delay: float = 0.25
     #: times the kernel looks again (every :attr:`draw_ahead_delay` s) while none is computed yet
     draw_ahead_tries: int = 20
+    #: seconds after the last update before the hidden static stand-in gets the new picture
+    #: (:meth:`_refresh_static_soon`): by then the page has painted the live one, and quick
+    #: moves in a row refresh it once, after the last
+    static_delay: float = 1.0
 
     def __init__(self, **initial):
         self.controls: dict[str, widgets.ValueWidget] = self.build_controls()
@@ -298,6 +332,7 @@ class Panel(abc.ABC):
         self._figure_key: Hashable = None
         self._kept: OrderedDict = OrderedDict()
         self._ahead_handle: asyncio.TimerHandle | None = None
+        self._static_pending: asyncio.TimerHandle | None = None
         self._ahead_tries = 0
         self._align_labels()
         # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
@@ -662,12 +697,14 @@ class Panel(abc.ABC):
         buffer = io.BytesIO()
         # zlib level 1: 5-10 ms less per update than the default 6, the PNG ~10 % larger
         self.figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
-        self.image.value = buffer.getvalue()
         # issue 26 §1: the image's text alternative, from what was just drawn. ipywidgets' Image
         # has no alt trait; its tooltip becomes the <img>'s title, which is its accessible name
         # (HTML-AAM: an img without alt is named by its title) and changes with every update.
         self.alt_text = self.describe(result)
-        self.image.tooltip = self.alt_text
+        # picture and alt text in one comm message (the page lays the panel out once for both)
+        with self.image.hold_sync():
+            self.image.value = buffer.getvalue()
+            self.image.tooltip = self.alt_text
         # a polite live region: a screen reader reads the new numbers after each update
         summary = self.summary(result)
         self.readout.value = (f'<div role="status" aria-live="polite" aria-atomic="true">{summary}</div>'
@@ -675,7 +712,7 @@ class Panel(abc.ABC):
         self.image.layout.display = None
         self.readout.layout.display = None
         self.last_update_seconds = time.perf_counter() - start
-        self._refresh_static()
+        self._refresh_static_soon()
         self.after_update(result)
         self._schedule_draw_ahead()
 
@@ -717,8 +754,37 @@ class Panel(abc.ABC):
                 "text/plain": f"<{type(self).__name__}: static copy, run the cell to use the controls>"}
 
     def _refresh_static(self) -> None:
+        if self._static_pending is not None:
+            self._static_pending.cancel()
+            self._static_pending = None
+        _PENDING_STATIC.discard(self)
         if self._static_handle is not None:
             self._static_handle.update(self._static_bundle(), raw=True)
+
+    def _refresh_static_soon(self) -> None:
+        """Refresh the static stand-in :attr:`static_delay` seconds after an update (a later
+        update postpones it), or at the end of the cell that made the update, or now without an
+        event loop (a script, a test).
+
+        The stand-in is hidden while the live panel is shown: sent with the new picture, its
+        ~20-80 kB of HTML (the picture again, in base64) reach the page right behind the
+        picture, and re-rendering them (its style rule re-inserted restyles the whole notebook,
+        10-20 ms) delays the painting of the picture the student is waiting for (issue 31 §5).
+        """
+        if self._static_handle is None:
+            return
+        if self._static_pending is not None:
+            self._static_pending.cancel()
+            self._static_pending = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: now
+            self._refresh_static()
+            return
+        self._static_pending = loop.call_later(self.static_delay, self._refresh_static)
+        # a cell that moves a control (a notebook run top to bottom) leaves its stand-in current
+        _PENDING_STATIC.add(self)
+        _flush_static_after_cells()
 
     def _ipython_display_(self):
         """Display the static stand-in (with a display id, refreshed by every update), then the

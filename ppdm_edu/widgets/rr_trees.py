@@ -143,7 +143,8 @@ class RRTreePanel(Panel):
         )
 
     def after_update(self, result: RRTreeResult) -> None:
-        """Build the trees one slider step right and left while the room looks at the figure.
+        """Build the trees one slider step right and left while the room looks at the figure,
+        then the tree of the other label option at this theta (the check box's next click).
 
         Parameters
         ----------
@@ -151,10 +152,10 @@ class RRTreePanel(Panel):
             The result now shown.
         """
         slider = self.controls["theta"]
-        self._results.prefetch([
-            (key, functools.partial(self._build, *key))
-            for key in (self._key(t, result.disguised_label)
-                        for t in slider_neighbours(slider, result.theta) if t != 0.5)])
+        keys = [self._key(t, result.disguised_label)
+                for t in slider_neighbours(slider, result.theta) if t != 0.5]
+        keys.append(self._key(result.theta, not result.disguised_label))
+        self._results.prefetch([(key, functools.partial(self._build, *key)) for key in keys])
 
     def draw(self, figure, result) -> None:
         plot_panel_accuracy(result.original_accuracy, result.accuracy, result.estimated_accuracy,
