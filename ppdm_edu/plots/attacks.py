@@ -335,8 +335,14 @@ class PosteriorWidthDrawing:
     ----------
     ax : matplotlib.axes.Axes
         Where to draw (a fresh axes).
-    w, est, apriori_width, bounds
-        As for :func:`plot_posterior_width`.
+    w : array-like of shape (n,)
+        Perturbed values.
+    est : BayesEstimate
+        The posterior intervals of the same records.
+    apriori_width : float
+        Width of the Table 1 interval, drawn as a dashed line.
+    bounds : tuple of float, optional
+        ``(low, high)`` of the attribute: its width is drawn as a dotted line.
 
     Examples
     --------
@@ -387,8 +393,12 @@ class PosteriorWidthDrawing:
 
         Parameters
         ----------
-        w, est, apriori_width
-            As for :func:`plot_posterior_width`.
+        w : array-like of shape (n,)
+            Perturbed values at the new noise level.
+        est : BayesEstimate
+            Their posterior intervals.
+        apriori_width : float
+            Width of the new Table 1 interval (the dashed line and its legend entry).
         """
         self._set_data(w, est, apriori_width)
         label = self._table_label(apriori_width)
