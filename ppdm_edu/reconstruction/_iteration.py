@@ -138,36 +138,13 @@ def _fused_products(A: np.ndarray, N: np.ndarray, D: np.ndarray, ratio: np.ndarr
     return products
 
 
-def successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
-    """Pearson chi^2 between successive count estimates ``n Pr_j`` (rows of ``estimates``).
-
-    Row ``j`` of the result compares ``estimates[j + 1]`` with ``estimates[j]``:
-    ``sum_p (N_{j+1}(I_p) - N_j(I_p))^2 / N_j(I_p)`` over the intervals with ``N_j(I_p) > 0``
-    (Sec. 3, "Stopping Criterion").
-    """
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        return _successive_chi2(estimates, n)
-
-
-def _successive_chi2(estimates: np.ndarray, n: float) -> np.ndarray:
-    """:func:`successive_chi2` for a caller that already ignores over/divide/invalid."""
-    prev = n * estimates[:-1]
-    diff = n * estimates[1:] - prev
-    # a tiny prev: the statistic is inf, i.e. not converged
-    stats = (diff**2 / prev).sum(axis=1)
-    if prev.min() > 0.0:  # (NaN fails, and is handled below)
-        return stats
-    for j in np.flatnonzero(~(prev > 0.0).all(axis=1)):  # rare: an interval at exactly 0
-        pos = prev[j] > 0.0
-        stats[j] = np.sum(diff[j][pos] ** 2 / prev[j][pos])
-    return stats
-
-
 def _block_chi2(est: np.ndarray, n: np.ndarray) -> Callable[[int], np.ndarray]:
-    """``block_chi2(j)``: :func:`_successive_chi2` of ``est[:j + 1]`` in buffers kept for the run.
+    """``block_chi2(j)``: Pearson chi^2 between successive count estimates ``n Pr`` of ``est[:j + 1]``.
 
-    The same operations on the same numbers (``n * est``, the difference of successive rows,
-    its square, divided by the earlier row, summed along the row), written into arrays
+    Entry ``i`` compares row ``i + 1`` with row ``i``: ``sum_p (N_{i+1}(I_p) - N_i(I_p))^2 /
+    N_i(I_p)`` over the intervals with ``N_i(I_p) > 0`` (Sec. 3, "Stopping Criterion"). The
+    operations of the loop before issue 31 on the same numbers (``n * est``, the difference of
+    successive rows, its square, divided by the earlier row, summed along the row), in arrays
     allocated once instead of five temporaries per block; the caller ignores over/divide/invalid.
     """
     counts, sq = np.empty_like(est), np.empty((est.shape[0] - 1, est.shape[1]))
