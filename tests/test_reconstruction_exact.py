@@ -283,3 +283,21 @@ def test_ndarray_dot_with_out_is_the_matmul_gemv():
         out = np.empty(m_w)
         A.dot(v, out)
         np.testing.assert_array_equal(out, A @ v)
+
+
+def test_the_interval_edges_are_numpy_linspace_bit_for_bit():
+    # reconstruct builds its edges with _grid._linspace (numpy's arithmetic without its argument
+    # handling): the same bits as np.linspace, or every estimate would move in its last digits
+    from ppdm_edu.reconstruction._grid import _linspace
+    rng = np.random.default_rng(3)
+    cases = [(0.0, 1.0, 20), (0.0, 1.0, 1), (20.0, 80.0, 100), (-3.5, 7.25, 10_000),
+             (0.0, 5e-324, 3), (1e-320, 3e-320, 7), (-1e300, 1e300, 9)]
+    for _ in range(3000):
+        lo = float(rng.normal() * 10.0 ** rng.integers(-12, 12))
+        hi = lo + float(abs(rng.normal()) * 10.0 ** rng.integers(-12, 12))
+        if hi > lo:
+            cases.append((lo, hi, int(rng.integers(1, 2000))))
+    for lo, hi, m in cases:
+        assert _linspace(lo, hi, m).tobytes() == np.linspace(lo, hi, m + 1).tobytes(), (lo, hi, m)
+    edges = reconstruct(plateau(500, 0), UniformNoise(0.1), bounds=(0.1, 0.9), n_intervals=30).edges
+    assert edges.tobytes() == np.linspace(0.1, 0.9, 31).tobytes()

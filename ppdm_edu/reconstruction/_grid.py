@@ -128,8 +128,28 @@ def _make_edges(lo: float, hi: float, n_intervals, width, n: int | None) -> np.n
         if n is None:
             raise ValueError("give n_intervals, width or n (for the default heuristic)")
         n_intervals = default_n_intervals(n)
-    m = check_integer(n_intervals, "n_intervals", minimum=1, maximum=MAX_INTERVALS)
-    return np.linspace(lo, hi, m + 1)
+    if type(n_intervals) is int and 1 <= n_intervals <= MAX_INTERVALS:
+        m = n_intervals  # the usual call (what check_integer returns for it)
+    else:
+        m = check_integer(n_intervals, "n_intervals", minimum=1, maximum=MAX_INTERVALS)
+    return _linspace(float(lo), float(hi), m)
+
+
+def _linspace(lo: float, hi: float, m: int) -> np.ndarray:
+    """``np.linspace(lo, hi, m + 1)``, the same numbers, without its argument handling (~4 us
+    of the ~6 it takes at m = 20; a reconstruction in a panel or a tree node costs ~0.2 ms).
+
+    numpy computes ``arange(m + 1) * ((hi - lo) / m) + lo`` and sets the last entry to ``hi``;
+    a step of 0 (subnormal width) or not finite takes numpy's own route.
+    """
+    step = (hi - lo) / m
+    if not (step != 0.0 and math.isfinite(step)):
+        return np.linspace(lo, hi, m + 1)
+    y = np.arange(m + 1, dtype=float)
+    y *= step
+    y += lo
+    y[-1] = hi
+    return y
 
 
 def check_edges(edges, name="edges") -> np.ndarray:

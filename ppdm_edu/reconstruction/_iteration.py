@@ -361,7 +361,8 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
     if row_top is None:
         row_top = A.max(axis=1)
     keep = None  # the rows to keep, when some are dropped
-    if float(row_top.min()) > 0.0:  # the usual case: every row possible (NaN goes below)
+    low = float(row_top.min())  # the smallest row maximum
+    if low > 0.0:  # the usual case: every row possible (NaN goes below)
         n_ignored = 0
         if not N.min() > 0:
             keep = N > 0
@@ -383,6 +384,7 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
             N, A, row_top = N[first:last], A[first:last], row_top[first:last]
         else:
             N, A, row_top, owned = N[idx], A[idx], row_top[idx], True
+        low = float(row_top.min())
     if keep_history:  # the history holds up to max_iter + 1 estimates of m probabilities
         check_size(int(max_iter) + 1, "max_iter with keep_history=True (lower max_iter or pass "
                    "keep_history=False)", per_item=int(A.shape[1]))
@@ -394,12 +396,14 @@ def finish(edges, N, A, n_total, noise, method, max_iter, tol, keep_history,
             A /= top
         else:
             A, owned = A / top, True
-        row_top = row_top / top  # = A.max(axis=1) now: division by top > 0 keeps the order
+    # the smallest row maximum of the scaled A: division by top > 0 is monotone under rounding,
+    # so min(row_top / top) is min(row_top) / top, the same number (one division, not a pass)
+    row_min = low / top
     # Eq. 3 is invariant to scaling any one row of A too; a row of far-tail likelihoods
     # (subnormal, ~1e-310) loses its digits in A @ Pr, so such rows are scaled by a power of 2
     # (exact: the same answer as for the row scaled to max 1, and no change to ordinary rows).
-    row_min = float(row_top.min())
     if row_min < 1e-250:
+        row_top = row_top / top  # = A.max(axis=1) now: division by top > 0 keeps the order
         tiny = row_top < 1e-250
         if not owned or not isinstance(A, np.ndarray):
             A = np.array(A)  # (a ConvolutionResponse becomes its dense rows here: rare)
