@@ -74,6 +74,9 @@ sys.path.insert(0, str(HERE.parent))
 import ppdm_edu  # noqa: E402
 from ppdm_edu import GaussianNoise, perturb, plateau  # noqa: E402
 from ppdm_edu.reconstruction import reconstruct, reconstruct_counts, response_matrix  # noqa: E402
+from ppdm_edu.reconstruction._convolution import CONVOLUTION_MIN_ENTRIES  # noqa: E402
+from ppdm_edu.reconstruction._matrix import response_pairs  # noqa: E402
+from ppdm_edu.validation import finite_1d_with_range  # noqa: E402
 
 SIGMA = 0.25
 # run pyunfold's full iterative_unfold where m^2 m_w iterations stays below this (its
@@ -154,6 +157,39 @@ def matvec_time(A, reps):
     for _ in range(3):
         t0 = time.process_time()
         matvecs(A, AT, reps)
+        best = min(best, (time.process_time() - t0) / reps)
+    return best
+
+
+def same_bits_iterations(A, AT, N, K):
+    """K updates of Eq. 3 with exactly the numpy calls ``iterate`` makes per iteration, in
+    place, and nothing else (no stopping test, no guard, no set-up): ``A @ Pr``, ``N / D``,
+    ``A.T @ ratio``, ``Pr * T``, ``/ n``, the sum, ``/ total``. The arithmetic any
+    implementation that keeps the reproductions' bits must do."""
+    m_w, m = A.shape
+    n_arr, total = np.array(float(N.sum())), np.empty(())
+    pr, new = np.full(m, 1.0 / m), np.empty(m)
+    D, ratio, T = np.empty(m_w), np.empty(m_w), np.empty(m)
+    divide, multiply, add = np.divide, np.multiply, np.add.reduce
+    for _ in range(K):
+        A.dot(pr, D)
+        divide(N, D, ratio)
+        AT.dot(ratio, T)
+        multiply(pr, T, new)
+        divide(new, n_arr, new)
+        add(new, None, None, total)
+        divide(new, total, new)
+        pr, new = new, pr
+    return pr
+
+
+def same_bits_iteration_time(A, N, reps):
+    """CPU seconds of one :func:`same_bits_iterations` update (best of a few batches)."""
+    AT = np.ascontiguousarray(A.T)
+    best = np.inf
+    for _ in range(3):
+        t0 = time.process_time()
+        same_bits_iterations(A, AT, N, reps)
         best = min(best, (time.process_time() - t0) / reps)
     return best
 
@@ -267,6 +303,19 @@ def end_to_end(ns, ms, base, repeats_for, iu_cap=ITERATIVE_UNFOLD_MAX):
             del counts
             mw = lo + (nz + kmin + 0.5) * L
             mx = (np.arange(m) + 0.5) * L
+            # the same-bits bound (dense cells only: from 2^17 entries reconstruct correlates
+            # the diagonals instead): reconstruct's own check of w, the floor's binning, the
+            # matrix by response_pairs on reconstruct's bins (its 8 element-wise operations,
+            # one block), and per iteration the update's 7 numpy calls (same_bits_iterations)
+            dense = nz.size * m < CONVOLUTION_MIN_ENTRIES
+            edges = np.linspace(0.0, 1.0, m + 1)
+            ks = (nz + kmin).astype(float)
+            wl, wu = lo + ks * L, lo + (ks + 1.0) * L
+            bound_parts = {
+                "check": lambda: finite_1d_with_range(w, "w"),
+                "pairs": lambda: response_pairs(edges, wl, wu, noise, "bayes",
+                                                row_max=np.empty(wl.size)),
+            } if dense else {}
             variants = {
                 "ours": lambda: reconstruct(w, noise, bounds=(0, 1), n_intervals=m,
                                             keep_history=False),
@@ -278,13 +327,15 @@ def end_to_end(ns, ms, base, repeats_for, iu_cap=ITERATIVE_UNFOLD_MAX):
                 bnoise = base.GaussianNoise(SIGMA)
                 variants["before"] = lambda: base.reconstruct(w, bnoise, bounds=(0, 1),
                                                               n_intervals=m, keep_history=False)
-            best = {k: np.inf for k in ["floor_bin", "floor_matrix", *variants]}
+            best = {k: np.inf for k in ["floor_bin", "floor_matrix", *bound_parts, *variants]}
             res = {}
             for _ in range(repeats_for(n)):
                 t, _ = cpu(floor_binning, w, lo, L)
                 best["floor_bin"] = min(best["floor_bin"], t)
                 t, A = cpu(floor_matrix, mw, mx, SIGMA)
                 best["floor_matrix"] = min(best["floor_matrix"], t)
+                for k, fn in bound_parts.items():
+                    best[k] = min(best[k], cpu(fn)[0])
                 for k, fn in variants.items():
                     t, res[k] = cpu(fn)
                     best[k] = min(best[k], t)
@@ -302,6 +353,11 @@ def end_to_end(ns, ms, base, repeats_for, iu_cap=ITERATIVE_UNFOLD_MAX):
                        agree_ldpy=float(np.max(np.abs(res["ldpy"] / res["ldpy"].sum() - mine))),
                        pyunfold_smear=best["smear"],
                        agree_pyunfold_smear=float(np.max(np.abs(res["smear"] - mine))))
+            if dense:
+                t_same = same_bits_iteration_time(A, Nw, max(3, int(2e6 // A.size)))
+                row.update(same_bits=best["check"] + best["floor_bin"] + best["pairs"]
+                           + n_iter * t_same, same_bits_iter=t_same, floor_matvecs=t_mv,
+                           same_bits_check=best["check"], same_bits_matrix=best["pairs"])
             if "before" in res:
                 row["before"] = best["before"]
                 row["before_peak_per_value"] = peak_bytes(variants["before"]) / n
@@ -505,10 +561,18 @@ def render(result) -> str:
              "depends only on the shift between bin and interval, and both products are "
              "correlations of its m_w + m - 1 diagonals (`reconstruction._convolution`), so it "
              "can run below this floor, which counts a stored matrix; *ours from counts* and "
-             "the peers still take the stored matrix.", ""]
+             "the peers still take the stored matrix. *same-bits bound* (stored-matrix cells): "
+             "what any implementation that keeps the reproductions' bits must spend at least: "
+             "`reconstruct`'s check of w (finite, min, max), the floor's binning, the matrix by "
+             "`response_pairs` (the mid-point formula's 8 element-wise operations, one block) and, "
+             "per iteration, the 7 numpy calls of the update in place (two mat-vecs, N / D, "
+             "Pr x T, / n, the sum, / total) with no stopping test, guard or set-up; "
+             "*ours / same-bits bound* is then the cost of the rest (argument checks, set-up, "
+             "the paper's stopping test).", ""]
     head = ["n", "m", "m_w", "iter"] + (["before s"] if base else []) + [
         "ours s", "floor s"] + (["before / floor"] if base else []) + [
-        "ours / floor", "ours from counts s", "ldpy s", "ours from counts / ldpy", "agree ldpy",
+        "ours / floor", "same-bits bound / floor", "ours / same-bits bound",
+        "ours from counts s", "ldpy s", "ours from counts / ldpy", "agree ldpy",
         "pyunfold smear s", "agree smear", "pyunfold iterative_unfold s", "agree iterative_unfold"
     ] + (["peak B/value before"] if base else []) + ["peak B/value ours"] + (
         ["agree before"] if base else [])
@@ -518,7 +582,8 @@ def render(result) -> str:
         cells += [f(r.get("before"))] if base else []
         cells += [f(r["ours"]), f(r["floor"])]
         cells += [f(_ratio(r.get("before"), r["floor"]))] if base else []
-        cells += [f(r["ours"] / r["floor"]), f(r.get("ours_counts")), f(r.get("ldpy")),
+        cells += [f(r["ours"] / r["floor"]), f(_ratio(r.get("same_bits"), r["floor"])),
+                  f(_ratio(r["ours"], r.get("same_bits"))), f(r.get("ours_counts")), f(r.get("ldpy")),
                   f(_ratio(r.get("ours_counts"), r.get("ldpy"))), f(r.get("agree_ldpy"), 2),
                   f(r.get("pyunfold_smear")), f(r.get("agree_pyunfold_smear"), 2),
                   f(r.get("pyunfold")), f(r.get("agree_pyunfold"), 2)]
