@@ -51,6 +51,20 @@ def _density_on_grid(values: np.ndarray, edges: np.ndarray, extend: bool):
     return 0.5 * (edges[:-1] + edges[1:]), counts / (values.size * np.diff(edges))
 
 
+def _curves(rec: Reconstruction, x, w, em: Reconstruction | None, probabilities) -> dict:
+    """(x, y) of every curve of :func:`plot_reconstruction`, by name, for the values given."""
+    curves = {}
+    if x is not None:
+        curves["original"] = _density_on_grid(np.asarray(x, float), rec.edges, extend=False)
+    if w is not None:
+        curves["randomized"] = _density_on_grid(np.asarray(w, float), rec.edges, extend=True)
+    pr = rec.probabilities if probabilities is None else np.asarray(probabilities)
+    curves["reconstructed"] = (rec.midpoints, pr / rec.widths)
+    if em is not None:
+        curves["em"] = (em.midpoints, em.density)
+    return curves
+
+
 def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Reconstruction | None = None,
                         title: str | None = None, legend: bool = True, probabilities=None):
     """Fig. 2 style: densities of the original, randomized and reconstructed values.
@@ -133,22 +147,27 @@ class ReconstructionDrawing:
 
     def __init__(self, ax, rec: Reconstruction, x=None, w=None, em: Reconstruction | None = None,
                  title: str | None = None, legend: bool = True, probabilities=None):
+        # drawn as a new plot draws (the data limits grow line by line); update() then gives the
+        # same lines new data, and the tests compare the two ways pixel for pixel
         self.ax = ax
         self.original = self.randomized = self.em = None
+        curves = _curves(rec, x, w, em, probabilities)
         if x is not None:
-            self.original, = ax.plot([], [], color=_COLORS["original"], lw=1.8, label="Original")
+            self.original, = ax.plot(*curves["original"], color=_COLORS["original"], lw=1.8,
+                                     label="Original")
         if w is not None:
-            self.randomized, = ax.plot([], [], color=_COLORS["randomized"], lw=1.5, ls="-.",
-                                       label="Randomized")
+            self.randomized, = ax.plot(*curves["randomized"], color=_COLORS["randomized"], lw=1.5,
+                                       ls="-.", label="Randomized")
         label = "Reconstructed" + (" (Bayes)" if em is not None else "")
-        self.reconstructed, = ax.plot([], [], color=_COLORS["reconstructed"], lw=2, marker="o",
-                                      ms=3, label=label)
+        self.reconstructed, = ax.plot(*curves["reconstructed"], color=_COLORS["reconstructed"],
+                                      lw=2, marker="o", ms=3, label=label)
         if em is not None:
-            self.em, = ax.plot([], [], color=_COLORS["em"], lw=1.5, ls="--",
+            self.em, = ax.plot(*curves["em"], color=_COLORS["em"], lw=1.5, ls="--",
                                label="Reconstructed (EM)")
         ax.set_xlabel("attribute value")
         ax.set_ylabel("density")
-        self.update(rec, x, w, em=em, probabilities=probabilities, title=title)
+        if title:
+            ax.set_title(title)
         self.legend = ax.legend(fontsize="small", loc="upper right") if legend else None
 
     def update(self, rec: Reconstruction, x=None, w=None, em: Reconstruction | None = None,
@@ -181,15 +200,11 @@ class ReconstructionDrawing:
             if (line is None) != (value is None):
                 raise ValueError(f"{name} must be given exactly when the drawing was made with it "
                                  "(another set of curves needs a new ReconstructionDrawing)")
-        edges = rec.edges
-        if self.original is not None:
-            self.original.set_data(*_density_on_grid(np.asarray(x, float), edges, extend=False))
-        if self.randomized is not None:
-            self.randomized.set_data(*_density_on_grid(np.asarray(w, float), edges, extend=True))
-        pr = rec.probabilities if probabilities is None else np.asarray(probabilities)
-        self.reconstructed.set_data(rec.midpoints, pr / rec.widths)
-        if self.em is not None and em is not None:
-            self.em.set_data(em.midpoints, em.density)
+        curves = _curves(rec, x, w, em, probabilities)
+        for name, line in (("original", self.original), ("randomized", self.randomized),
+                           ("reconstructed", self.reconstructed), ("em", self.em)):
+            if line is not None:
+                line.set_data(*curves[name])
         if title:
             self.ax.set_title(title)
         # the data limits as a new drawing finds them (from every line, in the order drawn),
