@@ -14,6 +14,7 @@ from .alt_text import figure_description
 
 __all__ = [
     "plot_reconstruction",
+    "ReconstructionDrawing",
     "plot_fig2",
     "plot_iteration",
     "animate_reconstruction",
@@ -50,12 +51,27 @@ def _density_on_grid(values: np.ndarray, edges: np.ndarray, extend: bool):
     return 0.5 * (edges[:-1] + edges[1:]), counts / (values.size * np.diff(edges))
 
 
+def _curves(rec: Reconstruction, x, w, em: Reconstruction | None, probabilities) -> dict:
+    """(x, y) of every curve of :func:`plot_reconstruction`, by name, for the values given."""
+    curves = {}
+    if x is not None:
+        curves["original"] = _density_on_grid(np.asarray(x, float), rec.edges, extend=False)
+    if w is not None:
+        curves["randomized"] = _density_on_grid(np.asarray(w, float), rec.edges, extend=True)
+    pr = rec.probabilities if probabilities is None else np.asarray(probabilities)
+    curves["reconstructed"] = (rec.midpoints, pr / rec.widths)
+    if em is not None:
+        curves["em"] = (em.midpoints, em.density)
+    return curves
+
+
 def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Reconstruction | None = None,
                         title: str | None = None, legend: bool = True, probabilities=None):
     """Fig. 2 style: densities of the original, randomized and reconstructed values.
 
     One panel of Fig. 2 of Agrawal & Srikant (2000): the reconstructed density (one point per
-    interval) lies close to the original while the randomized values are spread out.
+    interval) lies close to the original while the randomized values are spread out. To redraw
+    for another reconstruction without a new figure, use :class:`ReconstructionDrawing`.
 
     Parameters
     ----------
@@ -80,28 +96,121 @@ def plot_reconstruction(rec: Reconstruction, x=None, w=None, ax=None, em: Recons
     matplotlib.axes.Axes
         The axes with the density curves.
     """
-    ax = _new_ax(ax)
-    edges = rec.edges
-    if x is not None:
-        mid, dens = _density_on_grid(np.asarray(x, float), edges, extend=False)
-        ax.plot(mid, dens, color=_COLORS["original"], lw=1.8, label="Original")
-    if w is not None:
-        mid, dens = _density_on_grid(np.asarray(w, float), edges, extend=True)
-        ax.plot(mid, dens, color=_COLORS["randomized"], lw=1.5, ls="-.", label="Randomized")
-    pr = rec.probabilities if probabilities is None else np.asarray(probabilities)
-    label = "Reconstructed" + (" (Bayes)" if em is not None else "")
-    ax.plot(rec.midpoints, pr / rec.widths, color=_COLORS["reconstructed"], lw=2, marker="o",
-            ms=3, label=label)
-    if em is not None:
-        ax.plot(em.midpoints, em.density, color=_COLORS["em"], lw=1.5, ls="--",
-                label="Reconstructed (EM)")
-    ax.set_xlabel("attribute value")
-    ax.set_ylabel("density")
-    if title:
-        ax.set_title(title)
-    if legend:
-        ax.legend(fontsize="small", loc="upper right")
-    return ax
+    return ReconstructionDrawing(_new_ax(ax), rec, x, w, em=em, title=title, legend=legend,
+                                 probabilities=probabilities).ax
+
+
+class ReconstructionDrawing:
+    """The artists of :func:`plot_reconstruction`, redrawn in place for another reconstruction.
+
+    A panel that moves a control calls :meth:`update` instead of drawing a new figure: the
+    axes, their ticks and labels (and the legend) are kept, only the curves get new data and
+    the limits are autoscaled from them as for a new drawing. The picture is pixel for pixel
+    the one :func:`plot_reconstruction` draws for the same data.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    rec : Reconstruction
+        The reconstruction (its intervals are the grid of every curve).
+    x : array-like, optional
+        Original values: their density is drawn (solid black).
+    w : array-like, optional
+        Perturbed values: their density is drawn on the grid extended to cover them.
+    em : Reconstruction, optional
+        A second reconstruction (e.g. EM) drawn dashed.
+    title : str, optional
+        Axes title.
+    legend : bool, default True
+        Draw the legend.
+    probabilities : array-like, optional
+        Draw these interval probabilities instead of ``rec.probabilities``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from ppdm_edu.datasets import plateau
+    >>> from ppdm_edu.randomization import GaussianNoise
+    >>> from ppdm_edu.reconstruction import reconstruct
+    >>> noise = GaussianNoise(0.2)
+    >>> x = plateau(1_000, rng=0)
+    >>> w = x + noise.sample(x.shape, 1)
+    >>> rec = reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=20, keep_history=True)
+    >>> drawing = ReconstructionDrawing(plt.subplots()[1], rec, x, w)
+    >>> drawing.update(rec, x, w, probabilities=rec.history[0])
+    >>> bool(np.allclose(drawing.reconstructed.get_ydata(), 1.0))
+    True
+    """
+
+    def __init__(self, ax, rec: Reconstruction, x=None, w=None, em: Reconstruction | None = None,
+                 title: str | None = None, legend: bool = True, probabilities=None):
+        # drawn as a new plot draws (the data limits grow line by line); update() then gives the
+        # same lines new data, and the tests compare the two ways pixel for pixel
+        self.ax = ax
+        self.original = self.randomized = self.em = None
+        curves = _curves(rec, x, w, em, probabilities)
+        if x is not None:
+            self.original, = ax.plot(*curves["original"], color=_COLORS["original"], lw=1.8,
+                                     label="Original")
+        if w is not None:
+            self.randomized, = ax.plot(*curves["randomized"], color=_COLORS["randomized"], lw=1.5,
+                                       ls="-.", label="Randomized")
+        label = "Reconstructed" + (" (Bayes)" if em is not None else "")
+        self.reconstructed, = ax.plot(*curves["reconstructed"], color=_COLORS["reconstructed"],
+                                      lw=2, marker="o", ms=3, label=label)
+        if em is not None:
+            self.em, = ax.plot(*curves["em"], color=_COLORS["em"], lw=1.5, ls="--",
+                               label="Reconstructed (EM)")
+        ax.set_xlabel("attribute value")
+        ax.set_ylabel("density")
+        if title:
+            ax.set_title(title)
+        self.legend = ax.legend(fontsize="small", loc="upper right") if legend else None
+
+    def update(self, rec: Reconstruction, x=None, w=None, em: Reconstruction | None = None,
+               probabilities=None, title: str | None = None) -> None:
+        """Show another reconstruction (or another iterate of one) on the same axes.
+
+        Parameters
+        ----------
+        rec : Reconstruction
+            The reconstruction (its intervals may differ from the last one's).
+        x : array-like, optional
+            Original values; given exactly when the drawing was made with them.
+        w : array-like, optional
+            Perturbed values; given exactly when the drawing was made with them.
+        em : Reconstruction, optional
+            The second reconstruction; given exactly when the drawing was made with one.
+        probabilities : array-like, optional
+            Draw these interval probabilities instead of ``rec.probabilities``.
+        title : str, optional
+            A new axes title (the last one stays when omitted).
+
+        Raises
+        ------
+        ValueError
+            If ``x``, ``w`` or ``em`` is given when the drawing has no such curve, or missing
+            when it has one (another set of curves needs a new drawing).
+        """
+        for name, line, value in (("x", self.original, x), ("w", self.randomized, w),
+                                  ("em", self.em, em)):
+            if (line is None) != (value is None):
+                raise ValueError(f"{name} must be given exactly when the drawing was made with it "
+                                 "(another set of curves needs a new ReconstructionDrawing)")
+        curves = _curves(rec, x, w, em, probabilities)
+        for name, line in (("original", self.original), ("randomized", self.randomized),
+                           ("reconstructed", self.reconstructed), ("em", self.em)):
+            if line is not None:
+                line.set_data(*curves[name])
+        if title:
+            self.ax.set_title(title)
+        # the data limits as a new drawing finds them (from every line, in the order drawn),
+        # then the view autoscaled from them (axes whose limits were set keep them)
+        self.ax.relim()
+        self.ax.autoscale_view()
 
 
 def plot_fig2(cases, axes=None):

@@ -7,7 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..datasets import plateau, triangles
-from ..plots.reconstruction import plot_reconstruction
+from ..plots.reconstruction import ReconstructionDrawing
 from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
 from ..reconstruction import (
@@ -51,14 +51,35 @@ _LEGEND = (
 )
 
 
-def _draw_run(ax, run: _Run, probabilities):
+def _draw_run(ax, run: _Run, probabilities) -> ReconstructionDrawing:
     """Original, randomized and reconstructed densities: the library's Fig. 2 drawing.
 
     No title or legend in the figure (the HTML summary carries them): text layout is the most
-    expensive part of a PNG redraw.
+    expensive part of a PNG redraw. The drawing keeps its lines, so that a panel redraws them
+    in place (:meth:`ReconstructionDrawing.update`).
     """
-    plot_reconstruction(run.rec, run.x, run.w, ax=ax, legend=False, probabilities=probabilities)
+    drawing = ReconstructionDrawing(ax, run.rec, run.x, run.w, legend=False,
+                                    probabilities=probabilities)
     ax.locator_params(nbins=6)
+    return drawing
+
+
+def _redraw_run(panel, figure, run: _Run, probabilities) -> bool:
+    """Show ``run`` on the drawing ``panel`` last made in ``figure``, if it made one there.
+
+    Every control of notebook 02's panels changes the data only (the same three lines, no
+    title or legend): the axes, their ticks and labels serve again. False (draw a new figure)
+    when the panel's last drawing is not in ``figure`` (:meth:`Panel.describe` drew one for
+    another result into a figure of its own) or something else was drawn on its axes.
+    """
+    drawing = getattr(panel, "_drawing", None)
+    if drawing is None or drawing.ax.figure is not figure:
+        return False
+    ax = drawing.ax
+    if len(figure.axes) != 1 or len(ax.lines) != 3 or ax.texts or ax.patches or ax.collections:
+        return False  # not the drawing _draw_run made: start over
+    drawing.update(run.rec, run.x, run.w, probabilities=probabilities)
+    return True
 
 
 def _run(shape, kind, privacy_percent, n, n_intervals, method, seed, keep_history=False,
@@ -152,7 +173,11 @@ class ReconstructionPanel(Panel):
         return _run(shape, noise, privacy, n, n_intervals, method, self.seed, stop=stop)
 
     def draw(self, figure, result: _Run) -> None:
-        _draw_run(_axes(figure), result, result.rec.probabilities)
+        self._drawing = _draw_run(_axes(figure), result, result.rec.probabilities)
+
+    def redraw(self, figure, result: _Run) -> bool:
+        # every control changes the data only: the same lines, redrawn and autoscaled in place
+        return _redraw_run(self, figure, result, result.rec.probabilities)
 
     def summary(self, result: _Run) -> str:
         rec = result.rec
@@ -241,10 +266,18 @@ class ReconstructionIterationsPanel(Panel):
     def draw(self, figure, result) -> None:
         j, pr = result
         ax = _axes(figure)
-        _draw_run(ax, self.run, pr)
+        self._drawing = _draw_run(ax, self.run, pr)
+        ax.set_ylim(0, self._y_max())
+
+    def redraw(self, figure, result) -> bool:
+        # only the estimate moves; the y limits, fixed for the whole history, stay
+        j, pr = result
+        return _redraw_run(self, figure, self.run, pr)
+
+    def _y_max(self) -> float:
         history = self.run.rec.history
         assert history is not None  # the panel reconstructs with keep_history=True
-        ax.set_ylim(0, max(2.2, 1.1 * float(history.max() / self.run.rec.widths[0])))
+        return max(2.2, 1.1 * float(history.max() / self.run.rec.widths[0]))
 
     def summary(self, result) -> str:
         j, pr = result
