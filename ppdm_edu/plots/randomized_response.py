@@ -12,7 +12,12 @@ from matplotlib.ticker import FormatStrFormatter, MaxNLocator, MultipleLocator, 
 
 from ..randomized_response import epsilon, warner_std_error
 
-__all__ = ["plot_sampling_distribution", "plot_theta_tradeoff", "plot_mrr_sweep"]
+__all__ = [
+    "plot_sampling_distribution",
+    "SamplingDistributionDrawing",
+    "plot_theta_tradeoff",
+    "plot_mrr_sweep",
+]
 
 # fixed axis so that the spread of the estimates can be compared across slider positions
 SAMPLING_XLIM = (-0.5, 1.5)
@@ -39,6 +44,8 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
 
     The sampling distribution of Warner's unbiased estimate (Du & Zhan 2003, Section 3): it
     widens as theta approaches 0.5 and spills outside the possible proportions [0, 1] (grey).
+    To redraw for another simulation without a new figure, use
+    :class:`SamplingDistributionDrawing`.
 
     Parameters
     ----------
@@ -62,29 +69,108 @@ def plot_sampling_distribution(sim, ax=None, xlim=SAMPLING_XLIM, bins: int = 100
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
-    lo, hi = xlim
-    edges = _lattice_edges(sim.theta, sim.n, lo, hi, bins)
-    counts, _ = np.histogram(sim.estimates, bins=edges)
-    off = int(np.sum((sim.estimates < lo) | (sim.estimates > hi)))
-    ax.axvspan(0.0, 1.0, color="0.93", zorder=0)  # the possible proportions
-    band_lo, band_hi = sim.truth - 2 * sim.std_error, sim.truth + 2 * sim.std_error
-    # hatched as well as green: under deuteranopia/protanopia the light green and the grey of the
-    # possible proportions are the same grey (CAM02-UCS distance ~5, issue 26 §5)
-    ax.axvspan(max(band_lo, lo), min(band_hi, hi), facecolor=to_rgba("C2", 0.25), edgecolor="C2",
-               hatch="///", linewidth=0, zorder=1, label="truth ± 2 SE (Warner)")
-    ax.stairs(counts, edges, fill=True, color="C0", alpha=0.75, zorder=2,
-              label=f"estimates ({off} off the axis)" if off else "estimates")
-    ax.axvline(sim.truth, color="C1", lw=2, zorder=3, label="truth")
-    ax.set_xlim(lo, hi)
-    # few ticks: every tick label is text to lay out, the main cost of a slider update
-    ax.xaxis.set_major_locator(MultipleLocator(0.5))
-    ax.yaxis.set_major_locator(MaxNLocator(4, integer=True))
-    ax.set_xlabel("estimated P(A = yes)")
-    ax.set_ylabel("surveys per bin")
-    ax.set_title(f"θ = {sim.theta:.2f}, n = {sim.n:,} respondents per survey")
-    if legend:
-        ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
-    return ax
+    return SamplingDistributionDrawing(ax, sim, xlim=xlim, bins=bins, legend=legend).ax
+
+
+class SamplingDistributionDrawing:
+    """The artists of :func:`plot_sampling_distribution`, redrawn in place for another survey.
+
+    A panel that moves its theta, n or P(A) slider calls :meth:`update` instead of drawing a
+    new figure: the axes, their ticks, the grey range of the possible proportions and the
+    legend are kept; the histogram, the +-2 SE band, the truth line, the y limits and the title
+    change. The picture is pixel for pixel the one :func:`plot_sampling_distribution` draws for
+    the same simulation.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    sim : SurveySimulation
+        From :func:`ppdm_edu.rr_simulation.simulate_warner_surveys`.
+    xlim : (float, float)
+        Fixed horizontal range (estimates outside it are counted in the legend, not drawn).
+    bins : int
+        At most about this many bins over ``xlim``.
+    legend : bool
+        Draw the legend.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from ppdm_edu.rr_simulation import simulate_warner_surveys
+    >>> drawing = SamplingDistributionDrawing(plt.subplots()[1], simulate_warner_surveys(0.3, 0.8, 200, rng=0))
+    >>> drawing.update(simulate_warner_surveys(0.6, 0.7, 500, rng=0))
+    >>> drawing.ax.get_title(), float(drawing.truth.get_xdata()[0])
+    ('θ = 0.70, n = 500 respondents per survey', 0.6)
+    """
+
+    def __init__(self, ax, sim, xlim=SAMPLING_XLIM, bins: int = 100, legend: bool = True):
+        self.ax, self.xlim, self.bins = ax, (float(xlim[0]), float(xlim[1])), bins
+        lo, hi = self.xlim
+        ax.axvspan(0.0, 1.0, color="0.93", zorder=0)  # the possible proportions
+        # hatched as well as green: under deuteranopia/protanopia the light green and the grey
+        # of the possible proportions are the same grey (CAM02-UCS distance ~5, issue 26 §5)
+        self.band = ax.axvspan(*self._band(sim), facecolor=to_rgba("C2", 0.25), edgecolor="C2",
+                               hatch="///", linewidth=0, zorder=1, label="truth ± 2 SE (Warner)")
+        counts, edges, off = self._histogram(sim)
+        self.histogram = ax.stairs(counts, edges, fill=True, color="C0", alpha=0.75, zorder=2,
+                                   label=self._histogram_label(off))
+        self.truth = ax.axvline(sim.truth, color="C1", lw=2, zorder=3, label="truth")
+        ax.set_xlim(lo, hi)
+        # few ticks: every tick label is text to lay out, the main cost of a slider update
+        ax.xaxis.set_major_locator(MultipleLocator(0.5))
+        ax.yaxis.set_major_locator(MaxNLocator(4, integer=True))
+        ax.set_xlabel("estimated P(A = yes)")
+        ax.set_ylabel("surveys per bin")
+        ax.set_title(self._title(sim))
+        self.legend = ax.legend(loc="upper right", fontsize="small", framealpha=0.9) if legend else None
+
+    def _band(self, sim) -> tuple[float, float]:
+        lo, hi = self.xlim
+        return max(sim.truth - 2 * sim.std_error, lo), min(sim.truth + 2 * sim.std_error, hi)
+
+    def _histogram(self, sim) -> tuple[np.ndarray, np.ndarray, int]:
+        lo, hi = self.xlim
+        edges = _lattice_edges(sim.theta, sim.n, lo, hi, self.bins)
+        counts, _ = np.histogram(sim.estimates, bins=edges)
+        off = int(np.sum((sim.estimates < lo) | (sim.estimates > hi)))
+        return counts, edges, off
+
+    @staticmethod
+    def _histogram_label(off: int) -> str:
+        return f"estimates ({off} off the axis)" if off else "estimates"
+
+    @staticmethod
+    def _title(sim) -> str:
+        return f"θ = {sim.theta:.2f}, n = {sim.n:,} respondents per survey"
+
+    def update(self, sim) -> None:
+        """Show another simulation on the same axes.
+
+        Parameters
+        ----------
+        sim : SurveySimulation
+            From :func:`ppdm_edu.rr_simulation.simulate_warner_surveys`.
+        """
+        x0, x1 = self._band(sim)
+        self.band.set_x(x0)
+        self.band.set_width(x1 - x0)
+        counts, edges, off = self._histogram(sim)
+        self.histogram.set_data(counts, edges)
+        label = self._histogram_label(off)
+        self.histogram.set_label(label)
+        self.truth.set_xdata([sim.truth, sim.truth])
+        # the y data limits a new drawing finds: the histogram's, from its baseline 0 to its
+        # highest bin (the spans and the truth line count along x only, and x stays at xlim);
+        # set directly, as Axes.relim would find them by walking the histogram's path (3 ms)
+        self.ax.dataLim.intervaly = (min(0.0, float(counts.min())), max(0.0, float(counts.max())))
+        self.ax.autoscale_view()
+        self.ax.set_title(self._title(sim))
+        if self.legend is not None:
+            # entries in the order the artists were added: band, histogram, truth
+            self.legend.get_texts()[1].set_text(label)
 
 
 def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None):

@@ -5,6 +5,7 @@ Each function draws on the ``ax`` it is given (or a new one) and returns it, so 
 """
 from __future__ import annotations
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ __all__ = [
     "plot_fig2",
     "plot_estimated_vs_true",
     "plot_panel_accuracy",
+    "PanelAccuracyDrawing",
     "side_by_side",
 ]
 
@@ -177,7 +179,8 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
     """The widget's picture: original ID3, RR-ID3 on the true test set, and the §4.3 estimate.
 
     Three horizontal bars labelled with their values; the title gives theta and its epsilon.
-    An axes without a layout engine gets ``tight_layout`` once, so that the labels fit.
+    An axes without a layout engine gets ``tight_layout`` once, so that the labels fit. To
+    redraw for other accuracies without a new figure, use :class:`PanelAccuracyDrawing`.
 
     Parameters
     ----------
@@ -200,28 +203,105 @@ def plot_panel_accuracy(original: float, accuracy: float, estimated: float, thet
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3))
-    labels = ["ID3 on original data", "RR-ID3, true test set", "RR-ID3, estimated\nfrom disguised test set"]
-    values = [100 * original, 100 * accuracy, 100 * estimated]
-    shown = np.clip(values, 0, 100)
-    bars = ax.barh(labels, shown, color=["C1", "C0", "C2"])
-    for bar, value in zip(bars, values):
-        y = bar.get_y() + bar.get_height() / 2
-        if bar.get_width() >= 15:  # label inside the bar
-            ax.text(bar.get_width() - 1, y, f"{value:.1f} %", ha="right", va="center",
-                    color="white", fontweight="bold")
-        else:  # short bar (or an estimate outside [0, 100]): label to its right
-            ax.text(bar.get_width() + 1, y, f"{value:.1f} %", ha="left", va="center", fontweight="bold")
-    ax.set_xlim(0, 100)
-    ax.axvline(100 * original, color="C1", ls="--", lw=1)
-    ax.invert_yaxis()
-    ax.set_xlabel("accuracy (%)")
-    eps = epsilon(theta)
-    ax.set_title(f"θ = {theta:.2f}, ε = " + ("∞" if np.isinf(eps) else f"{eps:.2f}"))
-    if not isinstance(ax.figure.get_layout_engine(), (ConstrainedLayoutEngine, TightLayoutEngine)):
-        # the widget's figure has no layout engine: fit the bar labels and the x label once
-        # (font sizes differ in lecture mode, so fixed margins would clip them)
-        ax.figure.tight_layout()
-    return ax
+    return PanelAccuracyDrawing(ax, original, accuracy, estimated, theta).ax
+
+
+class PanelAccuracyDrawing:
+    """The artists of :func:`plot_panel_accuracy`, redrawn in place for another theta.
+
+    A panel that moves its theta slider or its label check box calls :meth:`update` instead of
+    drawing a new figure: the axes, their ticks and category labels, and the position
+    ``tight_layout`` found for them are kept (they do not depend on the accuracies); the bar
+    lengths, their value labels, the dashed line and the title change. The picture is pixel for
+    pixel the one :func:`plot_panel_accuracy` draws for the same values.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw (a fresh axes).
+    original : float
+        Accuracy of ID3 on the original data, in [0, 1] (also a dashed line).
+    accuracy : float
+        Accuracy of RR-ID3 on the true test set, in [0, 1].
+    estimated : float
+        Accuracy estimated from the disguised test set (Section 4.3); may fall outside [0, 1].
+    theta : float
+        Probability a record is sent unchanged.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = PanelAccuracyDrawing(plt.subplots()[1], 0.84, 0.82, 0.83, 0.7)
+    >>> drawing.update(0.84, 0.75, -0.1, 0.55)
+    >>> [t.get_text() for t in drawing.labels], drawing.ax.get_title()
+    (['84.0 %', '75.0 %', '-10.0 %'], 'θ = 0.55, ε = 0.20')
+    """
+
+    #: the bars, top to bottom
+    NAMES = ("ID3 on original data", "RR-ID3, true test set", "RR-ID3, estimated\nfrom disguised test set")
+    #: a bar at least this long (in %) has its value inside, in white
+    INSIDE = 15
+
+    def __init__(self, ax, original: float, accuracy: float, estimated: float, theta: float):
+        self.ax = ax
+        self._text_color = mpl.rcParams["text.color"]  # a label beside its bar (as ax.text)
+        values = [100 * original, 100 * accuracy, 100 * estimated]
+        shown = np.clip(values, 0, 100)
+        self.bars = ax.barh(list(self.NAMES), shown, color=["C1", "C0", "C2"])
+        self.labels = []
+        for bar, value in zip(self.bars, values):
+            y = bar.get_y() + bar.get_height() / 2
+            if bar.get_width() >= self.INSIDE:  # label inside the bar
+                label = ax.text(bar.get_width() - 1, y, f"{value:.1f} %", ha="right", va="center",
+                                color="white", fontweight="bold")
+            else:  # short bar (or an estimate outside [0, 100]): label to its right
+                label = ax.text(bar.get_width() + 1, y, f"{value:.1f} %", ha="left", va="center",
+                                fontweight="bold")
+            self.labels.append(label)
+        ax.set_xlim(0, 100)
+        self.original = ax.axvline(100 * original, color="C1", ls="--", lw=1)
+        ax.invert_yaxis()
+        ax.set_xlabel("accuracy (%)")
+        ax.set_title(self._title(theta))
+        if not isinstance(ax.figure.get_layout_engine(), (ConstrainedLayoutEngine, TightLayoutEngine)):
+            # the widget's figure has no layout engine: fit the bar labels and the x label once
+            # (font sizes differ in lecture mode, so fixed margins would clip them)
+            ax.figure.tight_layout()
+
+    @staticmethod
+    def _title(theta: float) -> str:
+        eps = epsilon(theta)
+        return f"θ = {theta:.2f}, ε = " + ("∞" if np.isinf(eps) else f"{eps:.2f}")
+
+    def update(self, original: float, accuracy: float, estimated: float, theta: float) -> None:
+        """Show other accuracies on the same axes.
+
+        The layout is not fitted again: the category labels, the x axis and the title's height,
+        which ``tight_layout`` fitted, are the same at every theta.
+
+        Parameters
+        ----------
+        original : float
+            Accuracy of ID3 on the original data, in [0, 1].
+        accuracy : float
+            Accuracy of RR-ID3 on the true test set, in [0, 1].
+        estimated : float
+            Accuracy estimated from the disguised test set; may fall outside [0, 1].
+        theta : float
+            Probability a record is sent unchanged.
+        """
+        values = [100 * original, 100 * accuracy, 100 * estimated]
+        for bar, label, value, shown in zip(self.bars, self.labels, values, np.clip(values, 0, 100)):
+            bar.set_width(shown)
+            inside = bar.get_width() >= self.INSIDE
+            label.set_x(bar.get_width() - 1 if inside else bar.get_width() + 1)
+            label.set_horizontalalignment("right" if inside else "left")
+            label.set_color("white" if inside else self._text_color)
+            label.set_text(f"{value:.1f} %")
+        self.original.set_xdata([100 * original, 100 * original])
+        self.ax.set_title(self._title(theta))
 
 
 def side_by_side(left: str, right: str, titles=("left", "right"), gap: int = 4) -> str:

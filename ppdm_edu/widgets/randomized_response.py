@@ -5,7 +5,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..lecture import OKABE_ITO
-from ..plots.randomized_response import SAMPLING_XLIM, plot_sampling_distribution
+from ..plots.randomized_response import SAMPLING_XLIM, SamplingDistributionDrawing
 from ..randomized_response import epsilon, sample_size_factor
 from ..rr_simulation import simulate_warner_surveys
 from .panel import Panel, epsilon_text, margin_axes, slider
@@ -64,7 +64,17 @@ class WarnerSurveyPanel(Panel):
         # fixed margins (the Panel figure has no layout engine: it would double the render time)
         # margins grow with the font (lecture mode uses larger fonts)
         ax = margin_axes(figure, left=4.0, bottom=3.0, top=1.8)
-        plot_sampling_distribution(result, ax=ax, legend=False)
+        # the artists of plot_sampling_distribution, kept to be updated in place (redraw)
+        self._drawing = SamplingDistributionDrawing(ax, result, legend=False)
+
+    def redraw(self, figure, result) -> bool:
+        # every slider changes the data only (histogram, band, truth, y limits, title): the same
+        # axes, ticks and grey range serve; the picture is the one a new figure shows
+        drawing = getattr(self, "_drawing", None)
+        if drawing is None or drawing.ax.figure is not figure:
+            return False  # the last drawing is on another figure (describe() of another result)
+        drawing.update(result)
+        return True
 
     def summary(self, result) -> str:
         eps_text = epsilon_text(epsilon(result.theta))

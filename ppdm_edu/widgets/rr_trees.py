@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from ..plots.rr_trees import plot_panel_accuracy
+from ..plots.rr_trees import PanelAccuracyDrawing
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .panel import Panel, epsilon_text, slider
@@ -158,8 +158,21 @@ class RRTreePanel(Panel):
         self._results.prefetch([(key, functools.partial(self._build, *key)) for key in keys])
 
     def draw(self, figure, result) -> None:
-        plot_panel_accuracy(result.original_accuracy, result.accuracy, result.estimated_accuracy,
-                            result.theta, ax=figure.add_subplot())
+        # the artists of plot_panel_accuracy, kept to be updated in place (redraw)
+        self._drawing = PanelAccuracyDrawing(figure.add_subplot(), result.original_accuracy, result.accuracy,
+                                             result.estimated_accuracy, result.theta)
+        # tight_layout leaves a placeholder layout engine, which makes savefig draw the figure
+        # twice (once only to lay it out); the axes keep the position it found
+        figure.set_layout_engine(None)
+
+    def redraw(self, figure, result) -> bool:
+        # theta and the label option change the bars, their labels and the title only: the same
+        # axes, ticks and fitted layout serve; the picture is the one a new figure shows
+        drawing = getattr(self, "_drawing", None)
+        if drawing is None or drawing.ax.figure is not figure:
+            return False  # the last drawing is on another figure (describe() of another result)
+        drawing.update(result.original_accuracy, result.accuracy, result.estimated_accuracy, result.theta)
+        return True
 
     def summary(self, result) -> str:
         eps_text = epsilon_text(epsilon(result.theta))
