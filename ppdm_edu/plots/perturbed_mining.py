@@ -54,9 +54,10 @@ class PSOneDrawing:
     def __init__(self, ax, noise, t: float = 0.0, threshold: float | None = 0.5, label=None,
                  color=None, span: float | None = None):
         self.ax, self.span = ax, span
+        self._auto_label = not label  # the default label names the noise: it follows update()
         color = color or OKABE_ITO[0]
         w, p = self._curve(noise, t)
-        self.curve, = ax.plot(w, p, color=color, label=label or f"{noise.kind} noise, sd {noise.std:.3g}")
+        self.curve, = ax.plot(w, p, color=color, label=label or self._noise_label(noise))
         self.split = ax.axvline(t, color="0.3", lw=1)
         self.level = self.cut = None
         if threshold is not None:
@@ -66,6 +67,10 @@ class PSOneDrawing:
         ax.set_xlabel("perturbed value w")
         ax.set_ylabel(r"$p_{S1}(w\,|\,t) = P(R \geq w - t)$")
         ax.set_ylim(-0.03, 1.03)
+
+    @staticmethod
+    def _noise_label(noise) -> str:
+        return f"{noise.kind} noise, sd {noise.std:.3g}"
 
     def _curve(self, noise, t):
         half = self.span if self.span is not None else 4.0 * noise.std
@@ -93,6 +98,8 @@ class PSOneDrawing:
         """
         w, p = self._curve(noise, t)
         self.curve.set_data(w, p)
+        if self._auto_label:  # the alt text (and a legend) name the noise now shown
+            self.curve.set_label(self._noise_label(noise))
         self.split.set_xdata([t, t])
         if self.level is not None and threshold is not None:
             self.level.set_ydata([threshold, threshold])

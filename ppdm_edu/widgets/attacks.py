@@ -18,7 +18,7 @@ from ..plots.attacks import PosteriorWidthDrawing, RecoveryDrawing, SpectrumDraw
 from ..posterior import BayesEstimate, bayes_estimate
 from ..random_state import spawn_rngs
 from ..randomization import GaussianNoise
-from .panel import Panel, figure_margins, slider
+from .panel import Panel, figure_margins, pin_title, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
@@ -101,7 +101,9 @@ class SpectralAttackPanel(Panel):
             # the colours are explained in the read-out (faster redraw)
             RecoveryDrawing(right, result.X, result.W, result.spectral.estimate, max_points=300,
                             legend=False))
-        right.set_title("Attribute 1", fontsize="medium")
+        # both titles fixed at y=1.0, where matplotlib's search ends (no top ticks, no offset text)
+        right.set_title("Attribute 1", fontsize="medium", y=1.0)
+        pin_title(left)
 
     def redraw(self, figure, result):
         # both sliders change only the data: the same axes, ticks and legend serve
@@ -197,7 +199,8 @@ class PosteriorIntervalPanel(Panel):
         # the artists of plot_posterior_width, kept to be updated in place (redraw)
         self._drawing = PosteriorWidthDrawing(ax, result.w, result.estimate, result.apriori_width,
                                               bounds=(0.0, 1.0))
-        ax.set_title("Plateau data, Gaussian noise")
+        # y=1.0 fixed, where matplotlib's search ends (no top ticks, no offset text)
+        ax.set_title("Plateau data, Gaussian noise", y=1.0)
 
     def redraw(self, figure, result):
         # another privacy level changes the data, the limits and one legend label: the same

@@ -258,6 +258,34 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
                 bottom=bottom * font / h, top=1.0 - top * font / h)
 
 
+def pin_title(ax, **kwargs) -> None:
+    """Set ``ax``'s title again at ``y = 1.0``, fixed: matplotlib no longer re-places it at each draw.
+
+    Left automatic, the title's height is found at every draw by measuring the tick labels of
+    the x axis and the offset text of the y axis (``Axes._update_title_position``, 3-7 ms a
+    panel redraw). On axes whose x ticks and x label are at the bottom and whose y axis shows no
+    offset text, that search always ends at ``y = 1.0``: fixing it there draws the same picture
+    (``tests/test_widgets_render_06_08.py`` compares both at many settings).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes whose title (its text) is already set.
+    **kwargs
+        Text properties given to ``set_title`` (e.g. ``fontsize``), as the title was set.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> _ = ax.set_title("a title")
+    >>> pin_title(ax)
+    >>> ax.title.get_position()[1], ax.get_title()
+    (1.0, 'a title')
+    """
+    ax.set_title(ax.get_title(), y=1.0, **kwargs)
+
+
 class _NamedImage(widgets.Image):
     """An ``ipywidgets.Image`` whose ``tooltip`` (the figure's description) names the ``<img>``.
 

@@ -20,7 +20,7 @@ from ..random_state import spawn_rngs
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability
-from .panel import Panel, figure_margins, slider
+from .panel import Panel, figure_margins, pin_title, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
@@ -161,20 +161,23 @@ class PerturbedTreePanel(Panel):
         )
 
     def after_update(self, result) -> None:
-        """While the room looks: the next threshold and SNR steps (right first, then left).
+        """While the room looks: the other noise kind, then the next threshold and SNR steps.
 
         Parameters
         ----------
         result : object
             The result now shown.
         """
-        ahead = []
+        # the other noise kind at this threshold and SNR first (a toggle costs a fit on a miss)
+        ahead = [{"threshold": result.threshold, "snr": result.snr,
+                  "kind": "uniform" if result.kind == "gaussian" else "gaussian"}]
         for name, here in (("threshold", result.threshold), ("snr", result.snr)):
             for v in slider_neighbours(self.controls[name], here):
-                ahead.append({"threshold": result.threshold, "snr": result.snr, name: v})
+                ahead.append({"threshold": result.threshold, "snr": result.snr, "kind": result.kind,
+                              name: v})
         self._results.prefetch([
-            ((round(a["threshold"], 6), round(a["snr"], 6), result.kind),
-             functools.partial(self._fit, a["threshold"], a["snr"], result.kind))
+            ((round(a["threshold"], 6), round(a["snr"], 6), a["kind"]),
+             functools.partial(self._fit, a["threshold"], a["snr"], a["kind"]))
             for a in ahead])
 
     def _bars(self, result) -> dict:
@@ -199,13 +202,15 @@ class PerturbedTreePanel(Panel):
         split = None
         if np.isfinite(result.root_split):
             split = PSOneDrawing(ax1, result.root_noise, result.root_split, result.threshold)
-            ax1.set_title(self._split_title(result), fontsize="medium")
+            # y=1.0 fixed (no top ticks, no offset text: where matplotlib's search ends anyway)
+            ax1.set_title(self._split_title(result), fontsize="medium", y=1.0)
             # draw less (issue 17 §6): the same label in plain text (mathtext costs ~60 ms a redraw)
             ax1.set_ylabel("p_S1 = P(R ≥ w − t)")
         else:
             ax1.text(0.5, 0.5, "the tree is a single leaf", ha="center", transform=ax1.transAxes)
         bars = AccuracyBarsDrawing(ax2, self._bars(result), baseline=100 * (1 - self._yt.mean()),
                                    title="accuracy on 16,281 test records")
+        pin_title(ax2)
         for ax in (ax1, ax2):  # fewer ticks: tick layout is most of the remaining redraw
             ax.locator_params(axis="x", nbins=4)
         ax1.locator_params(axis="y", nbins=4)
@@ -219,7 +224,7 @@ class PerturbedTreePanel(Panel):
             return False
         if split is not None:
             split.update(result.root_noise, result.root_split, result.threshold)
-            split.ax.set_title(self._split_title(result), fontsize="medium")
+            split.ax.set_title(self._split_title(result), fontsize="medium", y=1.0)
         bars.update(self._bars(result))
         return True
 
