@@ -156,3 +156,57 @@ def test_p_s1_drawing_names_the_noise_now_shown_and_keeps_a_given_label():
     named = PSOneDrawing(Figure().subplots(), GaussianNoise(1.0), label="mine")
     named.update(GaussianNoise(3.0), t=0.0, threshold=0.5)
     assert named.curve.get_label() == "mine"
+
+
+@pytest.mark.parametrize("lecture", [False, True], ids=["classroom", "lecture"])
+@pytest.mark.parametrize("key", list(_SETTINGS))
+def test_tick_labels_measured_once_give_the_picture_matplotlib_draws(key, lecture):
+    """The axis labels placed with the tick-label boxes of the draw (measure_tick_labels_once)
+    are where matplotlib's second measurement puts them: the same picture at every setting."""
+    lecture_mode(lecture)
+    factory, settings = _SETTINGS[key]
+    panel = factory()()
+    for setting in [{}] + settings[:4]:
+        for name, value in setting.items():
+            panel.controls[name].value = value
+        axes = [axis for ax in panel.figure.axes for axis in (ax.xaxis, ax.yaxis)]
+        assert all("_get_tick_boxes_siblings" in vars(axis) for axis in axes), (key, setting)
+        once = _render(panel.figure)
+        assert _same_picture(once, panel.image.value)
+        kept = [dict(vars(axis)) for axis in axes]
+        for axis in axes:  # matplotlib's own code
+            for name in ("draw", "_get_ticklabel_bboxes", "_get_tick_boxes_siblings"):
+                del vars(axis)[name]
+        try:
+            twice = _render(panel.figure)
+        finally:
+            for axis, before in zip(axes, kept):
+                vars(axis).update({k: before[k] for k in ("draw", "_get_ticklabel_bboxes",
+                                                            "_get_tick_boxes_siblings")})
+        assert _same_picture(once, twice), (key, setting)
+
+
+def test_tick_labels_measured_once_outside_a_draw_is_matplotlib_s_own():
+    """Outside a draw (get_tightbbox), the boxes of the last measurement are not used."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ppdm_edu.widgets.panel import measure_tick_labels_once
+
+    def figure(patched):
+        fig = Figure(figsize=(4, 3), dpi=72)
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1])
+        ax.set_ylabel("y")
+        if patched:
+            measure_tick_labels_once(fig)
+            fig.canvas.draw()
+        ax.yaxis.get_tightbbox(fig.canvas.get_renderer())  # measures the labels, outside a draw
+        ax.set_ylim(0, 123456)  # wider tick labels: boxes measured before would misplace the label
+        return fig, ax
+
+    (a, ax), (b, bx) = figure(True), figure(False)
+    ra, rb = a.canvas.get_renderer(), b.canvas.get_renderer()
+    assert ax.yaxis.get_tightbbox(ra).bounds == bx.yaxis.get_tightbbox(rb).bounds
+    assert ax.yaxis.label.get_position() == bx.yaxis.label.get_position()

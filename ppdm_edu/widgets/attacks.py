@@ -18,7 +18,7 @@ from ..plots.attacks import PosteriorWidthDrawing, RecoveryDrawing, SpectrumDraw
 from ..posterior import BayesEstimate, bayes_estimate
 from ..random_state import spawn_rngs
 from ..randomization import GaussianNoise
-from .panel import Panel, figure_margins, pin_title, slider
+from .panel import Panel, figure_margins, measure_tick_labels_once, pin_title, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["SpectralAttackPanel", "PosteriorIntervalPanel"]
@@ -104,6 +104,7 @@ class SpectralAttackPanel(Panel):
         # both titles fixed at y=1.0, where matplotlib's search ends (no top ticks, no offset text)
         right.set_title("Attribute 1", fontsize="medium", y=1.0)
         pin_title(left)
+        measure_tick_labels_once(figure)
 
     def redraw(self, figure, result):
         # both sliders change only the data: the same axes, ticks and legend serve
@@ -201,6 +202,7 @@ class PosteriorIntervalPanel(Panel):
                                               bounds=(0.0, 1.0))
         # y=1.0 fixed, where matplotlib's search ends (no top ticks, no offset text)
         ax.set_title("Plateau data, Gaussian noise", y=1.0)
+        measure_tick_labels_once(figure)
 
     def redraw(self, figure, result):
         # another privacy level changes the data, the limits and one legend label: the same

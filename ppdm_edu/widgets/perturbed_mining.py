@@ -20,7 +20,7 @@ from ..random_state import spawn_rngs
 from ..randomization import noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability
-from .panel import Panel, figure_margins, pin_title, slider
+from .panel import Panel, figure_margins, measure_tick_labels_once, pin_title, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
@@ -214,6 +214,7 @@ class PerturbedTreePanel(Panel):
         for ax in (ax1, ax2):  # fewer ticks: tick layout is most of the remaining redraw
             ax.locator_params(axis="x", nbins=4)
         ax1.locator_params(axis="y", nbins=4)
+        measure_tick_labels_once(figure)
         self._drawings = (split, bars)
 
     def redraw(self, figure, result):

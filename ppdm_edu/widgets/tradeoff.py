@@ -11,7 +11,7 @@ import numpy as np
 from ..audit import audit_epsilon
 from ..plots.tradeoff import MechanismErrorsDrawing
 from ..tradeoff import LOCAL_MECHANISMS, make_mechanism, run_error, task_data
-from .panel import Panel, margin_axes, slider
+from .panel import Panel, margin_axes, measure_tick_labels_once, slider
 from .precompute import AheadCache, log_slider_neighbours
 
 __all__ = ["TradeoffPanel"]
@@ -146,6 +146,7 @@ class TradeoffPanel(Panel):
         # the artists of plot_mechanism_errors, kept to be updated in place (redraw)
         self._drawings[figure] = MechanismErrorsDrawing(ax, result["rows"],
                                                         error_label=_ERROR_LABEL[result["task"]])
+        measure_tick_labels_once(figure)
 
     def figure_key(self, result):
         # one figure per task (its mechanisms and axis label); both are kept
