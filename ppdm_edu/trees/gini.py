@@ -468,7 +468,7 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
             tied = Xs[:, 1:] == Xs[:, :-1]
             score = _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype)
             np.copyto(score, -np.inf, where=tied)
-            r, i = divmod(int(np.argmax(score)), m - 1)
+            r, i = divmod(int(score.argmax()), m - 1)
             top = score[r, i]
             if top == -np.inf:                        # no candidate in this block (scores >= 0)
                 continue
