@@ -186,6 +186,11 @@ class AlgorithmBarsDrawing:
         ``{algorithm: accuracy in [0, 1]}`` with keys of :data:`ALGORITHM_STYLE`.
     title : str, default ""
         Axes title (none when empty).
+    title_y : float or None, default None
+        Height of the title in axes coordinates; None lets matplotlib place it, measuring the
+        tick labels at every draw to keep it above any at the top. With nothing above the axes
+        and a title whose descent is less than its pad, matplotlib puts it at 1.0: giving 1.0
+        then draws the same picture without those measurements (the trees panel does).
 
     Examples
     --------
@@ -201,8 +206,9 @@ class AlgorithmBarsDrawing:
     False
     """
 
-    def __init__(self, ax, accuracies: dict, title: str = ""):
+    def __init__(self, ax, accuracies: dict, title: str = "", title_y: float | None = None):
         self.ax = ax
+        self.title_y = title_y
         self.names = [a for a in ALGORITHM_STYLE if a in accuracies]
         values = [100 * accuracies[a] for a in self.names]
         self.bars = ax.bar([ALGORITHM_STYLE[a][0] for a in self.names], values,
@@ -215,7 +221,7 @@ class AlgorithmBarsDrawing:
         ax.grid(axis="x", visible=False)
         self.titled = bool(title)
         if title:
-            ax.set_title(title)
+            ax.set_title(title, y=title_y)
 
     def update(self, accuracies: dict, title: str = "") -> bool:
         """Show new accuracies of the same algorithms.
@@ -242,8 +248,21 @@ class AlgorithmBarsDrawing:
             label.set_y(v + 1)
             label.set_text(f"{v:.1f}")
         if title:
-            self.ax.set_title(title)
+            self.ax.set_title(title, y=self.title_y)
         return True
+
+    def keep_label_positions(self) -> None:
+        """Keep the axis labels where the last draw put them (no measuring on later draws).
+
+        matplotlib places each axis label beside the tick labels, measuring every tick label at
+        every draw. Neither the y ticks (the limits are fixed) nor the x ticks (the algorithms)
+        change in :meth:`update`, so the places found by the last draw stay right, as long as
+        the figure is drawn at the same dpi: call this only after the figure was drawn at the
+        dpi it will be drawn and saved at (a panel's figure, saved with ``savefig.dpi`` =
+        ``"figure"``).
+        """
+        for axis in (self.ax.xaxis, self.ax.yaxis):
+            axis.set_label_coords(*axis.label.get_position(), transform=axis.label.get_transform())
 
 
 def plot_class_histograms(x, w, y, edges, reconstructed=None, ax=None, labels=("Group B", "Group A"),

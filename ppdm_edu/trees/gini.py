@@ -433,6 +433,9 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
     for j in range(d):  # one column at a time: one column's temporaries
         root_sorted[j] = np.argsort(X[:, j], kind="stable")
     is_left = np.zeros(n, dtype=bool)
+    # records left of each candidate of a node of m records: the first m - 1 of these (a view
+    # per node instead of a new arange; nothing writes into it)
+    n_left_all = np.arange(1, max(n, 2), dtype=float)
     root = builder.add(np.bincount(y, minlength=k), 0)
     stack = [(root, root_sorted, 0)]
     del root_sorted  # the stack holds the only reference: freed once the root is split
@@ -441,41 +444,49 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
         counts = builder.counts[node]
         m = S.shape[1]
         # Fig. 4 step (1): stop on a pure node (and on size/depth limits)
-        if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
+        count_list = counts.tolist()
+        if m < min_samples or sum(c > 0 for c in count_list) <= 1 or (max_depth is not None and depth >= max_depth):
             continue
-        if early_stop and pruning == "mdl" and leaf_is_final(counts.tolist(), d):
+        if early_stop and pruning == "mdl" and leaf_is_final(count_list, d):
             continue
-        n_left = np.arange(1, m, dtype=float)         # records left of each candidate
+        n_left = n_left_all[: m - 1]                  # records left of each candidate
         n_right = m - n_left
         block = max(1, _BLOCK // m)
         best = None                                   # (score, attribute, position, ...)
         for a0 in range(0, d, block):
             Sb = S[a0:a0 + block]
-            flat_index = Sb * row_step if row_step != 1 else Sb.copy()
-            flat_index += columns[a0:a0 + block]
+            if row_step != 1:
+                flat_index = Sb * row_step
+                flat_index += columns[a0:a0 + block]
+            else:
+                flat_index = np.add(Sb, columns[a0:a0 + block])
             Xs = flat_values.take(flat_index)         # values in sorted order
             del flat_index
             ys = y_small.take(Sb)                     # classes in the same order
-            valid = Xs[:, 1:] > Xs[:, :-1]            # a threshold between distinct values only
-            if not valid.any():
-                continue
+            # a threshold between distinct values only: the rows are sorted, so a candidate
+            # between equal values is the one to skip
+            tied = Xs[:, 1:] == Xs[:, :-1]
             score = _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype)
-            np.copyto(score, -np.inf, where=~valid)
-            r, i = divmod(int(np.argmax(score)), m - 1)
-            if best is None or score[r, i] > best[0]:
-                best = (score[r, i], a0 + r, i, Xs[r, i], Xs[r, i + 1],
-                        np.bincount(ys[r, : i + 1], minlength=k), int(valid[r].sum()))
-            del Xs, ys, valid, score                  # one block's temporaries at a time
+            np.copyto(score, -np.inf, where=tied)
+            r, i = divmod(int(score.argmax()), m - 1)
+            top = score[r, i]
+            if top == -np.inf:                        # no candidate in this block (scores >= 0)
+                continue
+            if best is None or top > best[0]:
+                best = (top, a0 + r, i, Xs[r, i], Xs[r, i + 1],
+                        np.bincount(ys[r, : i + 1], minlength=k), m - 1 - int(np.count_nonzero(tied[r])))
+            del Xs, ys, tied, score                   # one block's temporaries at a time
         del n_left, n_right
         if best is None:
             continue
         top, a, i, lo, hi, left_counts, n_candidates = best
         # no gain: gini_split would not be below gini(S); Section 5.2 (the "buried XOR")
-        if top <= (counts ** 2).sum() / m * (1 + 1e-12):
+        # (the counts are whole numbers: the sum of their squares is exact in any order)
+        if top <= sum(c * c for c in count_list) / m * (1 + 1e-12):
             continue
         right_counts = counts - left_counts
         if early_stop and pruning == "mdl" and surely_pruned(
-                counts.tolist(), left_counts.tolist(), right_counts.tolist(), n_candidates, d):
+                count_list, left_counts.tolist(), right_counts.tolist(), n_candidates, d):
             continue
         thr = 0.5 * (lo + hi)
         if not lo <= thr < hi:  # adjacent floats

@@ -221,8 +221,16 @@ class TreesPanel(Panel):
 
     def draw(self, figure, result: TreesResult) -> None:
         ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=2.4))
-        # the artists of plot_accuracy_bars, kept to be updated in place (redraw)
-        self._bars[figure] = AlgorithmBarsDrawing(ax, result.accuracies, title=self._title(result))
+        # the artists of plot_accuracy_bars, kept to be updated in place (redraw). The title at
+        # y = 1.0 is where matplotlib puts it (nothing above the axes; every title of this panel
+        # checked in both styles, tests/test_widgets_trees_04.py): said so, no draw measures
+        # the tick labels to place it
+        from matplotlib import rcParams
+
+        fixed = (rcParams["axes.titley"] is None and not rcParams["xtick.top"]
+                 and not rcParams["xtick.labeltop"])
+        self._bars[figure] = AlgorithmBarsDrawing(ax, result.accuracies, title=self._title(result),
+                                                  title_y=1.0 if fixed else None)
 
     def figure_key(self, result: TreesResult):
         # one figure per selection of algorithms (its bars and axes); up to kept_figures kept
@@ -246,7 +254,15 @@ class TreesPanel(Panel):
         # the same algorithms: the same axes, ticks and bars serve, only heights and labels change
         # (a redraw in place costs about half of a new figure; the picture is the same)
         bars = self._bars.get(figure)
-        return bars is not None and bars.update(result.accuracies, title=self._title(result))
+        if bars is None:
+            return False
+        from matplotlib import rcParams
+
+        if rcParams["savefig.dpi"] == "figure":
+            # every figure redrawn here was drawn before (saved by update, or drawn ahead), at
+            # its own dpi, the one savefig uses: the axis labels stay where that draw put them
+            bars.keep_label_positions()
+        return bars.update(result.accuracies, title=self._title(result))
 
     def summary(self, result: TreesResult) -> str:
         # one column per algorithm: four rows whatever the selection (the panel fits one screen)
