@@ -7,12 +7,14 @@ alt text word for word, the one a new panel built at the same setting shows, in 
 """
 from __future__ import annotations
 
-import io
-
 import matplotlib
-import numpy as np
 import pytest
-from PIL import Image
+from panel_pictures import (
+    assert_shows_what_a_new_panel_shows,
+    figure_pixels,
+    move_and_compare,
+    same_picture,
+)
 
 from ppdm_edu.lecture import lecture_mode
 from ppdm_edu.plots.reconstruction import ReconstructionDrawing, plot_reconstruction
@@ -32,16 +34,6 @@ def _laptop_style():
     lecture_mode(False)
 
 
-def _pixels(panel) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(panel.image.value)))
-
-
-def _png(figure) -> np.ndarray:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return np.asarray(Image.open(io.BytesIO(buffer.getvalue())))
-
-
 # every control of ReconstructionPanel moved at least once, some twice; moves that change the
 # x range (privacy 200 %: the randomized line spreads far out), the number of points (intervals)
 # and the y range (triangles / plateau, few records), and a message (privacy 0 %) in between
@@ -59,20 +51,7 @@ def test_reconstruction_panel_redrawn_in_place_shows_what_a_new_panel_draws(lect
     lecture_mode(lecture)
     moved = ReconstructionPanel()
     before = moved.figure
-    state: dict = {}
-    compared = 0
-    for step in _STEPS:
-        for name, value in step.items():
-            moved.controls[name].value = value
-        state.update(step)
-        if moved.error is not None:
-            continue
-        fresh = ReconstructionPanel(**state)
-        a, b = _pixels(moved), _pixels(fresh)
-        assert a.shape == b.shape and (a == b).all(), state
-        assert moved.alt_text == fresh.alt_text, state
-        assert moved.readout.value == fresh.readout.value, state
-        compared += 1
+    compared = len(move_and_compare(moved, _STEPS, ReconstructionPanel))
     assert compared == len(_STEPS) - 1
     assert moved.figure is before  # in place, not a new figure
 
@@ -90,10 +69,7 @@ def test_iterations_panel_redrawn_in_place_shows_what_a_new_panel_draws(lecture,
     for iteration in [0, 1, last, last // 2, 2, last - 1]:
         moved.controls["iteration"].value = iteration
         fresh = ReconstructionIterationsPanel(n=5_000, iteration=iteration, **setting)
-        a, b = _pixels(moved), _pixels(fresh)
-        assert a.shape == b.shape and (a == b).all(), iteration
-        assert moved.alt_text == fresh.alt_text, iteration
-        assert moved.readout.value == fresh.readout.value, iteration
+        assert_shows_what_a_new_panel_shows(moved, fresh, iteration)
     assert moved.figure is before
 
 
@@ -106,7 +82,7 @@ def test_a_figure_drawn_for_describe_does_not_take_the_live_drawing():
     assert text == ReconstructionPanel(n=2_000, shape="triangles").alt_text
     panel.controls["privacy"].value = 150
     fresh = ReconstructionPanel(n=2_000, privacy=150)
-    assert (_pixels(panel) == _pixels(fresh)).all()
+    assert same_picture(panel.image.value, fresh.image.value)
     assert panel.alt_text == fresh.alt_text
 
 
@@ -123,10 +99,10 @@ def test_reconstruction_drawing_update_draws_what_plot_reconstruction_draws(lect
     fig, ax = plt.subplots(figsize=(6, 3.8))
     drawing = ReconstructionDrawing(ax, a.rec, a.x, a.w, em=a.rec, title="first")
     drawing.update(b.rec, b.x, b.w, em=b.rec, title="second")
-    moved = _png(fig)
+    moved = figure_pixels(fig)
     fresh_fig, fresh_ax = plt.subplots(figsize=(6, 3.8))
     assert plot_reconstruction(b.rec, b.x, b.w, ax=fresh_ax, em=b.rec, title="second") is fresh_ax
-    fresh = _png(fresh_fig)
+    fresh = figure_pixels(fresh_fig)
     plt.close(fig)
     plt.close(fresh_fig)
     assert moved.shape == fresh.shape and (moved == fresh).all()

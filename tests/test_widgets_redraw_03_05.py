@@ -5,11 +5,8 @@ same PNG pixels and the same alt text, in the classroom and the lecture style.
 """
 from __future__ import annotations
 
-import io
-
-import numpy as np
 import pytest
-from PIL import Image
+from panel_pictures import figure_pixels, move_and_compare
 
 from ppdm_edu.lecture import lecture_mode
 
@@ -19,17 +16,6 @@ def _laptop_style():
     lecture_mode(False)
     yield
     lecture_mode(False)
-
-
-def _pixels(panel) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(panel.image.value)))
-
-
-def _same_picture(moved, fresh, where) -> None:
-    a, b = _pixels(moved), _pixels(fresh)
-    assert a.shape == b.shape and (a == b).all(), where
-    assert moved.alt_text == fresh.alt_text, where
-    assert moved.readout.value == fresh.readout.value, where
 
 
 # every control moved, alone and together: the slider ends, theta = 0.5 (a message), theta
@@ -49,16 +35,7 @@ def test_warner_panel_redrawn_in_place_shows_what_a_new_panel_draws(lecture):
     lecture_mode(lecture)
     moved = WarnerSurveyPanel()
     before = moved.figure
-    state: dict = {}
-    shown = 0
-    for step in WARNER_STEPS:
-        for name, value in step.items():
-            moved.controls[name].value = value
-        state.update(step)
-        if moved.error is not None:
-            continue
-        shown += 1
-        _same_picture(moved, WarnerSurveyPanel(**state), state)
+    shown = len(move_and_compare(moved, WARNER_STEPS, WarnerSurveyPanel))
     assert shown == len(WARNER_STEPS) - 1  # only theta = 0.5 is a message
     assert moved.figure is before  # in place, not a new figure
 
@@ -75,9 +52,7 @@ def test_sampling_distribution_drawing_updated_draws_what_the_plot_function_draw
 
     def render(figure):
         FigureCanvasAgg(figure)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        return np.asarray(Image.open(buffer)), figure_description(figure)
+        return figure_pixels(figure), figure_description(figure)
 
     moved = Figure(figsize=(8, 3.6))
     drawing = SamplingDistributionDrawing(moved.add_subplot(), simulate_warner_surveys(0.3, 0.7, 200, rng=0))
@@ -110,17 +85,9 @@ def test_rr_tree_panel_redrawn_in_place_shows_what_a_new_panel_draws(lecture):
     lecture_mode(lecture)
     moved = RRTreePanel(seed=9)
     before = moved.figure
-    state: dict = {}
-    shown, outside = 0, 0
-    for step in RR_STEPS:
-        for name, value in step.items():
-            moved.controls[name].value = value
-        state.update(step)
-        if moved.error is not None:
-            continue
-        shown += 1
-        outside += moved.result.estimated_accuracy < 0
-        _same_picture(moved, RRTreePanel(seed=9, **state), state)
+    compared = move_and_compare(moved, RR_STEPS, lambda **state: RRTreePanel(seed=9, **state))
+    shown = len(compared)
+    outside = sum(result.estimated_accuracy < 0 for _, result in compared)
     assert shown == len(RR_STEPS) - 1  # only theta = 0.5 is a message
     assert outside == 2  # the label beside an empty bar was shown, twice
     assert moved.figure is before  # in place, not a new figure
@@ -139,9 +106,7 @@ def test_panel_accuracy_drawing_updated_draws_what_the_plot_function_draws(lectu
     lecture_mode(lecture)
 
     def render(figure):
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        return np.asarray(Image.open(buffer)), figure_description(figure)
+        return figure_pixels(figure), figure_description(figure)
 
     def new_figure():
         figure = Figure(figsize=(8, 2.8), dpi=100, layout=None)

@@ -7,11 +7,9 @@ figure of the same geometry, in both styles.
 """
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
-from PIL import Image
+from panel_pictures import figure_pixels, png_pixels
 
 from ppdm_edu.lecture import lecture_mode
 from ppdm_edu.plots.trees import AlgorithmBarsDrawing, plot_accuracy_bars
@@ -25,22 +23,16 @@ def _laptop_style():
     lecture_mode(False)
 
 
-def _png_pixels(figure) -> np.ndarray:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
-    return np.asarray(Image.open(io.BytesIO(buffer.getvalue())))
-
-
 def _plain(panel, result) -> np.ndarray:
     """The panel's picture of ``result`` drawn the plain way: automatic title and labels."""
     figure = panel._new_figure()
     ax = figure.subplots(gridspec_kw=figure_margins(figure, left=4.0, bottom=2.2, top=2.4))
     plot_accuracy_bars(result.accuracies, ax=ax, title=panel._title(result))
-    return _png_pixels(figure)
+    return figure_pixels(figure, pil_kwargs={"compress_level": 1})
 
 
 def _shown(panel) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(panel.image.value)))
+    return png_pixels(panel.image.value)
 
 
 @pytest.mark.parametrize("lecture", [False, True])
@@ -98,13 +90,13 @@ def test_bars_with_kept_label_positions_draw_what_the_plot_function_draws(lectur
     after = {"original": 0.97, "randomized": 0.5, "byclass": 1.0}
     fig, ax = plt.subplots(figsize=(7, 2.8), dpi=90)
     drawing = AlgorithmBarsDrawing(ax, before, "F1", title_y=1.0)
-    _png_pixels(fig)
+    figure_pixels(fig, pil_kwargs={"compress_level": 1})
     drawing.keep_label_positions()
     assert drawing.update(after, "F2")
-    a = _png_pixels(fig)
+    a = figure_pixels(fig, pil_kwargs={"compress_level": 1})
     fig2, ax2 = plt.subplots(figsize=(7, 2.8), dpi=90)
     plot_accuracy_bars(after, ax=ax2, title="F2")
-    b = _png_pixels(fig2)
+    b = figure_pixels(fig2, pil_kwargs={"compress_level": 1})
     plt.close(fig)
     plt.close(fig2)
     assert a.shape == b.shape and (a == b).all()
