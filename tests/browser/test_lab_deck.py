@@ -33,6 +33,15 @@ def _settings(path: Path) -> dict:
     return json.loads(text)
 
 
+def _settings_now(path: Path) -> dict | None:
+    """The settings file if it is there and whole, else None: the server writes it in place
+    (truncate, then write), so a read while it is saving can see an empty or cut file."""
+    try:
+        return _settings(path)
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -118,12 +127,13 @@ def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
         page.wait_for_function("() => !document.querySelector('#jp-menu-panel')"
                                " || document.querySelector('#jp-menu-panel').offsetParent === null")
         deadline = time.monotonic() + 20
+        saved = None
         while time.monotonic() < deadline:
-            path = settings / DECK_SETTINGS
-            if path.exists() and _settings(path).get("active") is True:
+            saved = _settings_now(settings / DECK_SETTINGS)
+            if saved is not None and saved.get("active") is True:
                 break
             time.sleep(0.5)
-        assert _settings(settings / DECK_SETTINGS).get("active") is True
+        assert saved is not None and saved.get("active") is True, saved
         context.close()
     finally:
         _quit(proc)  # quit while presenting
