@@ -42,9 +42,10 @@ $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # The browser tests also check the website and the JupyterLite build, hence the site extra.
+# (It holds the test and lab extras too, so it satisfies `make test` and `make lab`.)
 $(VENV)/.browser-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e ".[test,browser,site]"
-	touch $@ $(VENV)/.site-installed
+	touch $@ $(VENV)/.site-installed $(VENV)/.test-installed $(VENV)/.lab-installed
 
 $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e ".[site]"
@@ -61,14 +62,20 @@ lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
+# pytest on every core (pytest-xdist): --dist loadfile keeps a notebook's cells (nbval) and a module's
+# doctests on one worker, in order. PYTEST_WORKERS=0 runs in this process (a debugger, -x, -s).
+PYTEST_WORKERS ?= auto
+XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
+
 # Lint (ruff, rule set in pyproject.toml), type-check (mypy, [tool.mypy] in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
 # tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).
-# Both always run; the target fails if either fails.
+# All always run; the target fails if any fails. ci/stage records each one's time for .ci/run.
 test: $(VENV)/.test-installed
 	@status=0; \
-	$(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
-	$(BIN)/python -m mypy ppdm_edu || status=1; \
-	$(BIN)/python -m pytest -m "not browser" --durations=10 || status=1; \
+	ci/stage lint $(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
+	ci/stage types $(BIN)/python -m mypy ppdm_edu || status=1; \
+	ci/stage pytest $(BIN)/python -m pytest -m "not browser" $(XDIST) --durations=10 \
+		--junitxml=artifacts/junit-venv.xml || status=1; \
 	exit $$status
 
 # The same suite (no browser) with every dependency at its lowest allowed version and at the newest
@@ -80,15 +87,16 @@ test-deps:
 test-fast: $(VENV)/.test-installed
 	@status=0; \
 	$(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
-	$(BIN)/python -m pytest -m "not browser" tests ppdm_edu || status=1; \
+	$(BIN)/python -m pytest -m "not browser" $(XDIST) tests ppdm_edu || status=1; \
 	exit $$status
 
 # Builds the site and the JupyterLite site (about 1.5 min), then tests them (tests/test_site.py)
 # and drives JupyterLab and the site in Chromium (tests/browser/).
 test-browser: $(VENV)/.browser-installed
-	$(BIN)/python site/build.py
-	$(BIN)/python site/lite.py
-	$(BIN)/python -m pytest -m browser tests/test_site.py tests/browser
+	ci/stage site $(BIN)/python site/build.py
+	ci/stage lite $(BIN)/python site/lite.py
+	ci/stage browser $(BIN)/python -m pytest -m browser tests/test_site.py tests/browser \
+		--junitxml=artifacts/junit-browser.xml
 
 # The course website: Sphinx + myst-nb from the committed notebooks (never executed), -W, offline.
 site: $(VENV)/.site-installed

@@ -28,15 +28,19 @@ _SCRIPT = """<script id="%(marker)s">
 (function () {
   /* site/_lite_offline.py: tell the reader when Python (Pyodide) cannot be fetched */
   var url = %(url)s, waitMs = %(wait_ms)d, done = false;
+  /* the outcome, on <html data-ppdm-pyodide="reachable|unreachable">: tests wait for it */
+  function settle(outcome) { document.documentElement.setAttribute("data-ppdm-pyodide", outcome); }
   function show(why) {
     if (done) { return; }
     done = true;
+    settle("unreachable");
     var box = document.createElement("div");
     box.id = %(banner_id)s;
     box.setAttribute("role", "alert");
-    box.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:100000;padding:12px 16px;" +
-      "background:#fff4e5;color:#1a1a1a;border-bottom:3px solid #b00020;font:15px/1.45 sans-serif";
-    box.innerHTML = %(message)s.replace("{why}", why);
+    /* at the bottom: JupyterLite's menu bar and toolbar stay usable while it is shown */
+    box.style.cssText = "position:fixed;bottom:0;left:0;right:0;z-index:100000;padding:12px 16px;" +
+      "background:#fff4e5;color:#1a1a1a;border-top:3px solid #b00020;font:15px/1.45 sans-serif";
+    box.innerHTML = %(message)s.replace("{why}", why);  /* build-time text of this module only */
     var close = box.querySelector("button");
     close.addEventListener("click", function () { box.remove(); });
     (document.body || document.documentElement).appendChild(box);
@@ -47,7 +51,7 @@ _SCRIPT = """<script id="%(marker)s">
     show("it did not answer within " + (waitMs / 1000) + " s");
   }, waitMs);
   fetch(url, {mode: "no-cors", signal: controller ? controller.signal : undefined}).then(
-    function () { clearTimeout(timer); done = true; },
+    function () { clearTimeout(timer); if (!done) { done = true; settle("reachable"); } },
     function () { clearTimeout(timer); show("the request failed"); });
 })();
 </script>"""
@@ -59,8 +63,8 @@ _MESSAGE = (
     'blocks that site. Cells would wait for a kernel forever (<code>[*]</code>). '
     '<strong>What to do:</strong> connect to the internet and reload this page; or read the '
     'notebooks, with their outputs and precomputed panels, on the <a href="{site}">course '
-    'website</a>; or run them on your computer: <code>pip install "ppdm-edu[lab]"</code>, then '
-    '<code>jupyter lab</code> (see the README). '
+    'website</a>; or run them on your computer from the repository: '
+    '<code>git clone {repo}</code>, then <code>make lab</code> in that folder (see its README). '
     '<button type="button" style="margin-left:8px">Dismiss</button>'
 )
 
@@ -78,6 +82,19 @@ def pyodide_url(lite_dir: Path) -> str:
     from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL, PYODIDE_MJS
 
     return f"{PYODIDE_CDN_URL}/{PYODIDE_MJS}"
+
+
+def repository_url() -> str:
+    """The course's repository (``REPOSITORY_URL`` in ``site/conf.py``): the banner's install
+    route (the package is not on PyPI)."""
+    import ast
+
+    tree = ast.parse((Path(__file__).resolve().parent / "conf.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "REPOSITORY_URL"
+                                                for t in node.targets):
+            return str(ast.literal_eval(node.value))
+    raise KeyError("REPOSITORY_URL is not set in site/conf.py")
 
 
 def inject(lite_dir: Path) -> list[Path]:
@@ -102,7 +119,8 @@ def inject(lite_dir: Path) -> list[Path]:
         if "jupyter-config-data" not in text or MARKER in text or "</head>" not in text:
             continue
         site = os.path.relpath(lite_dir.parent / "index.html", page.parent).replace(os.sep, "/")
-        message = _MESSAGE.format(host=html.escape(host), site=html.escape(site))
+        message = _MESSAGE.format(host=html.escape(host), site=html.escape(site),
+                                  repo=html.escape(repository_url()))
         script = _SCRIPT % {"marker": MARKER, "url": json.dumps(url), "wait_ms": WAIT_SECONDS * 1000,
                             "banner_id": json.dumps(BANNER_ID), "message": json.dumps(message)}
         page.write_text(text.replace("</head>", script + "\n</head>", 1), encoding="utf-8")

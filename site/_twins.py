@@ -34,9 +34,11 @@ import html
 import io
 import json
 import math
+import os
 import re
 import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +53,13 @@ REPO = HERE.parent
 OUT = HERE / "_static" / "twins"
 #: the build's own record of each twin (grid, states, cache key): not published
 DATA = HERE / "_generated" / "twins"
+#: computed twins, one folder per cache key (frames + ``record.json``), shared by every build and
+#: test of this checkout whatever the environment: ``make test``, ``make test-deps`` and
+#: ``make site`` each find the states their matplotlib drew. Not published; ``PPDM_TWINS_CACHE``
+#: moves it.
+CACHE = Path(os.environ.get("PPDM_TWINS_CACHE") or REPO / ".cache" / "twins")
+#: cache folders kept (least recently used dropped first): a few environments x every twin
+CACHE_ENTRIES = 60
 #: at most this many states per panel
 BUDGET = 250
 #: positions of a coarsened slider (before its default is added; >= 7 by the issue's rule)
@@ -279,7 +288,8 @@ def package_hash_of_sources() -> str:
         print(f"site/_twins.py: the twins are computed by {package}, not by this checkout's "
               f"ppdm_edu (run with PYTHONPATH={REPO} to use it)", file=sys.stderr)
     h = hashlib.sha256()
-    h.update(str(package).encode())
+    # content only (relative names, bytes), never where the checkout lies: a fresh clone elsewhere
+    # with the same sources finds the same cache entries
     for path in sorted(package.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             h.update(str(path.relative_to(package.parent)).encode())
@@ -346,31 +356,75 @@ def compute_states(cls, kwargs: dict, folder: Path) -> dict:
             "states": states}
 
 
-def build_twin(found: Found, twin_id: str, package_hash: str) -> dict:
-    """The twin's data (from ``OUT/twin_id``, recomputed when the package or the call changed)."""
-    folder = OUT / twin_id
-    key = hashlib.sha256(json.dumps([package_hash, found.cls.__module__, found.cls.__name__,
-                                     found.kwargs, BUDGET, COARSE], sort_keys=True).encode()).hexdigest()
-    data_file = DATA / f"{twin_id}.json"
-    if data_file.exists() and (folder / "data.js").exists():
-        data = json.loads(data_file.read_text(encoding="utf-8"))
+def twin_key(found: Found, package_hash: str) -> str:
+    """The cache key of a twin: the package's sources and matplotlib's version (``package_hash``),
+    the panel's class and the notebook's arguments, and the grid's rules."""
+    return hashlib.sha256(json.dumps([package_hash, found.cls.__module__, found.cls.__name__,
+                                      found.kwargs, BUDGET, COARSE], sort_keys=True).encode()).hexdigest()
+
+
+def cached_states(found: Found, package_hash: str) -> tuple[dict, Path]:
+    """The twin's data and the cache folder holding its frames; computed when not cached.
+
+    A folder is complete once its ``record.json`` exists: the states are computed into a
+    temporary folder that is renamed into place, so an interrupted build leaves no half entry.
+    """
+    key = twin_key(found, package_hash)
+    folder = CACHE / key[:40]
+    record = folder / "record.json"
+    if record.exists():
+        data = json.loads(record.read_text(encoding="utf-8"))
         if data.get("key") == key:
-            return data
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    data = compute_states(found.cls, found.kwargs, folder)
-    data["key"] = key
-    data["id"] = twin_id
-    DATA.mkdir(parents=True, exist_ok=True)
-    data_file.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    # the browser's copy: a script (works from file:// too, where fetch() of JSON does not)
-    script = {"controls": [{"n": len(c["values"]), "labels": c["labels"]} for c in data["controls"]],
-              "radices": data["radices"], "states": data["states"]}
-    (folder / "data.js").write_text(
-        "window.PPDM_TWINS = window.PPDM_TWINS || {};\n"
-        f"window.PPDM_TWINS[{json.dumps(twin_id)}] = {json.dumps(script, ensure_ascii=False)};\n",
-        encoding="utf-8")
+            os.utime(folder)  # recently used: kept by _prune
+            return data, folder
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{key[:12]}-", dir=CACHE))
+    try:
+        data = compute_states(found.cls, found.kwargs, tmp)
+        data["key"] = key
+        (tmp / "record.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        try:
+            tmp.rename(folder)
+        except OSError:  # another process put the same entry first: the same content
+            if not record.exists():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    _prune()
+    return data, folder
+
+
+def _prune() -> None:
+    """Keep the :data:`CACHE_ENTRIES` most recently used cache folders."""
+    entries = sorted((p for p in CACHE.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[CACHE_ENTRIES:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build_twin(found: Found, twin_id: str, package_hash: str) -> dict:
+    """The twin published as ``OUT/twin_id`` (frames and ``data.js``) and recorded in ``DATA``,
+    from the cache (:func:`cached_states`)."""
+    cached, source = cached_states(found, package_hash)
+    data = dict(cached, id=twin_id)
+    folder = OUT / twin_id
+    data_file = DATA / f"{twin_id}.json"
+    if not (data_file.exists() and (folder / "data.js").exists()
+            and json.loads(data_file.read_text(encoding="utf-8")).get("key") == data["key"]):
+        if folder.exists():
+            shutil.rmtree(folder)
+        shutil.copytree(source, folder, ignore=shutil.ignore_patterns("record.json"))
+        DATA.mkdir(parents=True, exist_ok=True)
+        data_file.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        # the browser's copy: a script (works from file:// too, where fetch() of JSON does not)
+        script = {"controls": [{"n": len(c["values"]), "labels": c["labels"]} for c in data["controls"]],
+                  "radices": data["radices"], "states": data["states"]}
+        (folder / "data.js").write_text(
+            "window.PPDM_TWINS = window.PPDM_TWINS || {};\n"
+            f"window.PPDM_TWINS[{json.dumps(twin_id)}] = {json.dumps(script, ensure_ascii=False)};\n",
+            encoding="utf-8")
     return data
 
 

@@ -117,16 +117,18 @@ def _site_outputs(outputs: list[dict]) -> list[dict]:
     return shown
 
 
-def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
+def copy_notebooks(dest: Path = HERE / "notebooks", *, twins_too: bool = True) -> list[Path]:
     """Copy every committed notebook without its ``widgets`` metadata, each panel's stand-in
     turned into its kernel-free twin (site/_twins.py; any other stand-in into its PNG); return
-    the copies."""
+    the copies. ``twins_too=False`` leaves the stand-ins as PNGs and builds no twin (a check of
+    which notebooks are copied needs none)."""
     out = []
     twins: set[str] = set()
     for nb_path in _course.course_notebooks(NOTEBOOKS, build="make site"):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
-        nb = _twins.with_twins(nb, nb_path.stem, twins)  # each panel's stand-in -> its twin
+        if twins_too:
+            nb = _twins.with_twins(nb, nb_path.stem, twins)  # each panel's stand-in -> its twin
         for cell in nb.get("cells", []):
             if cell.get("outputs"):
                 cell["outputs"] = _site_outputs(cell["outputs"])
@@ -139,7 +141,8 @@ def copy_notebooks(dest: Path = HERE / "notebooks") -> list[Path]:
     for stale in dest.glob("*.ipynb"):
         if stale not in out:  # gone from notebooks/, or not part of the course
             stale.unlink()
-    _twins.remove_stale(twins)
+    if twins_too:
+        _twins.remove_stale(twins)
     return out
 
 

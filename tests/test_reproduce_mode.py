@@ -1,8 +1,6 @@
 """Issue 28 §8: every ``reproduce(mode=...)`` refuses a wrong mode before any task runs."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from ppdm_edu.experiments import REPRODUCTIONS, load, report
@@ -14,10 +12,8 @@ def test_a_wrong_mode_is_refused_before_any_task(name, mode, tmp_path, monkeypat
     ran = []
     module = load(name)
     monkeypatch.setattr(module, "run_reproduction", lambda *a, **k: ran.append(a), raising=False)
-    start = time.perf_counter()
     with pytest.raises(ValueError, match="mode must be 'quick' or 'full'"):
         module.reproduce(mode=mode, out_dir=tmp_path / "out")
-    assert time.perf_counter() - start < 5.0
     assert not ran and not (tmp_path / "out").exists()
     with pytest.raises(ValueError, match="mode must be"):
         module.plan(mode)

@@ -4,8 +4,9 @@ Every panel stand-in in the notebooks gets a twin (``site/_twins.py``, run by ``
 For each twin, 10 grid states are drawn at random; a live panel, built as the notebook builds it,
 is moved to each state and what it shows under its figure (its read-out, or its message) must be
 the twin's read-out for that state, character for character (a measured duration, the trees
-panel's "training time", is the only part masked). The twins are taken from ``make site``'s
-output when current, else built here (a few minutes).
+panel's "training time", is the only part masked). The twins are taken from the build's cache
+(``.cache/twins``, keyed by content: ``make site`` and the three test environments share it) when
+current, else computed into it here (a few minutes); nothing is written into ``site/``.
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def _mask(text: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("twin_id,stem,found", FOUND, ids=[t for t, _, _ in FOUND])
 def test_twin_readouts_equal_the_live_panels(twin_id, stem, found, package_hash):
-    data = _twins.build_twin(found, twin_id, package_hash)  # make site's, or built now
+    data, folder = _twins.cached_states(found, package_hash)  # make site's, or built now
     controls, radices = data["controls"], data["radices"]
     assert len(data["states"]) == math.prod(radices)
     every = list(itertools.product(*(range(r) for r in radices)))
@@ -81,7 +82,7 @@ def test_twin_readouts_equal_the_live_panels(twin_id, stem, found, package_hash)
         assert _mask(state["r"]) == _mask(shown), f"{twin_id} at {where}"
         assert bool(state.get("m")) == is_message, where
         if not is_message:
-            assert (_twins.OUT / twin_id / state["f"]).exists()
+            assert (folder / state["f"]).exists()
             assert state["a"].strip()
             alts.add(state["a"])
     if len(picks) > 2:
@@ -174,11 +175,11 @@ def test_twin_frame_at_the_notebooks_settings_is_the_stored_picture(twin_id, ste
 
     from ppdm_edu.widgets.panel import static_picture
 
-    data = _twins.build_twin(found, twin_id, package_hash)
+    data, folder = _twins.cached_states(found, package_hash)
     nb = json.loads((REPO / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
     stored, _alt = static_picture(nb["cells"][found.cell]["outputs"][found.output])
     state = data["states"][_twins.flat_index([c["initial"] for c in data["controls"]], data["radices"])]
-    frame = Image.open(_twins.OUT / twin_id / state["f"]).convert("RGB")
+    frame = Image.open(folder / state["f"]).convert("RGB")
     picture = Image.open(io.BytesIO(stored)).convert("RGB")
     assert frame.size == picture.size
     different = np.count_nonzero(np.abs(np.asarray(frame, int) - np.asarray(picture, int)).sum(axis=2))

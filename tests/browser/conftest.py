@@ -2,7 +2,8 @@
 
 * ``chromium_path``: ``/usr/bin/chromium``; when it is missing we try ``apt-get install -y
   chromium`` (as root, or through password-less sudo). The test is **skipped** — not failed —
-  only when Chromium cannot be installed; every other problem is a failure.
+  only when Chromium cannot be installed and ``CI`` is not set (under ``CI=true`` that fails too:
+  a CI run with zero browser tests is no pass); every other problem is a failure.
 * ``jupyter_server``: JupyterLab from the interpreter running pytest (the project's ``.venv`` under
   ``make test-browser``) on 127.0.0.1, a free port, a random token, private config / settings /
   workspace folders, and a **copy** of the notebooks (the browser's autosave must never touch the
@@ -82,8 +83,11 @@ def chromium_path() -> str:
     if not Path(CHROMIUM).exists():
         log = _try_install_chromium()
         if not Path(CHROMIUM).exists():
-            pytest.skip(f"Chromium is not installed at {CHROMIUM} and could not be installed with "
-                        f"apt-get (install the Debian package 'chromium' to run this test):\n{log}")
+            message = (f"Chromium is not installed at {CHROMIUM} and could not be installed with "
+                       f"apt-get (install the Debian package 'chromium' to run this test):\n{log}")
+            if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+                pytest.fail(message)  # CI must not pass with zero browser tests
+            pytest.skip(message)
     return CHROMIUM
 
 

@@ -62,7 +62,12 @@ def _keyboard_round(page, panel, shot: str) -> None:
     page.wait_for_function(f"([p, s]) => ({_STATE})(p).src !== s", arg=[panel.element_handle(), before["src"]],
                            timeout=30_000)
     _wait_kernel_idle(page, timeout=60)
-    page.wait_for_timeout(500)
+    try:  # poll until the read-out and the text alternative have followed the figure
+        page.wait_for_function(f"([p, b]) => {{ const a = ({_STATE})(p); return a.readout !== b.readout"
+                               f" && a.name !== b.name; }}", arg=[panel.element_handle(), before],
+                               timeout=30_000)
+    except Exception:
+        pass  # the asserts below say which did not change
     after = panel.evaluate(_STATE)
     page.screenshot(path=str(ARTIFACTS / f"{shot}_after_arrows.png"))
     assert after["src"] != before["src"], "the figure did not change"

@@ -116,6 +116,19 @@ def _start_deck(page) -> None:
                   " await window.jupyterapp.commands.execute('deck:start'); }")
 
 
+def _deck_active_as_served(page):
+    """The deck extension's composite ``active`` setting as the running JupyterLab serves it
+    (the user's value, else the schema's default with any overrides), after its plugins are
+    activated and the layout restored."""
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('deck:start')")
+    return page.evaluate("""async () => {
+        await window.jupyterapp.restored;
+        const p = await window.jupyterapp.serviceManager.settings.fetch('jupyterlab-slideshow:plugin');
+        const user = (p.settings || {});
+        return 'active' in user ? user.active : p.schema.properties.active.default;
+    }""")
+
+
 def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
     proc, base, token, settings = _make_lab(tmp_path)
     try:
@@ -141,7 +154,12 @@ def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
     try:
         assert _settings(settings / DECK_SETTINGS)["active"] is False
         context, page = _open(browser, base, token)
-        page.wait_for_timeout(3000)  # give the extension time to (not) start a deck
+        # The extension starts a deck exactly when its composite setting "active" is true
+        # (jupyterlab-slideshow's _onSettingsChanged), so instead of waiting a while for a deck
+        # not to start, read the value the extension is served once JupyterLab has restored
+        # its plugins, and check the page is not presenting.
+        assert _deck_active_as_served(page) is False
+        assert page.evaluate("() => !('deckMode' in document.body.dataset)")
         assert page.locator("#jp-menu-panel").is_visible()
         assert page.locator("text=get notified about").count() == 0
         context.close()

@@ -445,7 +445,11 @@ def test_notebook_runs_and_every_control_responds(page, jupyter_server, prefix):
             assert src.startswith("data:image"), f"{name}: the animation's script did not run (no frame shown)"
             first = slider.input_value()
             player.locator("button[title='Next frame']").click()
-            page.wait_for_timeout(300)
+            try:  # poll: under load the player may take a moment to move
+                page.wait_for_function("([s, v]) => s.value !== v", arg=[slider.element_handle(), first],
+                                       timeout=10_000)
+            except Exception:
+                pass
             assert slider.input_value() != first, f"{name}: 'Next frame' did not advance the animation"
             _shot(page, f"{tag}_animation")
 
