@@ -21,7 +21,10 @@ The grid (:func:`grid_of`), generic over any :class:`~ppdm_edu.widgets.panel.Pan
   step) plus its default and both ends;
 * still too many: sliders are fixed at their default, last listed first, then (if ever needed)
   discrete controls; a slider is given its every step back when that fits again;
-* a multiple choice (the algorithm list) is fixed at the notebook's choice.
+* a multiple choice (the algorithm list) is fixed at the notebook's choice;
+* except: a control the notebook's prose asks the reader to move (:data:`PROSE_VALUES`) keeps
+  the positions the prose names (a slider) or the notebook's choice and every option (a multiple
+  choice), before any other control is coarsened or fixed.
 
 The page says what is fixed and at which value. A new panel in a notebook gets a twin with no
 code here: it is found by its stand-in output.
@@ -39,12 +42,14 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import ipywidgets as widgets
 
 from ppdm_edu.widgets import all_panels, precompute
+from ppdm_edu.widgets._names import accessible_name
 from ppdm_edu.widgets.panel import STATIC_CLASS, static_picture, static_readout
 
 HERE = Path(__file__).resolve().parent
@@ -65,6 +70,13 @@ BUDGET = 250
 #: positions of a coarsened slider (before its default is added; >= 7 by the issue's rule)
 COARSE = 9
 LABEL = "Precomputed on a grid; launch the notebook for the live panel."
+#: controls the notebooks' prose asks a reader to move, which the grid must offer whatever the
+#: budget: a slider gets these positions (snapped to its steps, with its default) instead of being
+#: fixed; a multiple choice (``"all"``) gets the notebook's choice and every option at once
+PROSE_VALUES: dict[tuple[str, str], tuple | str] = {
+    ("RandomizationPanel", "confidence"): (0.5, 0.75, 0.95, 0.995),  # notebook 01: "move it to 0.5"
+    ("TreesPanel", "algorithms"): "all",  # notebook 04: Global and Local beside the others
+}
 # the stand-in's text/plain names the class: "<TreesPanel: static copy, run the cell ...>"
 _CLASS_NAME = re.compile(r"<(\w+): static copy")
 _TAG = re.compile(r"<[^>]+>")
@@ -82,6 +94,10 @@ class ControlGrid:
     initial: int         # index of the notebook's value
     full: int            # positions of the live control (its every step / option)
     fixed: bool = False
+    #: the live control's accessible name: label and meaning (ppdm_edu.widgets._names)
+    accessible: str = ""
+    #: the positions the prose asks for (PROSE_VALUES): never coarsened nor fixed
+    pinned: bool = False
 
     @property
     def radix(self) -> int:
@@ -156,14 +172,23 @@ def grid_of(panel) -> list[ControlGrid]:
     grid = []
     for name, c in panel.controls.items():
         label = c.description or name
+        meaning = accessible_name(type(panel).__name__, name, c)
+        prose = PROSE_VALUES.get((type(panel).__name__, name))
         if isinstance(c, widgets.SelectMultiple):
             values, labels = _options(c)
-            shown = ", ".join(lab for v, lab in zip(values, labels) if v in c.value)
-            grid.append(ControlGrid(name, label, "multiple", [tuple(c.value)], [shown], 0,
-                                    2 ** len(values), fixed=True))
+            chosen = [tuple(c.value)]
+            if prose == "all" and tuple(values) != tuple(c.value):
+                chosen.append(tuple(values))
+            shown = [", ".join(lab for v, lab in zip(values, labels) if v in pick) for pick in chosen]
+            grid.append(ControlGrid(name, label, "multiple" if len(chosen) == 1 else "select",
+                                    chosen, shown, 0, 2 ** len(values), fixed=len(chosen) == 1))
         elif isinstance(c, (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider)):
             steps = _slider_steps(c)
+            if isinstance(prose, tuple):
+                wanted = [*prose, c.value]
+                steps = sorted({min(steps, key=lambda v, w=w: abs(v - w)) for w in wanted})
             grid.append(ControlGrid(name, label, "range", steps, [_fmt(c, v) for v in steps], 0, len(steps)))
+            grid[-1].pinned = isinstance(prose, tuple)
         elif isinstance(c, (widgets.Checkbox, widgets.ToggleButton)):
             grid.append(ControlGrid(name, label, "checkbox", [False, True], ["no", "yes"], 0, 2))
         elif getattr(c, "options", None):
@@ -173,10 +198,12 @@ def grid_of(panel) -> list[ControlGrid]:
         else:
             raise TypeError(f"{type(panel).__name__}.{name}: a {type(c).__name__} has no twin grid yet")
 
+        grid[-1].accessible = meaning
+
     def size():
         return math.prod(g.radix for g in grid)
 
-    sliders = [g for g in grid if g.kind == "range"]
+    sliders = [g for g in grid if g.kind == "range" and not g.pinned]
     controls = panel.controls
     # 1. coarsen the slider with most positions while the grid is too big
     while size() > BUDGET:
@@ -187,7 +214,7 @@ def grid_of(panel) -> list[ControlGrid]:
         g.values = _coarse(controls[g.name], g.values)
         g.labels = [_fmt(controls[g.name], v) for v in g.values]
     # 2. fix sliders (last listed first), then discrete controls
-    for g in [*sliders[::-1], *[g for g in grid[::-1] if g.kind != "range"]]:
+    for g in [*sliders[::-1], *[g for g in grid[::-1] if g.kind != "range" and not g.pinned]]:
         if size() <= BUDGET:
             break
         g.fixed = True
@@ -407,7 +434,12 @@ def _prune() -> None:
 def build_twin(found: Found, twin_id: str, package_hash: str) -> dict:
     """The twin published as ``OUT/twin_id`` (frames and ``data.js``) and recorded in ``DATA``,
     from the cache (:func:`cached_states`)."""
+    start = time.perf_counter()
+    hit = (CACHE / twin_key(found, package_hash)[:40] / "record.json").exists()
+    print(f"make site: twin {twin_id} ({found.cls.__name__}) ...", end=" ", flush=True)
     cached, source = cached_states(found, package_hash)
+    print(f"{len(cached['states'])} states, "
+          + ("from the cache" if hit else f"computed in {time.perf_counter() - start:.0f} s"), flush=True)
     data = dict(cached, id=twin_id)
     folder = OUT / twin_id
     data_file = DATA / f"{twin_id}.json"
@@ -448,32 +480,38 @@ def launch_links(stem: str) -> tuple[str, str]:
 def _control_html(twin_id: str, k: int, g: dict) -> str:
     cid = f"{twin_id}-c{k}"
     label = html.escape(g["label"])
+    # the same accessible name as the live panel's control (label, meaning); the visible label
+    # stays short, the meaning is also the tooltip
+    named = html.escape(g.get("accessible") or g["label"])
+    name_attrs = f'aria-label="{named}" title="{named}"'
     if g["kind"] == "range":
         shown = html.escape(g["labels"][g["initial"]])
         return (f'<span class="ppdm-twin-control"><label for="{cid}">{label}</label> '
                 f'<input type="range" id="{cid}" data-control="{k}" min="0" max="{len(g["values"]) - 1}" '
-                f'step="1" value="{g["initial"]}" aria-valuetext="{shown}"> '
+                f'step="1" value="{g["initial"]}" aria-valuetext="{shown}" {name_attrs}> '
                 f'<output for="{cid}">{shown}</output></span>')
     if g["kind"] == "select":
         options = "".join(f'<option value="{i}"{" selected" if i == g["initial"] else ""}>'
                           f"{html.escape(lab)}</option>" for i, lab in enumerate(g["labels"]))
         return (f'<span class="ppdm-twin-control"><label for="{cid}">{label}</label> '
-                f'<select id="{cid}" data-control="{k}">{options}</select></span>')
+                f'<select id="{cid}" data-control="{k}" {name_attrs}>{options}</select></span>')
     if g["kind"] == "radio":
         radios = "".join(
             f'<label><input type="radio" name="{cid}" data-control="{k}" value="{i}"'
             f'{" checked" if i == g["initial"] else ""}> {html.escape(lab)}</label> '
             for i, lab in enumerate(g["labels"]))
-        return (f'<fieldset class="ppdm-twin-control"><legend>{label}</legend>{radios}</fieldset>')
+        return (f'<fieldset class="ppdm-twin-control" {name_attrs}><legend>{label}</legend>{radios}</fieldset>')
     checked = " checked" if g["values"][g["initial"]] else ""
     return (f'<span class="ppdm-twin-control"><label><input type="checkbox" id="{cid}" '
-            f'data-control="{k}"{checked}> {label}</label></span>')
+            f'data-control="{k}"{checked} {name_attrs}> {label}</label></span>')
 
 
 def _grid_line(g: dict) -> str:
     if g["fixed"]:
         return f"{g['label']}: fixed at {g['labels'][0]}"
     if g["kind"] != "range":
+        if len(g["values"]) < g["full"]:  # a multiple choice: the selections the prose names
+            return f"{g['label']}: {len(g['values'])} of its {g['full']} selections ({'; '.join(g['labels'])})"
         return f"{g['label']}: every option"
     if len(g["values"]) == g["full"]:
         return f"{g['label']}: every step ({g['full']} positions)"

@@ -10,6 +10,7 @@ current, else computed into it here (a few minutes); nothing is written into ``s
 """
 from __future__ import annotations
 
+import html
 import io
 import itertools
 import json
@@ -92,7 +93,8 @@ def test_twin_readouts_equal_the_live_panels(twin_id, stem, found, package_hash)
 @pytest.mark.parametrize("key", sorted(_twins.all_panels()))
 def test_the_grid_of_every_panel_follows_the_rules(key):
     """Every option of a discrete control; every step of a slider or >= 7 positions with the
-    default and both ends; only a multiple choice or a fixed control (named on the page) out."""
+    default and both ends; only a multiple choice or a fixed control (named on the page) out;
+    a control the prose asks to move (``PROSE_VALUES``) offers what the prose names."""
     import ipywidgets as widgets
 
     panel = _twins.all_panels()[key]()
@@ -102,6 +104,16 @@ def test_the_grid_of_every_panel_follows_the_rules(key):
         c = panel.controls[g.name]
         if g.fixed:
             assert g.values[0] == (tuple(c.value) if g.kind == "multiple" else c.value), g
+            continue
+        prose = _twins.PROSE_VALUES.get((type(panel).__name__, g.name))
+        if isinstance(prose, tuple):  # the positions the prose asks for, and the default
+            assert g.kind == "range" and not g.fixed, g
+            steps = _twins._slider_steps(c)
+            for wanted in (*prose, c.value):
+                assert min(abs(v - wanted) for v in g.values) <= c.step / 2 + 1e-9, (wanted, g)
+            continue
+        if prose == "all":  # the notebook's choice and every option together
+            assert g.values == [tuple(c.value), tuple(v for _, v in c.options)], g
             continue
         if g.kind == "range":
             steps = _twins._slider_steps(c)
@@ -184,3 +196,19 @@ def test_twin_frame_at_the_notebooks_settings_is_the_stored_picture(twin_id, ste
     assert frame.size == picture.size
     different = np.count_nonzero(np.abs(np.asarray(frame, int) - np.asarray(picture, int)).sum(axis=2))
     assert different == 0, f"{twin_id}: {different} pixels differ from the notebook's stored picture"
+
+
+@pytest.mark.parametrize("key", sorted(_twins.all_panels()))
+def test_twin_controls_carry_the_live_panels_accessible_names(key):
+    """A twin's control is named as the live control is (label and meaning, widgets/_names.py),
+    not by its symbol alone."""
+    from ppdm_edu.widgets._names import accessible_name
+
+    panel = _twins.all_panels()[key]()
+    grid = _twins.grid_of(panel)
+    for k, g in enumerate(grid):
+        if g.fixed:
+            continue
+        wanted = accessible_name(type(panel).__name__, g.name, panel.controls[g.name])
+        markup = _twins._control_html("twin-xx-1", k, g.__dict__)
+        assert f'aria-label="{html.escape(wanted)}"' in markup, (wanted, markup)
