@@ -20,6 +20,7 @@ to it ("JupyterLite" launch button). Publish ``site/_build/html`` as a whole.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import subprocess
@@ -93,6 +94,28 @@ def build_wheels(dest: Path) -> list[Path]:
     return sorted(dest.glob("*.whl"))
 
 
+def storage_name(contents: Path) -> str:
+    """The browser-storage name of this build's files: ``ppdm-edu-`` and a digest of the
+    notebooks and reports it serves. JupyterLite shows a stored copy of a file in place of the
+    served one (jupyterlite#1067); a new name for new content means a course update always
+    reaches the student, whose edits of the previous version stay under the previous name."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in contents.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(contents).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"ppdm-edu-{digest.hexdigest()[:16]}"
+
+
+def write_runtime_config(lite_dir: Path, contents: Path) -> Path:
+    """``jupyter-lite.json`` of the lite folder: the versioned contents storage name."""
+    path = lite_dir / "jupyter-lite.json"
+    path.write_text(json.dumps({
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {"contentsStorageName": storage_name(contents)},
+    }, indent=2))
+    return path
+
+
 def build(out: Path = OUT) -> Path:
     import _lite_deps  # site/, next to this file
 
@@ -109,6 +132,7 @@ def build(out: Path = OUT) -> Path:
     (WORK / "jupyter_lite_config.json").write_text(json.dumps({
         "LiteBuildConfig": {"no_sourcemaps": True},
     }, indent=2))
+    write_runtime_config(WORK, contents)
     if out.exists():
         shutil.rmtree(out)
     subprocess.run([sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(WORK),

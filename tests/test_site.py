@@ -424,6 +424,8 @@ def test_lite_build_has_the_notebooks_the_wheel_and_the_piplite_index(lite_html)
     assert any(u.split("?")[0] == "./pypi/all.json" for u in urls), urls
     extensions = {e["name"] for e in config["federated_extensions"]}
     assert "@jupyter-widgets/jupyterlab-manager" in extensions  # the panels' sliders
+    # a course update reaches the student: the stored copies live under a name of this content
+    assert config["contentsStorageName"].startswith("ppdm-edu-"), config.get("contentsStorageName")
     assert (lite_html / "lab" / "index.html").exists()
 
 

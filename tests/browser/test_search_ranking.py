@@ -24,6 +24,16 @@ QUERIES = {
     "reconstruction": ("02_reconstruction",),
     "randomized response": ("03_randomized_response",),
     "epsilon": ("03_randomized_response", "07_attacks_and_local_dp", "08_choosing_a_mechanism"),
+    "Laplace": ("07_attacks_and_local_dp", "08_choosing_a_mechanism"),
+    "GRR": ("08_choosing_a_mechanism",),
+}
+# query -> the notebook that teaches the term: it must be the FIRST result
+FIRST = {
+    "reconstruction": "02_reconstruction",
+    "randomized response": "03_randomized_response",
+    "epsilon": "07_attacks_and_local_dp",  # ε-local differential privacy is defined in 07 §5
+    "Laplace": "07_attacks_and_local_dp",  # the Laplace mechanism is introduced in 07 §5
+    "GRR": "08_choosing_a_mechanism",  # k-ary randomized response (GRR) against OUE: 08 §5
 }
 
 
@@ -57,5 +67,6 @@ def test_lessons_rank_above_api_entries(browser, site_url, query, lessons):
         assert not api or api[0] > first_other - 1
         top = [h.split("/")[-1].split(".html")[0] for h in hrefs[:3]]
         assert set(lessons) & set(top), (query, hrefs[:10])
+        assert top[0] == FIRST[query], (query, hrefs[:5])
     finally:
         context.close()
