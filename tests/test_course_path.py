@@ -108,3 +108,8 @@ def test_the_guide_has_one_section_per_notebook_in_order_before_the_answer_key()
     key = next(i for i, h in enumerate(headings) if h.startswith("Answer key"))
     last = max(i for i, h in enumerate(headings) if re.match(r"\d\d ·", h))
     assert last < key, "a notebook's section of the lecturer's guide sits after the answer key"
+
+
+def test_the_readmes_table_lists_every_notebook():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert _table_ids(text, "## The notebooks") == IDS
