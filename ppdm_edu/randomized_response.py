@@ -717,10 +717,15 @@ def mrr_estimate(disguised, theta: float, conditions, keep=None) -> MRREstimate:
 def epsilon(theta):
     """Local-differential-privacy level of randomized response: ``|ln(theta / (1 - theta))|``.
 
-    A disguised answer is at most ``e^epsilon`` times more likely under one true answer than
-    under the other, which is the definition of epsilon-LDP; this holds for Warner's model and
-    for MRR (a whole record is flipped or not). theta = 0.5 gives 0 (perfect privacy, no
-    information); theta = 0 or 1 gives infinity (the truth is revealed).
+    The neighbour relation is one yes/no *answer* (value level), delta = that answer flipped: a
+    disguised answer is at most ``e^epsilon`` times more likely under one true answer than under
+    the other, which is the definition of epsilon-LDP for Warner's model. theta = 0.5 gives 0
+    (perfect privacy, no information); theta = 0 or 1 gives infinity (the truth is revealed).
+
+    For MRR on records of N >= 2 attributes (one coin keeps or flips the whole record) this
+    epsilon holds only between a record and its complement (delta = every answer flipped). At
+    the record level, two records differing in one attribute (delta = one answer flipped) never
+    produce the same disguised record, so the record-level epsilon is infinite.
 
     Parameters
     ----------

@@ -179,8 +179,8 @@ def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
 
     Summarizes the runs of :func:`rr_theta_sweep`: the mean accuracy (Fig. 2a) and its variance
     (Fig. 2b) over the runs, the drop below the original ID3 accuracy in percentage points, the
-    mean Section 4.3 estimate, the mean |estimate - accuracy| and the privacy level epsilon of
-    each theta.
+    mean Section 4.3 estimate, the mean |estimate - accuracy| and the per-answer privacy level
+    epsilon of each theta.
 
     Parameters
     ----------
@@ -196,8 +196,11 @@ def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
         Indexed by ``theta`` (ascending): ``runs``, ``mean_accuracy``, ``variance`` and ``sd``
         (sample, ddof = 1), ``min_accuracy``, ``max_accuracy``, ``mean_estimated``,
         ``mean_abs_estimate_error``, ``mean_nodes``, ``drop_points`` (100 x (original - mean
-        accuracy)) and ``epsilon`` (``|ln(theta / (1 - theta))|``, the local differential privacy
-        of MRR, :func:`~ppdm_edu.randomized_response.epsilon`). Accuracies are fractions;
+        accuracy)) and ``epsilon`` (``|ln(theta / (1 - theta))|``,
+        :func:`~ppdm_edu.randomized_response.epsilon`: the local differential privacy of one
+        yes/no answer, neighbour relation value, delta = that answer flipped; for MRR's whole
+        record it holds only between a record and its complement, and the record-level epsilon,
+        delta = one attribute flipped, is infinite). Accuracies are fractions;
         ``attrs["original_accuracy"]`` is carried over.
 
     Raises
