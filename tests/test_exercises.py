@@ -48,7 +48,7 @@ def _swap(pair):
 WRONG = {
     "00.1": lambda r: [4, 2, 5],  # 4: the most balanced over ALL records (printed in the notebook)
     "00.3": lambda r: ["capital_gain", "fnlwgt"],
-    "01.1": lambda r: [r / 2, r ** 2, 20.0],
+    "01.1": lambda r: [r / 2, r ** 2, 20.0, 4.85],  # 4.85: σ from equal 95 % widths
     "01.2": lambda r: [100 * r, 0.9505, 0.95, 0.985, 0.9],  # 0.9505: where the Π are equal (printed in §5)
     "01.3": lambda r: [1.0, 0.5, math.sqrt(3)],
     "01.4": lambda r: [(10.0, 5.0), (9.5, 9.5), (9.5, 10.0)],
@@ -80,7 +80,7 @@ WRONG = {
     "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
-                       98.0, 100.0],  # 98: §4's measured ratio; 100: θ = 2/3
+                       98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
 }
 
 
@@ -272,13 +272,13 @@ def test_string_number_is_told_to_drop_the_quotes():
     ("00.1", lambda: nb00.most_balanced_function(age_from=0), "ALL records"),
     ("01.2", lambda: nb01.equal_privacy_confidence(1.0), "EQUAL"),
     ("07.6", lambda: 30, "still False"),
-    ("08.1", lambda: 10, "still above k"),
+    ("08.1", lambda: 10, "evaluate (e^ε + k − 2) / (4e^ε) at your k"),
     ("08.1", lambda: 3 * math.e + 2, "the bound 3e^ε + 2 itself"),
     ("08.1", lambda: 6, "not 3ε + 2"),
     ("08.2", lambda: nb08.local_central_ratio() ** 2, "ratio of variances"),
     ("08.2", lambda: nb08.local_central_ratio() * math.sqrt(2), "√2 b, not b"),
     ("08.2", lambda: nb08.local_central_ratio(pi=0.3), "device alone"),
-    ("08.2", lambda: 98.0, "measured ratio"),
+    ("08.2", lambda: 98.0, "mean absolute errors"),
 ])
 def test_conceptual_mistakes_are_refused_with_a_hint(exercise_id, answer, hint):
     result = check(exercise_id, answer())

@@ -4,7 +4,17 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .checking import EXACT, Exercise, Precision, Verdict, as_number, as_numbers, numeric_verdict, within
+from .checking import (
+    EXACT,
+    Exercise,
+    Precision,
+    Verdict,
+    as_number,
+    as_numbers,
+    matches_as_written,
+    numeric_verdict,
+    within,
+)
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
@@ -83,9 +93,30 @@ def kept_class_std_error(theta: float = 0.45, keep: str | None = "income") -> fl
     return float(sweep["std_error_disguise"].mean())
 
 
+@lru_cache(maxsize=None)
+def kept_class_sweep(theta: float = 0.45) -> tuple[tuple[float, ...], float]:
+    """The exercise's sweep of 03.3 (``runs=50, rng=0, keep="income"``) at ``theta``: the
+    ``std_error`` column (sampling of the records AND the disguise, the typical mistake) and the
+    standard deviation of the 50 estimates (an accepted answer)."""
+    from ..datasets import adult_binary
+    from ..rr_simulation import mrr_theta_sweep
+    sweep = mrr_theta_sweep(adult_binary().data, ADULT_E, thetas=(theta,), runs=50, rng=0, keep="income")
+    return tuple(float(v) for v in sweep["std_error"]), float(sweep["estimate"].std())
+
+
 def judge_03_3(answer) -> Verdict:
     value = as_number(answer, "03.3", "a standard error (float) at theta = 0.45 with keep='income'")
     ref = kept_class_std_error()
+    # The std_error column adds the sampling of the records to the disguise's part; at θ = 0.45
+    # both round to the same 2 figures, so the two are told apart by the digits written: a value
+    # that is a std_error entry as written, and neither the disguise's part nor the sd of the 50
+    # estimates as written, is that column.
+    with_sampling, sweep_sd = kept_class_sweep()
+    if (any(matches_as_written(value, v) for v in with_sampling)
+            and not (matches_as_written(value, ref) or matches_as_written(value, sweep_sd))):
+        return Verdict(False, "this is the std_error column, which adds the sampling of the records to the "
+                              "disguise: the question asks for the disguise's part (std_error_disguise, or the sd "
+                              "of the 50 estimates).")
     # The formula is deterministic; the SD over 50 runs (the sweep of the solution) has a relative
     # spread of 1/sqrt(2 × 49) = 10 %: 30 % (3 of those) accepts both, and still rejects the value
     # without keep= (+52 %).

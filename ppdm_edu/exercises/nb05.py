@@ -41,13 +41,21 @@ def judge_05_1(answer) -> Verdict:
     as_numbers(answer, 3, "05.1", fmt)
     seed = as_seed(answer[0], "05.1", fmt)
     _, acc2, acc8 = as_numbers(answer, 3, "05.1", fmt)
-    if max(acc2, acc8) > 1:
-        return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
-    if max(acc2, acc8) < 0.5:
-        return Verdict(False, "these look like error rates: give accuracies (share of correct predictions).")
     # Recomputed from the stated seed (mrr_disguise(data.train, θ, rng=seed)): 3 decimals.
     (rr2, id2), (rr8, id8) = disguised_accuracies(seed, 0.2), disguised_accuracies(seed, 0.8)
     ok2, ok8 = within(acc2, rr2, P_ACC.tolerance(rr2)), within(acc8, rr8, P_ACC.tolerance(rr8))
+
+    def matches(a2: float, a8: float) -> bool:  # RR-ID3's or plain ID3's accuracies, both θ, 3 decimals
+        return (any(within(a2, r, P_ACC.tolerance(r)) for r in (rr2, id2))
+                and any(within(a8, r, P_ACC.tolerance(r)) for r in (rr8, id8)))
+    # a unit or complement hint only where the transformed answer IS the accuracies: 1.5 is not a
+    # percentage of anything here, and 0.3 is not an error rate of an 81 % tree
+    if max(acc2, acc8) > 1:
+        if matches(acc2 / 100, acc8 / 100):
+            return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
+        return Verdict(False, "an accuracy is a share of correct predictions, between 0 and 1.")
+    if matches(1 - acc2, 1 - acc8):
+        return Verdict(False, "these look like error rates: give accuracies (share of correct predictions).")
     if ok2 and ok8:
         return Verdict(True, "the same up to the luck of the coin; the rubric asks why.")
     if (ok2 or within(acc2, id2, P_ACC.tolerance(id2))) and (ok8 or within(acc8, id8, P_ACC.tolerance(id8))):

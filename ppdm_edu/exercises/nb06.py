@@ -57,11 +57,17 @@ def judge_06_1(answer) -> Verdict:
     names, c_mid, c_tol, r_mid, r_tol = low_snr_tolerance()
     if name not in names:
         return Verdict(False, "look at nb.floored_ (rows: classes, columns: attributes): which column has a True?")
+    def plausible(value: float) -> bool:  # an accuracy one of the two models gets (over the noise seeds)
+        return within(value, c_mid, c_tol) or within(value, r_mid, r_tol)
+    # a hint about units or about the order of the two models only where it is the fix: 1.5 is not
+    # a percentage of either accuracy, and (0.5, 0.6) is no model's pair at all
     if max(corrected, raw) > 1:
-        return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
+        if plausible(corrected / 100) and plausible(raw / 100):
+            return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
+        return Verdict(False, "an accuracy is a share of correct predictions, between 0 and 1.")
     if within(corrected, r_mid, r_tol) and within(raw, c_mid, c_tol):
         return Verdict(False, "the two accuracies look swapped: which model has correct_variance=False?")
-    if corrected <= raw:
+    if corrected <= raw and plausible(corrected) and plausible(raw):
         return Verdict(False, "compare the two models again: which one's Gaussians are too wide?")
     if not (within(corrected, c_mid, c_tol) and within(raw, r_mid, r_tol)):
         return Verdict(False, "the accuracies are not right yet: fit both models on W perturbed at SNR 0.1 with "

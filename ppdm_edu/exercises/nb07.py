@@ -102,9 +102,9 @@ def judge_07_3(answer) -> Verdict:
         return Verdict(False, "ε is a natural logarithm, not log2.")
     if not within(eps, r_eps, max(5e-3, P_07_3.tolerance(r_eps))):  # 2 decimals
         return Verdict(False, "ε is not right yet: ε = ln(θ / (1 − θ)).")
-    if within(rho1, 1 - r_rho, 5e-3):
-        return Verdict(False, "that is the smallest prior that CAN be pushed over 50 %: the question asks for the "
-                              "largest that cannot.")
+    if within(rho1, 1 - r_rho, 5e-3):  # 1 − ρ1, which at θ = 0.7 is also θ itself
+        return Verdict(False, "that is 1 − ρ1 (here also θ): solve the breach condition for ρ1 itself, the prior "
+                              "at which one answer's amplification γ just reaches ρ2 = 50 %.")
     if within(rho1, 100 * r_rho, 0.5):
         return Verdict(False, "give ρ1 as a fraction (0 to 1), not a percentage.")
     if not within(rho1, r_rho, max(5e-3, P_07_3.tolerance(r_rho))):  # 0.30 = 1 / (1 + γ); admits 2 decimals

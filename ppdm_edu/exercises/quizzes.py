@@ -125,7 +125,8 @@ QUIZZES: dict[str, tuple[Question, ...]] = {
             "The noise is too small to matter.",
             "The server keeps the random seeds.",
             "The records arrive sorted."],
-           "a", "Bayes' rule with the known noise density, applied to many records, converges to f_X.",
+           "a", "Bayes' rule with the known noise density, applied to many records, moves the estimate towards the "
+                "distribution that best explains the perturbed sample (its maximum-likelihood fit), not to f_X itself.",
            "what does the server know about the noise?"),
         _q("02", 3, "Iterative Bayes and EM differ in one place. Which?",
            ["EM needs the original values; Bayes does not.",
@@ -367,7 +368,19 @@ def check_quiz(question_id: str, answer) -> CheckResult:
     CheckResult
         kind "quiz"; correct with the reason, or *not yet* with a hint (never the right letter).
         A malformed answer (not one of the letters) is *not yet* with the allowed letters.
+
+    Raises
+    ------
+    TypeError
+        ``question_id`` is not a string.
+    ValueError
+        ``question_id`` names no question (the message lists the ids).
     """
+    if not isinstance(question_id, str):
+        raise TypeError(f"question_id must be a string such as '03.q1', got {type(question_id).__name__} "
+                        f"{question_id!r}"[:200])
+    if question_id.strip() not in _BY_ID:
+        raise ValueError(f"question_id {question_id!r} is not a quiz question; allowed: {', '.join(_BY_ID)}"[:2000])
     q = _BY_ID[question_id.strip()]
     if answer is None:
         return CheckResult(q.id, False, "quiz", f"choose one of {', '.join(q.letters)}.")
