@@ -141,6 +141,21 @@ def judge_01_4(answer) -> Verdict:
     return Verdict(True, "both numbers are right; now the 'why' (rubric below).")
 
 
+
+def discretization_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 01.4 (one paragraph per rubric item)."""
+    return (
+        "Interval privacy of discretization is confidence × class width. To reach 100 % of the attribute's "
+        "range at 95 % confidence a class must be wider than the whole range (width ≥ range / 0.95): one class "
+        "holds every record, every value is reported as that class, and nothing is left to learn. Uniform noise "
+        "with the same interval privacy keeps each value and only blurs it, so the distribution stays learnable.",
+        "The noise is independent of the data, drawn record by record from a public distribution: the perturbed "
+        "values follow f_X convolved with the noise density, and over many records that convolution can be "
+        "undone (notebook 02's reconstruction) although no single value can. A class label is a deterministic "
+        "coarsening: what lies inside a class is gone for good.",
+    )
+
+
 EXERCISES = (
     Exercise("01.1", "Equal entropy privacy", "numeric",
              f"{NB}, §5 'Entropy privacy Π(A), conditional privacy and privacy loss'",
@@ -161,5 +176,6 @@ EXERCISES = (
              precision=P_01_4,
              rubric=("Why the paper still prefers value distortion: I can say what discretization must do "
                      "to reach 100 % privacy, and what is then left to learn.",
-                     "I can say why noise of the same size can still be 'reconstructed away' in aggregate (notebook 02).")),
+                     "I can say why noise of the same size can still be 'reconstructed away' in aggregate (notebook 02)."),
+             model_answer=discretization_model_answer),
 )

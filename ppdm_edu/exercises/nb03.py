@@ -144,6 +144,44 @@ def judge_03_4(answer) -> Verdict:
     return Verdict(False, "how many different patterns do three 0/1 attributes have?")
 
 
+
+def lying_device_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 03.2."""
+    return (
+        "E[λ̂] = θπ + (1 − θ)(1 − π) = (2θ − 1)π + (1 − θ), so π̂ = (λ̂ − (1 − θ)) / (2θ − 1) is linear in λ̂ and "
+        "E[π̂] = π for every θ ≠ 0.5, whatever the sign of 2θ − 1: at θ < 0.5 numerator and denominator are both "
+        "negative on average. Its variance has (2θ − 1)² in the denominator, the same at θ and 1 − θ.",
+        "A device that always lies (θ = 0) answers 1 − x: the server flips every answer back and knows every x, "
+        "exactly as with θ = 1. Protection comes from θ near 0.5, not from lying often: ε = |ln(θ / (1 − θ))| "
+        "is the same at θ and 1 − θ and infinite at both 0 and 1.",
+    )
+
+
+
+def kept_class_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 03.3."""
+    return (
+        "With one coin per record, a record is either sent as it is or with every disguised value flipped. With "
+        "the class kept, E = (sex = 1, marital_status = 1, income = 1) can only be confused with "
+        "Ē = (sex = 0, marital_status = 0, income = 1): the other two values flipped, the income unchanged.",
+        "Only records of the same income class can now move between E and Ē. Without keep=, Ē has income = 0, "
+        "the majority class, so many records disguise into E; with the class kept Ē is a pattern of the "
+        "minority class and far rarer. The disguised share P*(E) = θP(E) + (1 − θ)P(Ē) moves away from 1/2, its "
+        "sampling variance P*(1 − P*)/n shrinks, and so does the estimate's, which is that divided by (2θ − 1)².",
+    )
+
+
+
+def one_coin_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 03.4."""
+    return (
+        "With one coin per record the record is kept or every attribute is flipped, so a pattern can only turn "
+        "into itself or its complement. The patterns split into pairs (E, Ē) and each pair gives its own 2 × 2 "
+        "system P*(E) = θP(E) + (1 − θ)P(Ē), P*(Ē) = θP(Ē) + (1 − θ)P(E). With a coin per attribute any pattern "
+        "can turn into any other, and all 2^k pattern frequencies are unknowns of one system.",
+    )
+
+
 EXERCISES = (
     Exercise("03.1", "A privacy budget", "structured", f"{NB}, §4 'θ and ε' and §2 (Warner's variance)",
              "a triple (theta, respondents with RR, respondents direct)", judge_03_1, privacy_budget_design,
@@ -156,15 +194,18 @@ EXERCISES = (
                        "spread of an SD from 1,000 simulated surveys, + half a unit of the 2nd figure",
              precision=P_03_2,
              rubric=("I can explain why dividing by 2θ − 1 < 0 still gives an unbiased estimate.",
-                     "I can say why a device that always lies would reveal as much as one that never lies.")),
+                     "I can say why a device that always lies would reveal as much as one that never lies."),
+             model_answer=lying_device_model_answer),
     Exercise("03.3", "Keeping the class undisguised", "numeric", f"{NB}, §6 'Many questions at once' and 'As θ varies'",
              "a standard error (float) at theta = 0.45 with keep='income'", judge_03_3, kept_class_std_error,
              tolerance="30 % relative: 3 × the 10 % spread of an SD over 50 runs (the formula column is exact), "
                        "+ half a unit of the 2nd significant figure", precision=P_03_3,
              rubric=("I wrote down what Ē is when the class is kept.",
-                     "I can say why the estimate is more precise: how many records can move between E and Ē?")),
+                     "I can say why the estimate is more precise: how many records can move between E and Ē?"),
+             model_answer=kept_class_model_answer),
     Exercise("03.4", "One coin or many?", "numeric", f"{NB}, §6 'Many questions at once' (Section 4.1)",
              "a whole number (of unknowns)", judge_03_4, independent_coins_unknowns,
              tolerance="exact (an integer)", precision=EXACT,
-             rubric=("I can explain why one coin per record pairs every pattern with its complement only.",)),
+             rubric=("I can explain why one coin per record pairs every pattern with its complement only.",),
+             model_answer=one_coin_model_answer),
 )

@@ -119,12 +119,36 @@ def _thetas():
     return PAPER_THETAS
 
 
+
+def symmetric_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 05.1."""
+    return (
+        "Disguising with 1 − θ keeps a record with probability 1 − θ and flips it with probability θ: that is "
+        "the θ-disguise followed by flipping every record. RR-ID3 knows θ, and Eq. 3's matrix for 1 − θ is the "
+        "one for θ with its columns swapped, so it estimates the same true counts from the flipped data: the "
+        "splits and the accuracy have the same distribution at θ and 1 − θ, and a run at each differs only by "
+        "the luck of the coin.",
+    )
+
+
+
+def factor_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 05.4."""
+    return (
+        "The factor 1/|2θ − 1| multiplies the sampling noise of every estimated count, so the variance of an "
+        "estimate grows with its square, 1/(2θ − 1)²: Fig. 2's variance panel has the same order, is symmetric "
+        "around θ = 0.5, smallest at θ = 0 and 1, and steep near 0.5, where the matrix of Eq. 3 is singular "
+        "and the factor is infinite.",
+    )
+
+
 EXERCISES = (
     Exercise("05.1", "θ = 0.2 against θ = 0.8", "structured", f"{NB}, 'Fig. 2 reproduced' and 'Privacy: θ and ε'",
              "a triple (disguise seed, test accuracy at theta=0.2, at theta=0.8)", judge_05_1, symmetric_thetas,
              tolerance="recomputed from the stated disguise seed: ±0.0005 (3 decimals) on each accuracy",
              precision=P_05_1,
-             rubric=("I can explain why disguising with θ equals disguising with 1 − θ and flipping every record.",)),
+             rubric=("I can explain why disguising with θ equals disguising with 1 − θ and flipping every record.",),
+             model_answer=symmetric_model_answer),
     Exercise("05.2", "The median binarization", "numeric", f"{NB}, 'The data: Adult, made binary as in Section 5.1'",
              "a test accuracy (fraction) of ID3 on adult_binary(threshold='median')",
              judge_05_2, median_original_accuracy, tolerance="±0.001 (deterministic; admits 3 decimals)",
@@ -140,5 +164,6 @@ EXERCISES = (
              judge_05_4, inverse_determinant_factors,
              tolerance="1 % relative or half a unit of the 2nd significant figure (exact; admits 2 figures)",
              precision=P_05_4,
-             rubric=("I related the factors to the variance panel of Fig. 2 (same order, steep near 0.5).",)),
+             rubric=("I related the factors to the variance panel of Fig. 2 (same order, steep near 0.5).",),
+             model_answer=factor_model_answer),
 )

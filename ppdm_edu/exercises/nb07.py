@@ -159,6 +159,17 @@ def judge_07_6(answer) -> Verdict:
     return Verdict(False, "with that many runs result.refutes(0.847) is still False: use rng=0 as asked.")
 
 
+
+def composition_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 07.4."""
+    return (
+        "Section 2's attack pools the attributes of one record: correlated attributes carry a common signal, "
+        "and each perturbed value leaks a little of it. Sequential composition says the same in ε: ten "
+        f"releases of ε = 0.5 about one record give ε = {record_epsilon():g} for the record, a bound of "
+        f"e^{record_epsilon():g} ≈ {math.exp(record_epsilon()):.0f} on the likelihood ratio of any two records.",
+    )
+
+
 EXERCISES = (
     Exercise("07.1", "Four factors", "numeric", f"{NB}, §2 'Attack 1: spectral filtering'",
              "an RMSE in units of sigma (float)", judge_07_1, four_factor_reference,
@@ -173,7 +184,8 @@ EXERCISES = (
              tolerance="±0.005 on both (closed forms; admit rounding to 2 decimals)", precision=P_07_3),
     Exercise("07.4", "Ten attributes", "numeric", f"{NB}, §5 'ε: local differential privacy'",
              "an epsilon (number)", judge_07_4, record_epsilon, tolerance="exact", precision=EXACT,
-             rubric=("I can relate the sum to Section 2: correlated attributes let an attacker pool them.",)),
+             rubric=("I can relate the sum to Section 2: correlated attributes let an attacker pool them.",),
+             model_answer=composition_model_answer),
     Exercise("07.5", "The same perturbed value every time", "rubric", f"{NB}, §2-§4 (the three attacks)",
              rubric=("For each attack of this notebook I said whether it needs repeated queries.",
                      "I named what each attack uses instead (correlation, the prior, a single answer).")),

@@ -141,12 +141,25 @@ def recommendation_model_answer() -> tuple[str, ...]:
     )
 
 
+
+def crossover_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 08.1."""
+    return (
+        "Wang et al.'s rule compares approximate variances that keep only the term n·q(1 − q)/(p − q)², which "
+        "does not depend on the true frequencies; the exact variance adds n·f_v(1 − p − q)/(p − q), which "
+        "differs between GRR and OUE. Near k = 3e^ε + 2 the approximate variances are equal, so that neglected "
+        "term (set by the measured distribution's own frequencies) and the spread of a finite number of runs "
+        "decide which one §5 measures as better.",
+    )
+
+
 EXERCISES = (
     Exercise("08.1", "When does OUE win?", "numeric", f"{NB}, §5 'OUE against GRR'",
              FMT_08_1, judge_08_1, oue_crossover_k,
              tolerance="exact (a whole number from a closed form)", precision=P_08_1,
              rubric=("I can say why §5's measurement can disagree with the rule right at the boundary (Wang et al.'s "
-                     "variances keep only the term that does not depend on the true frequencies).",)),
+                     "variances keep only the term that does not depend on the true frequencies).",),
+             model_answer=crossover_model_answer),
     Exercise("08.2", "Local against central, on paper", "numeric", f"{NB}, §4 'Local against central'",
              FMT_08_2, judge_08_2, local_central_ratio,
              tolerance="2 % relative (rounding θ to 0.73 moves the ratio by 0.6 %, both sd to 2 significant figures "
