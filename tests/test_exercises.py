@@ -30,6 +30,7 @@ from ppdm_edu.exercises import (
     reference_answer,
 )
 from ppdm_edu.exercises.checking import EXACT, Exercise, Precision, Verdict, as_number, round_answer
+from ppdm_edu.exercises.implementations import REFERENCE_SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -78,6 +79,12 @@ WRONG = {
     "07.3": lambda r: [(r[0] / math.log(2), r[1]), (r[0], 1 - r[1]), (r[0], 100 * r[1]), (-r[0], r[1])],
     "07.4": lambda r: [0.5, 0.05, 0.5 * math.sqrt(10)],
     "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
+    # "write it yourself": wrong functions (tests/test_write_it_yourself.py checks each one's hint)
+    "02.5": lambda r: [lambda w, m, prior, pdf: prior, lambda w, m, prior, pdf: prior * 2],
+    "03.5": lambda r: [(r[0], lambda reports, theta: float(np.mean(reports))),
+                       (lambda x, theta, rng: np.asarray(x), r[1])],
+    "07.7": lambda r: [(r[0], lambda reports, k, eps: np.bincount(reports, minlength=k) / len(reports)),
+                       (lambda x, k, eps, rng: np.asarray(x), r[1])],
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
                        98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
@@ -382,7 +389,11 @@ def test_every_notebook_exercise_has_a_check_cell(path):
     assert announced == set(checks), f"exercises {sorted(announced)} vs check cells {sorted(checks)}"
     assert {i for i in EXERCISES if i.startswith(number + ".")} == announced
     for ex_id, i in checks.items():
-        if EXERCISES[ex_id].kind != "rubric":
+        if ex_id in REFERENCE_SOURCES:  # "write it yourself": a skeleton whose functions raise
+            work = nb.cells[i - 1]
+            assert work.cell_type == "code" and "raise NotImplementedError" in work.source, ex_id
+            assert re.search(r"^answer = \(?\w", work.source, re.M), ex_id
+        elif EXERCISES[ex_id].kind != "rubric":
             work = nb.cells[i - 1]
             assert work.cell_type == "code" and re.search(r"^answer = None", work.source, re.M), \
                 f"{ex_id}: the check cell must follow a work cell with an `answer = None` placeholder"

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from ppdm_edu.exercises import EXERCISES, QUIZZES, check
@@ -50,17 +51,26 @@ def test_solutions_fill_every_checked_exercise_and_pass_the_checker(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     checked = {i for i, ex in EXERCISES.items() if ex.kind != "rubric"}
     implemented = set(_solutions().implementations_ids())
-    seen = set()
+    seen, seen_impl = set(), set()
     for path in sorted(tmp_path.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         for exercise_id, answer in _filled(nb):
             assert check(exercise_id, answer).correct, exercise_id
             seen.add(exercise_id)
+        for cell, nxt in zip(nb.cells, nb.cells[1:]):  # "write it yourself": the reference function in place
+            m = re.search(r'check\("(\d\d\.\d+)"', nxt.source) if nxt.cell_type == "code" else None
+            if m and m.group(1) in implemented:
+                assert "NotImplementedError" not in cell.source
+                namespace: dict = {"np": np}
+                exec(cell.source, namespace)
+                assert check(m.group(1), namespace["answer"]).correct, m.group(1)
+                seen_impl.add(m.group(1))
         assert any("Quiz answers (lecturers)" in c.source for c in nb.cells), path.name
         keys = {m for c in nb.cells if c.cell_type == "markdown"
                 for m in re.findall(r"^\*\*Model answer (\d\d\.\d+) \(lecturers\)", c.source, re.M)}
         stem_ids = {i for i in EXERCISES if i[:2] == path.name[:2] and EXERCISES[i].model_answer}
         assert keys == stem_ids, path.name
+    assert seen_impl == implemented == {"02.5", "03.5", "07.7"}
     assert seen | implemented == checked
     # one solution notebook per course notebook (the site's "Notebooks" list, 00 .. 08)
     assert sorted(p.stem for p in tmp_path.glob("*.ipynb")) == sorted(course_stems())

@@ -150,8 +150,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
             message = f"the {detail}."
         else:
             message = f"the answer must be {ex.format_hint}; got {detail.rsplit(', got ', 1)[-1]}."
-            if isinstance(answer, str):
-                message += " Write a number without quotes." if "name" not in ex.answer_format else ""
+            if isinstance(answer, str) and not any(w in ex.answer_format for w in ("name", "function")):
+                message += " Write a number without quotes."
         return CheckResult(ex.id, False, ex.kind, message[:400])
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)

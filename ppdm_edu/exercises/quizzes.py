@@ -607,7 +607,7 @@ def check_quiz(question_id: str, answer) -> CheckResult:
                 or not math.isfinite(float(answer)):
             return CheckResult(q.id, False, "quiz", f"the answer must be {fmt}; got {type(answer).__name__} "
                                                     f"{answer!r}"[:200] + ".")
-        return CheckResult(q.id, True, "quiz", q.why) if q.accepts(answer) else CheckResult(q.id, False, "quiz", q.hint)
+        return CheckResult(q.id, True, "quiz", q.why) if q.accepts(float(answer)) else CheckResult(q.id, False, "quiz", q.hint)
     what = "all the letters that apply" if q.multiple else "one of the letters"
     if answer is None:
         return CheckResult(q.id, False, "quiz", f"choose {what} {', '.join(q.letters)}.")
