@@ -7,7 +7,7 @@ read ``notebooks/`` only): each course notebook with
   ``ppdm_edu.exercises.reference_answer``, rounded to the exercise's stated precision (as a
   student writes it down: 4.8, not 4.839414490382867; 2181 leaves, not 2181.0);
 * every "write it yourself" exercise's function skeleton replaced by the reference
-  implementation (``ppdm_edu.exercises.implementations``);
+  implementation (``ppdm_edu.exercises._implementations``);
 * after each check cell of an exercise with a "why" part or an open-ended one, the model answer
   (``Exercise.model_answer``), one paragraph per rubric item;
 * after each quiz cell, the right answers;
@@ -97,7 +97,7 @@ def model_answer_markdown(exercise_id: str) -> str | None:
 
 def implementations_ids() -> list[str]:
     """The "write it yourself" exercises: their answer is a function, filled from its reference source."""
-    from ppdm_edu.exercises import implementations
+    from ppdm_edu.exercises import _implementations as implementations
     return sorted(implementations.REFERENCE_SOURCES)
 
 
@@ -114,7 +114,7 @@ def quiz_key(notebook: str) -> str:
 
 def solve(nb) -> int:
     """Fill the notebook's exercises and keys in place; return how many answers were filled."""
-    from ppdm_edu.exercises import implementations
+    from ppdm_edu.exercises import _implementations as implementations
     filled = 0
     for i, cell in enumerate(nb.cells[:-1]):
         nxt = nb.cells[i + 1]

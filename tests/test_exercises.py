@@ -29,8 +29,8 @@ from ppdm_edu.exercises import (
     nb08,
     reference_answer,
 )
+from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
 from ppdm_edu.exercises.checking import EXACT, Exercise, Precision, Verdict, as_number, round_answer
-from ppdm_edu.exercises.implementations import REFERENCE_SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

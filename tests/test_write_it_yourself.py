@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ppdm_edu.exercises import EXERCISES, check, reference_answer
-from ppdm_edu.exercises.implementations import REFERENCE_SOURCES
+from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import implementations
+from . import _implementations as implementations
 from .checking import EXACT, Exercise, Precision, Verdict, as_choice, as_number, as_numbers, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer

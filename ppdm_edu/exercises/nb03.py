@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import implementations
+from . import _implementations as implementations
 from .checking import (
     EXACT,
     Exercise,
