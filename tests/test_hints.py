@@ -105,3 +105,31 @@ def test_the_non_finite_guard():
     # through a judge directly (check() stops NaN earlier, with its own message)
     verdict = EXERCISES["01.1"].judge(math.inf)
     assert not verdict.correct and "finite" in verdict.message
+
+
+# The answer cell's comment is what a student reads first; it must state the exercise's format.
+# These four notebook cells are not this change's to edit (notebooks 04, 05, 07's existing cells):
+# the new comment of each is its answer_format, listed for the lead.
+STALE_COMMENTS = {"04.1", "04.4", "05.1", "07.6"}
+
+
+def _answer_cells():
+    import re
+    from pathlib import Path
+
+    import nbformat
+    for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell, nxt in zip(nb.cells, nb.cells[1:]):
+            m = re.search(r'check\("(\d\d\.\d+)"', nxt.source) if nxt.cell_type == "code" else None
+            comment = re.search(r"^answer = None\s*#\s*(.*)$", cell.source, re.M) if m else None
+            if comment:
+                yield m.group(1), comment.group(1)
+
+
+@pytest.mark.parametrize("exercise_id, comment", [
+    pytest.param(i, c, marks=pytest.mark.xfail(reason="stale comment in a notebook cell this change may not edit; "
+                                                      "its new text is the exercise's answer_format"))
+    if i in STALE_COMMENTS else (i, c) for i, c in _answer_cells()])
+def test_answer_cell_comment_states_the_answer_format(exercise_id, comment):
+    assert comment == EXERCISES[exercise_id].answer_format
