@@ -156,6 +156,31 @@ def test_quiz_widget_checks_an_answer():
         quiz("09")
 
 
+def test_quiz_widget_checks_all_that_apply_and_a_number():
+    box = quiz("03")
+    multi = next(i for i, q in enumerate(QUIZZES["03"]) if isinstance(q, Question) and q.multiple)
+    wrap = next(i for i, q in enumerate(QUIZZES["03"]) if isinstance(q, RangeQuestion))
+    prompt, boxes, buttons, verdict = box.children[multi].children
+    q = QUIZZES["03"][multi]
+    for letter, tick in zip(q.letters, boxes.children):
+        tick.value = letter in q.answer
+    buttons.children[0].click()
+    assert "correct" in verdict.value
+    boxes.children[q.letters.index(q.answer[0])].value = False  # one right option missing
+    buttons.children[0].click()
+    assert "not yet" in verdict.value
+    prompt, number, buttons, verdict = box.children[wrap].children
+    q = QUIZZES["03"][wrap]
+    buttons.children[0].click()
+    assert "write a number" in verdict.value
+    number.value = "abc"
+    buttons.children[0].click()
+    assert "must be a number" in verdict.value
+    number.value = f"{q.low:.{q.decimals}f}".replace(".", ",")  # a decimal comma is read too
+    buttons.children[0].click()
+    assert "correct" in verdict.value
+
+
 def test_quiz_without_ipywidgets_is_text(monkeypatch):
     monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import ipywidgets -> ImportError
     monkeypatch.delitem(sys.modules, "ppdm_edu.widgets.quiz", raising=False)

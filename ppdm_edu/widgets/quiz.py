@@ -17,9 +17,18 @@ __all__ = ["quiz_widget"]
 def _input(q):
     """The answer control of one question and a function that reads the answer from it."""
     if not hasattr(q, "options"):  # a wrap-up question with a numeric answer
-        box = w.FloatText(value=None, description=q.id, style={"description_width": "3em"},
-                          layout=w.Layout(width="14em"))
-        return box, lambda: box.value
+        box = w.Text(value="", placeholder=f"to {q.decimals} decimals", description=q.id,
+                     style={"description_width": "3em"}, layout=w.Layout(width="16em"))
+
+        def read_number():  # empty: None ("write a number"); not a number: the text, refused by the check
+            text = box.value.strip().replace(",", ".")
+            if not text:
+                return None
+            try:
+                return float(text)
+            except ValueError:
+                return box.value
+        return box, read_number
     if getattr(q, "multiple", False):
         boxes = [w.Checkbox(value=False, description=f"{letter}) {text}", indent=False,
                             layout=w.Layout(width="auto"))
