@@ -254,3 +254,54 @@ def test_site_cell_renders_the_quiz_and_links_the_guide():
     md = {"cell_type": "markdown", "source": "See the [lecturer's guide](README.md)."}
     site_quiz.site_cell(md)
     assert md["source"] == "See the [lecturer's guide](../lecturers.md)."
+
+
+_FAKE_PAGE = """
+var window = {}, handler = null;
+var document = {addEventListener: function (kind, f) { handler = f; }};
+%s
+function answer(data, checked, typed) {
+  var out = {textContent: "", classList: {remove: function () {}, add: function () {}}};
+  var box = {dataset: data,
+             querySelector: function (s) { return s.indexOf("verdict") >= 0 ? out : {value: typed}; },
+             querySelectorAll: function () { return checked.map(function (v) { return {value: v}; }); }};
+  var button = {closest: function () { return box; }};
+  handler({target: {closest: function () { return button; }}});
+  return out.textContent;
+}
+var cases = %s;
+console.log(JSON.stringify(cases.map(function (c) { return answer(c[0], c[1], c[2]); })));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
+def test_site_script_gives_the_verdicts_of_check():
+    # the page's click handler on a stand-in page: one answer, all that apply, a number
+    import json
+    site_quiz = _site_quiz()
+    script = re.search(r"<script>(.*)</script>", site_quiz.SCRIPT, re.S).group(1)
+    cases, expected = [], []
+    for q in QUIZZES["03"]:
+        if isinstance(q, RangeQuestion):
+            data = {"kind": "range", "decimals": str(q.decimals), "why": q.why, "hint": q.hint, "qid": q.id,
+                    "accept": " ".join(site_quiz.answer_hash(q.id, a) for a in q.accepted_texts())}
+            for typed, right in ((f"{q.low:.{q.decimals}f}".replace(".", ","), True), (str(q.high + 1), False)):
+                assert check(q.id, float(typed.replace(",", "."))).correct == right  # the notebook agrees
+                cases.append([data, [], typed])
+                expected.append(right)
+            cases.append([data, [], ""])
+            expected.append("Write a number first.")
+            continue
+        data = {"kind": "multiple" if q.multiple else "single", "why": q.why, "hint": q.hint, "qid": q.id,
+                "accept": site_quiz.answer_hash(q.id, q.answer)}
+        wrong = next(x for x in q.letters if x not in q.answer)
+        cases += [[data, list(reversed(q.answer)), ""], [data, [wrong], ""], [data, [], ""]]
+        expected += [True, False, "Choose an answer first."]
+    program = _FAKE_PAGE % (script, json.dumps(cases))
+    out = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    for text, want, case in zip(json.loads(out.stdout), expected, cases):
+        if isinstance(want, str):
+            assert text == want
+        else:
+            assert text.startswith("Correct: " if want else "Not yet: "), (case[0]["qid"], case[1:], text)
