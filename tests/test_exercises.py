@@ -29,6 +29,7 @@ from ppdm_edu.exercises import (
     nb08,
     reference_answer,
 )
+from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
 from ppdm_edu.exercises.checking import EXACT, Exercise, Precision, Verdict, as_number, round_answer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +49,7 @@ def _swap(pair):
 WRONG = {
     "00.1": lambda r: [4, 2, 5],  # 4: the most balanced over ALL records (printed in the notebook)
     "00.3": lambda r: ["capital_gain", "fnlwgt"],
-    "01.1": lambda r: [r / 2, r ** 2, 20.0],
+    "01.1": lambda r: [r / 2, r ** 2, 20.0, 4.85],  # 4.85: σ from equal 95 % widths
     "01.2": lambda r: [100 * r, 0.9505, 0.95, 0.985, 0.9],  # 0.9505: where the Π are equal (printed in §5)
     "01.3": lambda r: [1.0, 0.5, math.sqrt(3)],
     "01.4": lambda r: [(10.0, 5.0), (9.5, 9.5), (9.5, 10.0)],
@@ -78,9 +79,15 @@ WRONG = {
     "07.3": lambda r: [(r[0] / math.log(2), r[1]), (r[0], 1 - r[1]), (r[0], 100 * r[1]), (-r[0], r[1])],
     "07.4": lambda r: [0.5, 0.05, 0.5 * math.sqrt(10)],
     "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
+    # "write it yourself": wrong functions (tests/test_write_it_yourself.py checks each one's hint)
+    "02.5": lambda r: [lambda w, m, prior, pdf: prior, lambda w, m, prior, pdf: prior * 2],
+    "03.5": lambda r: [(r[0], lambda reports, theta: float(np.mean(reports))),
+                       (lambda x, theta, rng: np.asarray(x), r[1])],
+    "07.7": lambda r: [(r[0], lambda reports, k, eps: np.bincount(reports, minlength=k) / len(reports)),
+                       (lambda x, k, eps, rng: np.asarray(x), r[1])],
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
-                       98.0, 100.0],  # 98: §4's measured ratio; 100: θ = 2/3
+                       98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
 }
 
 
@@ -272,13 +279,13 @@ def test_string_number_is_told_to_drop_the_quotes():
     ("00.1", lambda: nb00.most_balanced_function(age_from=0), "ALL records"),
     ("01.2", lambda: nb01.equal_privacy_confidence(1.0), "EQUAL"),
     ("07.6", lambda: 30, "still False"),
-    ("08.1", lambda: 10, "still above k"),
+    ("08.1", lambda: 10, "evaluate (e^ε + k − 2) / (4e^ε) at your k"),
     ("08.1", lambda: 3 * math.e + 2, "the bound 3e^ε + 2 itself"),
     ("08.1", lambda: 6, "not 3ε + 2"),
     ("08.2", lambda: nb08.local_central_ratio() ** 2, "ratio of variances"),
     ("08.2", lambda: nb08.local_central_ratio() * math.sqrt(2), "√2 b, not b"),
     ("08.2", lambda: nb08.local_central_ratio(pi=0.3), "device alone"),
-    ("08.2", lambda: 98.0, "measured ratio"),
+    ("08.2", lambda: 98.0, "mean absolute errors"),
 ])
 def test_conceptual_mistakes_are_refused_with_a_hint(exercise_id, answer, hint):
     result = check(exercise_id, answer())
@@ -382,7 +389,11 @@ def test_every_notebook_exercise_has_a_check_cell(path):
     assert announced == set(checks), f"exercises {sorted(announced)} vs check cells {sorted(checks)}"
     assert {i for i in EXERCISES if i.startswith(number + ".")} == announced
     for ex_id, i in checks.items():
-        if EXERCISES[ex_id].kind != "rubric":
+        if ex_id in REFERENCE_SOURCES:  # "write it yourself": a skeleton whose functions raise
+            work = nb.cells[i - 1]
+            assert work.cell_type == "code" and "raise NotImplementedError" in work.source, ex_id
+            assert re.search(r"^answer = \(?\w", work.source, re.M), ex_id
+        elif EXERCISES[ex_id].kind != "rubric":
             work = nb.cells[i - 1]
             assert work.cell_type == "code" and re.search(r"^answer = None", work.source, re.M), \
                 f"{ex_id}: the check cell must follow a work cell with an `answer = None` placeholder"

@@ -95,7 +95,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     ----------
     exercise_id : str
         "NN.k": notebook NN, exercise k (see :func:`exercise_ids`); or "NN.qk", question k of
-        notebook NN's quiz (``answer`` = a letter, see :func:`quiz`).
+        notebook NN's quiz (``answer`` = a letter, the letters of a "choose all that apply"
+        question, or a number for a wrap-up question; see :func:`quiz`).
     answer : object, optional
         Your answer, in the format the exercise asks for (a number, a tuple, a name ...). None
         (the notebooks' placeholder) gives "not yet: write your answer ...". Ignored for
@@ -127,7 +128,7 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     >>> print(check("02.2"))  # doctest: +ELLIPSIS
     ☐ 02.2: SELF-ASSESSMENT (not checked automatically) — ...
     """
-    if is_quiz_id(exercise_id):  # a quiz question "NN.qk": answer = a letter
+    if is_quiz_id(exercise_id):  # a quiz question "NN.qk": answer = letter(s) or a number
         return check_quiz(exercise_id, answer)
     ex = get_exercise(exercise_id)
     if ex.kind == "rubric":
@@ -149,8 +150,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
             message = f"the {detail}."
         else:
             message = f"the answer must be {ex.format_hint}; got {detail.rsplit(', got ', 1)[-1]}."
-            if isinstance(answer, str):
-                message += " Write a number without quotes." if "name" not in ex.answer_format else ""
+            if isinstance(answer, str) and not any(w in ex.answer_format for w in ("name", "function")):
+                message += " Write a number without quotes."
         return CheckResult(ex.id, False, ex.kind, message[:400])
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)

@@ -223,6 +223,10 @@ class Exercise:
         The precision the answer must have: one :class:`Precision` for every number of the
         answer, or a tuple with one per component of a tuple answer (None for a name or a
         choice). None for rubrics and for answers that are a name.
+    model_answer : callable or None
+        ``model_answer() -> tuple of str``: the lecturer's key to the parts ``check`` does not judge
+        (the "why" of a checked exercise, or an open-ended one), one paragraph per rubric item.
+        Never shown by ``check``; ``make solutions`` writes it into the key.
     """
 
     id: str
@@ -235,6 +239,7 @@ class Exercise:
     tolerance: str = ""
     rubric: tuple[str, ...] = field(default=())
     precision: Precision | tuple | None = None
+    model_answer: Callable[[], tuple[str, ...]] | None = None
 
     @property
     def precision_text(self) -> str:
@@ -399,6 +404,60 @@ def within(value: float, reference: float, tol: float) -> bool:
     return math.isfinite(value) and abs(value - reference) <= tol
 
 
+def written_decimals(value: float) -> int:
+    """The decimal places ``value`` is written with (its shortest repr): 2 for 4.85, 0 for 3.0.
+
+    Parameters
+    ----------
+    value : float
+        A finite number as the student typed or computed it.
+
+    Returns
+    -------
+    int
+        The number of digits after the decimal point of ``repr(float(value))`` (at most 17).
+
+    Examples
+    --------
+    >>> written_decimals(4.85), written_decimals(0.0222), written_decimals(3.0)
+    (2, 4, 0)
+    """
+    from decimal import Decimal
+    exponent = Decimal(repr(float(value))).normalize().as_tuple().exponent
+    return min(17, max(0, -int(exponent))) if isinstance(exponent, int) else 0
+
+
+def matches_as_written(value: float, target: float) -> bool:
+    """``target`` rounded to the decimals ``value`` is written with equals ``value``.
+
+    Two numbers inside one exercise's tolerance (the reference and a typical mistake) are told
+    apart by the digits a student wrote: 4.85 is the mistake 4.846 as written, not the reference
+    4.839 (which is written 4.84); 4.8 could be either, and is accepted.
+
+    Parameters
+    ----------
+    value : float
+        The answer.
+    target : float
+        A reference or a typical mistake.
+
+    Returns
+    -------
+    bool
+        Whether ``value`` is ``target`` rounded to ``value``'s own decimals.
+
+    Examples
+    --------
+    >>> matches_as_written(4.85, 4.8462), matches_as_written(4.85, 4.8387), matches_as_written(4.8, 4.8387)
+    (True, False, True)
+    """
+    if not (math.isfinite(value) and math.isfinite(target)):
+        return False
+    decimals = written_decimals(value)
+    # an unrounded float (15-17 decimals) is compared with a relative float slack
+    return abs(round(target, decimals) - value) <= max(10.0 ** -(decimals + 6), 1e-12 * abs(value))
+
+
 def looks_like_percent(value: float, reference: float, tol: float) -> bool:
     """The answer is the reference × 100 (a percentage where a fraction was asked).
 
@@ -416,7 +475,8 @@ def looks_like_percent(value: float, reference: float, tol: float) -> bool:
 
 
 def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, percent_hint: bool = True,
-                    comment: str = "", what_to_check: str = "") -> Verdict:
+                    comment: str = "", what_to_check: str = "", mistake_tol: float | None = None,
+                    close_mistakes=()) -> Verdict:
     """Compare one number; recognise typical mistakes ``(value, hint)`` and percentages.
 
     Parameters
@@ -435,6 +495,13 @@ def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, 
         Message for a correct answer.
     what_to_check : str
         The hint for a value that matches no known mistake: what to check (never the answer).
+    mistake_tol : float or None
+        Absolute tolerance for recognising a typical mistake (default ``tol``). A tolerance that
+        covers a simulation's spread is too wide for exact wrong values: 0.3 is not "0.5".
+    close_mistakes : sequence of (float, str)
+        Typical wrong values that lie inside the tolerance of the reference: the answer is refused
+        with the hint when it is such a value as written (:func:`matches_as_written`) and not the
+        reference as written.
 
     Returns
     -------
@@ -450,10 +517,13 @@ def numeric_verdict(value: float, reference: float, tol: float, mistakes=(), *, 
     """
     if not math.isfinite(value):
         return Verdict(False, "the answer is not a finite number.")
+    for wrong, hint in close_mistakes:
+        if matches_as_written(value, wrong) and not matches_as_written(value, reference):
+            return Verdict(False, hint)
     if within(value, reference, tol):
         return Verdict(True, comment or "right.")
     for wrong, hint in mistakes:
-        if within(value, wrong, tol):
+        if within(value, wrong, tol if mistake_tol is None else mistake_tol):
             return Verdict(False, hint)
     if percent_hint and looks_like_percent(value, reference, tol):
         return Verdict(False, "this looks like a percentage: give a fraction (0 to 1).")
@@ -489,11 +559,14 @@ def as_seed(answer, exercise_id: str, answer_format: str, *, name: str = "answer
     return int(value)
 
 
-def _has_nan(answer) -> bool:
+def _has_nan(answer, _seen: frozenset = frozenset()) -> bool:
     if isinstance(answer, (float, np.floating)):
         return not math.isfinite(answer)
     if isinstance(answer, (tuple, list)):
-        return any(_has_nan(a) for a in answer)
+        if id(answer) in _seen:  # a list that contains itself: judged (and refused) by its length, not walked forever
+            return False
+        seen = _seen | {id(answer)}
+        return any(_has_nan(a, seen) for a in answer)
     if isinstance(answer, np.ndarray) and np.issubdtype(answer.dtype, np.number):
         return not bool(np.isfinite(answer).all())
     return False

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checking import Exercise, Precision, Verdict, as_choice, as_number, as_numbers, within
+from . import _implementations as implementations
+from .checking import EXACT, Exercise, Precision, Verdict, as_choice, as_number, as_numbers, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
@@ -71,6 +72,99 @@ def judge_02_4(answer) -> Verdict:
     return Verdict(True, "EM's matrix is the exact one, so its answer is the maximum-likelihood estimate.")
 
 
+
+# 02.5 (write it yourself): one step of Agrawal & Srikant's reconstruction, checked as a function.
+FMT_02_5 = "a function bayes_step(w, midpoints, prior, noise_pdf)"
+NAMES_02_5 = ("bayes_step",)
+BAYES_STEP_SOURCE = """\
+def bayes_step(w, midpoints, prior, noise_pdf):
+    \"\"\"One update of Agrawal & Srikant's reconstruction (Section 2) on intervals: each record's
+    posterior over the intervals, f_Y(w_i - a) Pr(a) / sum_b f_Y(w_i - b) Pr(b), averaged over
+    the records.\"\"\"
+    likelihood = noise_pdf(w[:, None] - midpoints[None, :])   # f_Y(w_i - a): one row per record
+    posterior = likelihood * prior
+    posterior = posterior / posterior.sum(axis=1, keepdims=True)   # Bayes' rule, record by record
+    return posterior.mean(axis=0)
+
+
+answer = bayes_step
+"""
+bayes_step_reference = implementations.register("02.5", BAYES_STEP_SOURCE, NAMES_02_5)
+BAYES_STEP_SEED = 2000
+
+
+def _skewed_pdf(y):
+    """A hidden noise density that is NOT symmetric (a two-piece normal: sd 0.3 left of 0, 0.1 right),
+    so f_Y(w − a) and f_Y(a − w) differ."""
+    y = np.asarray(y, dtype=float)
+    scale = np.where(y < 0, 0.3, 0.1)
+    return np.exp(-0.5 * (y / scale) ** 2) * 2 / (np.sqrt(2 * np.pi) * 0.4)
+
+
+def _gauss_pdf(y):
+    return np.exp(-0.5 * (np.asarray(y, dtype=float) / 0.25) ** 2) / (0.25 * np.sqrt(2 * np.pi))
+
+
+def _bayes_step_cases():
+    """Hidden inputs: (w, midpoints, prior, noise density) with a skewed and a Gaussian noise."""
+    rng = np.random.default_rng(BAYES_STEP_SEED)
+    cases = []
+    for m, n, pdf in ((8, 500, _skewed_pdf), (20, 3000, _gauss_pdf), (5, 200, _skewed_pdf)):
+        midpoints = (np.arange(m) + 0.5) / m
+        prior = rng.random(m) + 0.2
+        prior /= prior.sum()
+        x = rng.beta(2, 5, size=n)
+        w = x + np.where(rng.random(n) < 0.5, -np.abs(rng.normal(0, 0.3, n)), np.abs(rng.normal(0, 0.1, n))) \
+            if pdf is _skewed_pdf else x + rng.normal(0, 0.25, n)
+        cases.append((w, midpoints, prior, pdf))
+    return cases
+
+
+def judge_02_5(answer) -> Verdict:
+    (step,) = implementations.as_functions(answer, NAMES_02_5, "02.5", FMT_02_5)
+    reference = bayes_step_reference()
+    for w, midpoints, prior, pdf in _bayes_step_cases():
+        original = prior.copy()
+        try:
+            got = implementations.call(step, "bayes_step", w.copy(), midpoints.copy(), prior, pdf)
+        except implementations.StudentError as error:
+            return Verdict(False, str(error))
+        if not np.array_equal(prior, original):
+            return Verdict(False, "bayes_step changes the prior in place: return a new array.")
+        got = np.asarray(got, dtype=float) if np.isrealobj(got) else np.full(1, np.nan)
+        if got.shape != prior.shape:
+            return Verdict(False, f"bayes_step must return one probability per interval (shape {prior.shape}); "
+                                  f"got shape {got.shape}.")
+        if not np.isfinite(got).all():
+            return Verdict(False, "bayes_step returned values that are not finite (NaN or infinite): is a "
+                                  "denominator zero?")
+        ref = reference(w, midpoints, prior, pdf)
+        if np.allclose(got, ref, rtol=0, atol=1e-9):
+            continue
+        like = pdf(w[:, None] - midpoints[None, :])
+        flipped = pdf(midpoints[None, :] - w[:, None])
+        post = flipped * prior
+        if np.allclose(got, (post / post.sum(axis=1, keepdims=True)).mean(axis=0), atol=1e-9):
+            return Verdict(False, "the noise is y = w − x: evaluate its density at w_i − a, not at a − w_i (the two "
+                                  "differ when the noise is not symmetric).")
+        if np.allclose(got, (like / like.sum(axis=1, keepdims=True)).mean(axis=0), atol=1e-9):
+            return Verdict(False, "Bayes' rule weights each interval by the current estimate (the prior): the "
+                                  "update leaves it out.")
+        joint = (like * prior).sum(axis=0)
+        if np.allclose(got, joint / joint.sum(), atol=1e-9):
+            return Verdict(False, "each record's posterior must be normalised over the intervals (Bayes' rule's "
+                                  "denominator, one per record) before the average; normalising the sum once is "
+                                  "not the same.")
+        if abs(got.sum() - 1) > 1e-6 or (got < -1e-12).any():
+            return Verdict(False, f"not a distribution: the result sums to {got.sum():.4g}"
+                                  + (" and has negative entries" if (got < -1e-12).any() else "")
+                                  + "; average the records' posteriors (each sums to 1) instead of adding them.")
+        return Verdict(False, "a distribution, but not one step of the update: check the per-record posterior "
+                              "f_Y(w_i − a) Pr(a) / Σ_b f_Y(w_i − b) Pr(b) and the average over the records.")
+    return Verdict(True, "it matches the reference update on hidden data, with a noise that is not symmetric; "
+                         "repeating it is notebook 02's reconstruction.")
+
+
 EXERCISES = (
     Exercise("02.1", "One more iteration by hand", "structured",
              f"{NB}, §2 'A tiny example you can check by hand'",
@@ -91,4 +185,10 @@ EXERCISES = (
              judge_02_4, bayes_em_difference,
              tolerance="10 % relative on the difference (deterministic; admits one significant figure)",
              precision=P_02_4),
+    Exercise("02.5", "Write one step of the reconstruction", "structured",
+             f"{NB}, §2 'Bayes' rule, step by step (Eq. 1 → Eq. 3)'",
+             FMT_02_5, judge_02_5, bayes_step_reference,
+             tolerance="the function is run on hidden data and noise densities (one not symmetric): equal to the "
+                       "reference update to 1e-9",
+             precision=EXACT),
 )

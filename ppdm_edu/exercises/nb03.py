@@ -4,7 +4,20 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .checking import EXACT, Exercise, Precision, Verdict, as_number, as_numbers, numeric_verdict, within
+import numpy as np
+
+from . import _implementations as implementations
+from .checking import (
+    EXACT,
+    Exercise,
+    Precision,
+    Verdict,
+    as_number,
+    as_numbers,
+    matches_as_written,
+    numeric_verdict,
+    within,
+)
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
@@ -83,9 +96,30 @@ def kept_class_std_error(theta: float = 0.45, keep: str | None = "income") -> fl
     return float(sweep["std_error_disguise"].mean())
 
 
+@lru_cache(maxsize=None)
+def kept_class_sweep(theta: float = 0.45) -> tuple[tuple[float, ...], float]:
+    """The exercise's sweep of 03.3 (``runs=50, rng=0, keep="income"``) at ``theta``: the
+    ``std_error`` column (sampling of the records AND the disguise, the typical mistake) and the
+    standard deviation of the 50 estimates (an accepted answer)."""
+    from ..datasets import adult_binary
+    from ..rr_simulation import mrr_theta_sweep
+    sweep = mrr_theta_sweep(adult_binary().data, ADULT_E, thetas=(theta,), runs=50, rng=0, keep="income")
+    return tuple(float(v) for v in sweep["std_error"]), float(sweep["estimate"].std())
+
+
 def judge_03_3(answer) -> Verdict:
     value = as_number(answer, "03.3", "a standard error (float) at theta = 0.45 with keep='income'")
     ref = kept_class_std_error()
+    # The std_error column adds the sampling of the records to the disguise's part; at θ = 0.45
+    # both round to the same 2 figures, so the two are told apart by the digits written: a value
+    # that is a std_error entry as written, and neither the disguise's part nor the sd of the 50
+    # estimates as written, is that column.
+    with_sampling, sweep_sd = kept_class_sweep()
+    if (any(matches_as_written(value, v) for v in with_sampling)
+            and not (matches_as_written(value, ref) or matches_as_written(value, sweep_sd))):
+        return Verdict(False, "this is the std_error column, which adds the sampling of the records to the "
+                              "disguise: the question asks for the disguise's part (std_error_disguise, or the sd "
+                              "of the 50 estimates).")
     # The formula is deterministic; the SD over 50 runs (the sweep of the solution) has a relative
     # spread of 1/sqrt(2 × 49) = 10 %: 30 % (3 of those) accepts both, and still rejects the value
     # without keep= (+52 %).
@@ -113,6 +147,157 @@ def judge_03_4(answer) -> Verdict:
     return Verdict(False, "how many different patterns do three 0/1 attributes have?")
 
 
+
+def lying_device_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 03.2."""
+    return (
+        "E[λ̂] = θπ + (1 − θ)(1 − π) = (2θ − 1)π + (1 − θ), so π̂ = (λ̂ − (1 − θ)) / (2θ − 1) is linear in λ̂ and "
+        "E[π̂] = π for every θ ≠ 0.5, whatever the sign of 2θ − 1: at θ < 0.5 numerator and denominator are both "
+        "negative on average. Its variance has (2θ − 1)² in the denominator, the same at θ and 1 − θ.",
+        "A device that always lies (θ = 0) answers 1 − x: the server flips every answer back and knows every x, "
+        "exactly as with θ = 1. Protection comes from θ near 0.5, not from lying often: ε = |ln(θ / (1 − θ))| "
+        "is the same at θ and 1 − θ and infinite at both 0 and 1.",
+    )
+
+
+
+def kept_class_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 03.3."""
+    return (
+        "With one coin per record, a record is either sent as it is or with every disguised value flipped. With "
+        "the class kept, E = (sex = 1, marital_status = 1, income = 1) can only be confused with "
+        "Ē = (sex = 0, marital_status = 0, income = 1): the other two values flipped, the income unchanged.",
+        "Only records of the same income class can now move between E and Ē. Without keep=, Ē has income = 0, "
+        "the majority class, so many records disguise into E; with the class kept Ē is a pattern of the "
+        "minority class and far rarer. The disguised share P*(E) = θP(E) + (1 − θ)P(Ē) moves away from 1/2, its "
+        "sampling variance P*(1 − P*)/n shrinks, and so does the estimate's, which is that divided by (2θ − 1)².",
+    )
+
+
+
+def one_coin_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 03.4."""
+    return (
+        "With one coin per record the record is kept or every attribute is flipped, so a pattern can only turn "
+        "into itself or its complement. The patterns split into pairs (E, Ē) and each pair gives its own 2 × 2 "
+        "system P*(E) = θP(E) + (1 − θ)P(Ē), P*(Ē) = θP(Ē) + (1 − θ)P(E). With a coin per attribute any pattern "
+        "can turn into any other, and all 2^k pattern frequencies are unknowns of one system.",
+    )
+
+
+
+# 03.5 (write it yourself): Warner's randomizer and its unbiased estimator, checked as functions.
+FMT_03_5 = "a pair of functions (warner_randomize, warner_estimate)"
+NAMES_03_5 = ("warner_randomize", "warner_estimate")
+WARNER_SOURCE = """\
+def warner_randomize(x, theta, rng):
+    \"\"\"Each respondent answers truthfully with probability theta, else the opposite.\"\"\"
+    x = np.asarray(x)
+    truthful = rng.random(x.shape) < theta           # one coin per respondent
+    return np.where(truthful, x, 1 - x)
+
+
+def warner_estimate(reports, theta):
+    \"\"\"Unbiased estimate of the share of 1s: solve E[share] = theta*pi + (1 - theta)*(1 - pi).\"\"\"
+    share = np.mean(reports)
+    return (share - (1 - theta)) / (2 * theta - 1)
+
+
+answer = (warner_randomize, warner_estimate)
+"""
+warner_reference = implementations.register("03.5", WARNER_SOURCE, NAMES_03_5)
+# Hidden cases: (true share π, θ, respondents) with θ on both sides of 1/2, and the data seed.
+WARNER_CASES = ((0.3, 0.7, 20_000), (0.8, 0.25, 20_000), (0.05, 0.85, 20_000))
+WARNER_DATA_SEED = 20_251_127
+
+
+def _warner_case(pi: float, theta: float, n: int, seed: int):
+    data_rng, noise_rng = np.random.SeedSequence([WARNER_DATA_SEED, seed]).spawn(2)
+    x = (np.random.default_rng(data_rng).random(n) < pi).astype(int)
+    randomize, _ = warner_reference()
+    return x, randomize(x, theta, np.random.default_rng(noise_rng))
+
+
+def _judge_warner_randomize(randomize) -> str | None:
+    """None when the randomizer is Warner's device on every hidden case; else the hint."""
+    for k, (pi, theta, n) in enumerate(WARNER_CASES):
+        x, _ = _warner_case(pi, theta, n, k)
+        original = x.copy()
+        out = np.asarray(implementations.call(randomize, "warner_randomize", x, theta, np.random.default_rng(k)))
+        if not np.array_equal(x, original):
+            return "warner_randomize changes x in place: return a new array of reports."
+        if out.shape != x.shape or not np.isin(out, (0, 1)).all():
+            return ("warner_randomize must return one 0/1 report per respondent (an array of the same shape as "
+                    f"x); got shape {out.shape}" + ("" if out.shape != x.shape else " with values other than 0 and 1"))
+        kept = out == x
+        se = np.sqrt(theta * (1 - theta) / n)
+        if kept.all() or not kept.any():
+            return ("every respondent got the same coin: each respondent tosses their own (one random number per "
+                    "respondent).")
+        if abs(kept.mean() - (1 - theta)) <= 5 * se and abs(theta - 0.5) > 0.1:
+            return ("the reports keep the truth with probability 1 − θ: the wrong θ (θ is the probability of "
+                    "answering TRUTHFULLY).")
+        for value in (0, 1):  # the device must treat both truths alike
+            group = kept[x == value]
+            if abs(group.mean() - theta) > 5 * np.sqrt(theta * (1 - theta) / group.size):
+                return (f"respondents whose truth is {value} keep it in {group.mean():.0%} of the reports: each "
+                        "respondent, whatever the truth, must answer truthfully with probability θ and give the "
+                        "opposite answer otherwise.")
+    return implementations.draws_from_rng(
+        randomize, "warner_randomize",
+        lambda rng: (_warner_case(*WARNER_CASES[0], 0)[0], WARNER_CASES[0][1], rng))
+
+
+def _judge_warner_estimate(estimate) -> str | None:
+    """None when the estimator is Warner's unbiased estimate on every hidden case; else the hint."""
+    _, reference = warner_reference()
+    cases = [(_warner_case(pi, theta, n, k)[1], theta) for k, (pi, theta, n) in enumerate(WARNER_CASES)]
+    low = np.zeros(2000, dtype=int)
+    low[:500] = 1  # a share of 0.25 at θ = 0.7: the unbiased estimate is negative
+    cases.append((low, 0.7))
+    for reports, theta in cases:
+        got = implementations.call(estimate, "warner_estimate", reports.copy(), theta)
+        if np.ndim(got) != 0 or not np.isrealobj(got) or isinstance(got, (str, bytes)):
+            return f"warner_estimate must return one number (the estimated share); got {type(got).__name__}."
+        got = float(got)
+        if not np.isfinite(got):
+            return "warner_estimate returned a value that is not finite (NaN or infinite)."
+        ref = float(reference(reports, theta))
+        if abs(got - ref) <= 1e-9 * max(1.0, abs(ref)):
+            continue
+        share = float(np.mean(reports))
+
+        def same(value: float, got: float = got) -> bool:
+            return abs(got - value) <= 1e-9 * max(1.0, abs(value))
+        if same(share):
+            return ("biased: that is the share of 'yes' reports, pulled towards 1/2 by the device; undo the device "
+                    "by solving E[share] = θπ + (1 − θ)(1 − π) for π.")
+        if same((share - theta) / (1 - 2 * theta)):
+            return "the wrong θ: the estimate uses θ and 1 − θ swapped (θ is the probability of a truthful answer)."
+        if same(min(1.0, max(0.0, ref))):
+            return ("clipped to [0, 1]: clipping makes the estimate biased near 0 and 1; the exercise asks for the "
+                    "unbiased estimate, which may fall outside [0, 1] in a small survey.")
+        if same((share - (1 - theta)) / abs(2 * theta - 1)):
+            return ("biased for θ < 1/2: divide by 2θ − 1 itself (negative there), not by its absolute value.")
+        if same(ref * len(reports)) or same((np.sum(reports) - (1 - theta)) / (2 * theta - 1)):
+            return "that is on the scale of counts: the estimate is a share, from the share of 'yes' reports."
+        return ("biased: averaged over many surveys this estimate is not the true share; solve "
+                "E[share] = θπ + (1 − θ)(1 − π) for π.")
+    return None
+
+
+def judge_03_5(answer) -> Verdict:
+    randomize, estimate = implementations.as_functions(answer, NAMES_03_5, "03.5", FMT_03_5)
+    try:
+        hint = _judge_warner_randomize(randomize) or _judge_warner_estimate(estimate)
+    except implementations.StudentError as error:
+        return Verdict(False, str(error))
+    if hint:
+        return Verdict(False, hint)
+    return Verdict(True, "both pass on hidden surveys (θ on both sides of 1/2, and a survey whose estimate is "
+                         "negative): your device is Warner's, and your estimate is unbiased.")
+
+
 EXERCISES = (
     Exercise("03.1", "A privacy budget", "structured", f"{NB}, §4 'θ and ε' and §2 (Warner's variance)",
              "a triple (theta, respondents with RR, respondents direct)", judge_03_1, privacy_budget_design,
@@ -125,15 +310,24 @@ EXERCISES = (
                        "spread of an SD from 1,000 simulated surveys, + half a unit of the 2nd figure",
              precision=P_03_2,
              rubric=("I can explain why dividing by 2θ − 1 < 0 still gives an unbiased estimate.",
-                     "I can say why a device that always lies would reveal as much as one that never lies.")),
+                     "I can say why a device that always lies would reveal as much as one that never lies."),
+             model_answer=lying_device_model_answer),
     Exercise("03.3", "Keeping the class undisguised", "numeric", f"{NB}, §6 'Many questions at once' and 'As θ varies'",
              "a standard error (float) at theta = 0.45 with keep='income'", judge_03_3, kept_class_std_error,
              tolerance="30 % relative: 3 × the 10 % spread of an SD over 50 runs (the formula column is exact), "
                        "+ half a unit of the 2nd significant figure", precision=P_03_3,
              rubric=("I wrote down what Ē is when the class is kept.",
-                     "I can say why the estimate is more precise: how many records can move between E and Ē?")),
+                     "I can say why the estimate is more precise: how many records can move between E and Ē?"),
+             model_answer=kept_class_model_answer),
     Exercise("03.4", "One coin or many?", "numeric", f"{NB}, §6 'Many questions at once' (Section 4.1)",
              "a whole number (of unknowns)", judge_03_4, independent_coins_unknowns,
              tolerance="exact (an integer)", precision=EXACT,
-             rubric=("I can explain why one coin per record pairs every pattern with its complement only.",)),
+             rubric=("I can explain why one coin per record pairs every pattern with its complement only.",),
+             model_answer=one_coin_model_answer),
+    Exercise("03.5", "Write Warner's device yourself", "structured",
+             f"{NB}, §1 'The survey problem and Warner's device' and §2 'Estimating the share'",
+             FMT_03_5, judge_03_5, warner_reference,
+             tolerance="the functions are run on hidden surveys and seeds: the device's truthful share within 5 "
+                       "standard errors of θ for each truth, the estimate equal to the unbiased one to 1e-9",
+             precision=EXACT),
 )

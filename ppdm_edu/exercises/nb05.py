@@ -41,13 +41,21 @@ def judge_05_1(answer) -> Verdict:
     as_numbers(answer, 3, "05.1", fmt)
     seed = as_seed(answer[0], "05.1", fmt)
     _, acc2, acc8 = as_numbers(answer, 3, "05.1", fmt)
-    if max(acc2, acc8) > 1:
-        return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
-    if max(acc2, acc8) < 0.5:
-        return Verdict(False, "these look like error rates: give accuracies (share of correct predictions).")
     # Recomputed from the stated seed (mrr_disguise(data.train, θ, rng=seed)): 3 decimals.
     (rr2, id2), (rr8, id8) = disguised_accuracies(seed, 0.2), disguised_accuracies(seed, 0.8)
     ok2, ok8 = within(acc2, rr2, P_ACC.tolerance(rr2)), within(acc8, rr8, P_ACC.tolerance(rr8))
+
+    def matches(a2: float, a8: float) -> bool:  # RR-ID3's or plain ID3's accuracies, both θ, 3 decimals
+        return (any(within(a2, r, P_ACC.tolerance(r)) for r in (rr2, id2))
+                and any(within(a8, r, P_ACC.tolerance(r)) for r in (rr8, id8)))
+    # a unit or complement hint only where the transformed answer IS the accuracies: 1.5 is not a
+    # percentage of anything here, and 0.3 is not an error rate of an 81 % tree
+    if max(acc2, acc8) > 1:
+        if matches(acc2 / 100, acc8 / 100):
+            return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
+        return Verdict(False, "an accuracy is a share of correct predictions, between 0 and 1.")
+    if matches(1 - acc2, 1 - acc8):
+        return Verdict(False, "these look like error rates: give accuracies (share of correct predictions).")
     if ok2 and ok8:
         return Verdict(True, "the same up to the luck of the coin; the rubric asks why.")
     if (ok2 or within(acc2, id2, P_ACC.tolerance(id2))) and (ok8 or within(acc8, id8, P_ACC.tolerance(id8))):
@@ -111,12 +119,36 @@ def _thetas():
     return PAPER_THETAS
 
 
+
+def symmetric_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 05.1."""
+    return (
+        "Disguising with 1 − θ keeps a record with probability 1 − θ and flips it with probability θ: that is "
+        "the θ-disguise followed by flipping every record. RR-ID3 knows θ, and Eq. 3's matrix for 1 − θ is the "
+        "one for θ with its columns swapped, so it estimates the same true counts from the flipped data: the "
+        "splits and the accuracy have the same distribution at θ and 1 − θ, and a run at each differs only by "
+        "the luck of the coin.",
+    )
+
+
+
+def factor_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 05.4."""
+    return (
+        "The factor 1/|2θ − 1| multiplies the sampling noise of every estimated count, so the variance of an "
+        "estimate grows with its square, 1/(2θ − 1)²: Fig. 2's variance panel has the same order, is symmetric "
+        "around θ = 0.5, smallest at θ = 0 and 1, and steep near 0.5, where the matrix of Eq. 3 is singular "
+        "and the factor is infinite.",
+    )
+
+
 EXERCISES = (
     Exercise("05.1", "θ = 0.2 against θ = 0.8", "structured", f"{NB}, 'Fig. 2 reproduced' and 'Privacy: θ and ε'",
              "a triple (disguise seed, test accuracy at theta=0.2, at theta=0.8)", judge_05_1, symmetric_thetas,
              tolerance="recomputed from the stated disguise seed: ±0.0005 (3 decimals) on each accuracy",
              precision=P_05_1,
-             rubric=("I can explain why disguising with θ equals disguising with 1 − θ and flipping every record.",)),
+             rubric=("I can explain why disguising with θ equals disguising with 1 − θ and flipping every record.",),
+             model_answer=symmetric_model_answer),
     Exercise("05.2", "The median binarization", "numeric", f"{NB}, 'The data: Adult, made binary as in Section 5.1'",
              "a test accuracy (fraction) of ID3 on adult_binary(threshold='median')",
              judge_05_2, median_original_accuracy, tolerance="±0.001 (deterministic; admits 3 decimals)",
@@ -132,5 +164,6 @@ EXERCISES = (
              judge_05_4, inverse_determinant_factors,
              tolerance="1 % relative or half a unit of the 2nd significant figure (exact; admits 2 figures)",
              precision=P_05_4,
-             rubric=("I related the factors to the variance panel of Fig. 2 (same order, steep near 0.5).",)),
+             rubric=("I related the factors to the variance panel of Fig. 2 (same order, steep near 0.5).",),
+             model_answer=factor_model_answer),
 )

@@ -57,11 +57,17 @@ def judge_06_1(answer) -> Verdict:
     names, c_mid, c_tol, r_mid, r_tol = low_snr_tolerance()
     if name not in names:
         return Verdict(False, "look at nb.floored_ (rows: classes, columns: attributes): which column has a True?")
+    def plausible(value: float) -> bool:  # an accuracy one of the two models gets (over the noise seeds)
+        return within(value, c_mid, c_tol) or within(value, r_mid, r_tol)
+    # a hint about units or about the order of the two models only where it is the fix: 1.5 is not
+    # a percentage of either accuracy, and (0.5, 0.6) is no model's pair at all
     if max(corrected, raw) > 1:
-        return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
+        if plausible(corrected / 100) and plausible(raw / 100):
+            return Verdict(False, "give accuracies as fractions (0 to 1), not percentages.")
+        return Verdict(False, "an accuracy is a share of correct predictions, between 0 and 1.")
     if within(corrected, r_mid, r_tol) and within(raw, c_mid, c_tol):
         return Verdict(False, "the two accuracies look swapped: which model has correct_variance=False?")
-    if corrected <= raw:
+    if corrected <= raw and plausible(corrected) and plausible(raw):
         return Verdict(False, "compare the two models again: which one's Gaussians are too wide?")
     if not (within(corrected, c_mid, c_tol) and within(raw, r_mid, r_tol)):
         return Verdict(False, "the accuracies are not right yet: fit both models on W perturbed at SNR 0.1 with "
@@ -94,6 +100,33 @@ def judge_06_2(answer) -> Verdict:
     return Verdict(False, "p_S1(w|t) > θ ⇔ w < t + F_R^(-1)(1 − θ): which sets of records can be sent left?")
 
 
+
+def floor_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 06.1."""
+    return (
+        "capital_gain is 0 for most people, so within a class its variance is small next to the noise, whose "
+        "variance at SNR 0.1 is ten times the attribute's variance over all records. S²_W − σ²_R is then a "
+        "small difference of two large numbers, and sampling makes it ≤ 0 in a class: the estimate is floored.",
+        "Without the correction every class's variance is S²_W ≈ var(X) + σ²_R, about 11 × var(X) at SNR 0.1: "
+        "Gaussians that wide overlap, the class likelihoods become nearly equal, the class prior decides, and "
+        "the model falls towards predicting the majority class, whose share of the test set is the baseline.",
+    )
+
+
+
+def threshold_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 06.2."""
+    return (
+        "p_S1(w | t) = P(x ≤ t | w) = P(R ≥ w − t) = 1 − F_R(w − t), so p_S1(w | t) > θ ⇔ F_R(w − t) < 1 − θ "
+        "⇔ w < t + F_R⁻¹(1 − θ). For symmetric noise F_R⁻¹(0.5) = 0: at θ = 0.5 the rule is w < t, C4.5's own "
+        "test on the perturbed values, so PPDTC4.5 builds C4.5's tree.",
+        "At threshold 0.3 every test is still a threshold on w, shifted by the same F_R⁻¹(0.7) of that "
+        "attribute's noise, so the achievable partitions, and the best one, are C4.5's: PPDTC45(..., "
+        "threshold=0.3).tree_ has C4.5's feature at every node, and its thresholds t are C4.5's minus that "
+        "shift. The split points move; the partitions do not.",
+    )
+
+
 EXERCISES = (
     Exercise("06.1", "Variances on the floor", "structured", f"{NB}, 'Naive Bayes on perturbed data (Section 5)'",
              "a triple (floored attribute name, test accuracy corrected, test accuracy uncorrected)",
@@ -101,11 +134,13 @@ EXERCISES = (
              tolerance="attribute: any floored under noise seeds 3-12; accuracies: 4 SDs over those seeds + 0.005 (rounding), and corrected > uncorrected",
              precision=P_06_1,
              rubric=("I can say why that class's variance hits the floor (S² − σ² of two large numbers).",
-                     "I can say why the uncorrected model falls towards the 76.4 % baseline (variance × 11).")),
+                     "I can say why the uncorrected model falls towards the 76.4 % baseline (variance × 11)."),
+             model_answer=floor_model_answer),
     Exercise("06.2", "Threshold 0.5 is C4.5", "structured", f"{NB}, 'PPDTC4.5: asking how likely is x ≤ t' (Section 6)",
              "'split points' or 'partitions' (str)", judge_06_2, threshold_changes, tolerance="exact (a choice)",
              rubric=("I wrote the proof: p_S1(w|t) > θ ⇔ w < t + F_R⁻¹(1 − θ), and F_R⁻¹(0.5) = 0 for symmetric noise.",
-                     "I checked PPDTC45(..., threshold=0.3).tree_ against C45().fit(W, y).tree_ (feature and threshold).")),
+                     "I checked PPDTC45(..., threshold=0.3).tree_ against C45().fit(W, y).tree_ (feature and threshold)."),
+             model_answer=threshold_model_answer),
     Exercise("06.3", "How can accuracy fall below the baseline?", "rubric", f"{NB}, 'What did and did not reproduce'",
              rubric=("I built a pipeline (e.g. reconstruction by class with different numbers of intervals) and "
                      "measured its training accuracy and its accuracy on original records.",

@@ -6,6 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import _implementations as implementations
 from .checking import EXACT, Exercise, Precision, Verdict, as_number, as_numbers, numeric_verdict, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
@@ -102,9 +103,9 @@ def judge_07_3(answer) -> Verdict:
         return Verdict(False, "ε is a natural logarithm, not log2.")
     if not within(eps, r_eps, max(5e-3, P_07_3.tolerance(r_eps))):  # 2 decimals
         return Verdict(False, "ε is not right yet: ε = ln(θ / (1 − θ)).")
-    if within(rho1, 1 - r_rho, 5e-3):
-        return Verdict(False, "that is the smallest prior that CAN be pushed over 50 %: the question asks for the "
-                              "largest that cannot.")
+    if within(rho1, 1 - r_rho, 5e-3):  # 1 − ρ1, which at θ = 0.7 is also θ itself
+        return Verdict(False, "that is 1 − ρ1 (here also θ): solve the breach condition for ρ1 itself, the prior "
+                              "at which one answer's amplification γ just reaches ρ2 = 50 %.")
     if within(rho1, 100 * r_rho, 0.5):
         return Verdict(False, "give ρ1 as a fraction (0 to 1), not a percentage.")
     if not within(rho1, r_rho, max(5e-3, P_07_3.tolerance(r_rho))):  # 0.30 = 1 / (1 + γ); admits 2 decimals
@@ -159,6 +160,139 @@ def judge_07_6(answer) -> Verdict:
     return Verdict(False, "with that many runs result.refutes(0.847) is still False: use rng=0 as asked.")
 
 
+
+def composition_model_answer() -> tuple[str, ...]:
+    """The lecturer's key to the "why" of 07.4."""
+    return (
+        "Section 2's attack pools the attributes of one record: correlated attributes carry a common signal, "
+        "and each perturbed value leaks a little of it. Sequential composition says the same in ε: ten "
+        f"releases of ε = 0.5 about one record give ε = {record_epsilon():g} for the record, a bound of "
+        f"e^{record_epsilon():g} ≈ {math.exp(record_epsilon()):.0f} on the likelihood ratio of any two records.",
+    )
+
+
+
+# 07.7 (write it yourself): generalized randomized response and its estimator, checked as functions.
+FMT_07_7 = "a pair of functions (grr_randomize, grr_estimate)"
+NAMES_07_7 = ("grr_randomize", "grr_estimate")
+GRR_SOURCE = """\
+def grr_randomize(x, k, epsilon, rng):
+    \"\"\"GRR: keep the category with probability p = e^eps / (e^eps + k - 1), else report one of the
+    other k - 1 categories, uniformly.\"\"\"
+    x = np.asarray(x)
+    p = np.exp(epsilon) / (np.exp(epsilon) + k - 1)
+    keep = rng.random(x.shape) < p
+    other = (x + rng.integers(1, k, size=x.shape)) % k    # uniform over the k - 1 other categories
+    return np.where(keep, x, other)
+
+
+def grr_estimate(reports, k, epsilon):
+    \"\"\"Unbiased frequencies: E[share of v] = q + (p - q) f_v, solved for f_v.\"\"\"
+    p = np.exp(epsilon) / (np.exp(epsilon) + k - 1)
+    q = 1 / (np.exp(epsilon) + k - 1)
+    shares = np.bincount(np.asarray(reports), minlength=k) / len(reports)
+    return (shares - q) / (p - q)
+
+
+answer = (grr_randomize, grr_estimate)
+"""
+grr_reference = implementations.register("07.7", GRR_SOURCE, NAMES_07_7)
+# Hidden cases: (k, ε, respondents) and a skewed true distribution per case.
+GRR_CASES = ((5, 1.0, 30_000), (12, 2.0, 30_000), (3, 0.5, 30_000))
+GRR_DATA_SEED = 70_707
+
+
+def _grr_case(k: int, epsilon: float, n: int, seed: int):
+    data_rng, noise_rng = np.random.SeedSequence([GRR_DATA_SEED, seed]).spawn(2)
+    weights = np.arange(1, k + 1, dtype=float) ** 2
+    x = np.random.default_rng(data_rng).choice(k, size=n, p=weights / weights.sum())
+    randomize, _ = grr_reference()
+    return x, randomize(x, k, epsilon, np.random.default_rng(noise_rng))
+
+
+def _grr_p(k: int, epsilon: float) -> float:
+    return math.exp(epsilon) / (math.exp(epsilon) + k - 1)
+
+
+def _judge_grr_randomize(randomize) -> str | None:
+    for case, (k, eps, n) in enumerate(GRR_CASES):
+        x, _ = _grr_case(k, eps, n, case)
+        original = x.copy()
+        out = np.asarray(implementations.call(randomize, "grr_randomize", x, k, eps, np.random.default_rng(case)))
+        if not np.array_equal(x, original):
+            return "grr_randomize changes x in place: return a new array of reports."
+        if out.shape != x.shape or not np.issubdtype(out.dtype, np.integer) and not np.array_equal(out, np.round(out)) \
+                or out.min() < 0 or out.max() > k - 1:
+            return (f"grr_randomize must return one category 0 .. k − 1 per respondent (an array of the same shape "
+                    f"as x); got shape {out.shape}, values {out.min():g} to {out.max():g}.")
+        kept = out == x
+        p = _grr_p(k, eps)
+        se = math.sqrt(p * (1 - p) / n)
+        if abs(kept.mean() - p) > 5 * se:
+            warner = math.exp(eps) / (1 + math.exp(eps))
+            if abs(kept.mean() - warner) <= 5 * se:
+                return ("the wrong θ: that keeps the truth with binary randomized response's e^ε / (1 + e^ε); with "
+                        "k categories GRR keeps it with p = e^ε / (e^ε + k − 1).")
+            if abs(kept.mean() - (p + (1 - p) / k)) <= 5 * se:
+                return ("when it does not keep the truth, GRR reports one of the OTHER k − 1 categories: drawing "
+                        "from all k gives the truth extra weight, so the ε is not the one claimed.")
+            return (f"the reports keep the true category in {kept.mean():.1%} of cases: GRR keeps it with "
+                    "p = e^ε / (e^ε + k − 1).")
+        lies = out[~kept]
+        truth = x[~kept]
+        # a lie moves to each of the other k − 1 categories alike: its offset (out − x) mod k is uniform on 1..k−1
+        offsets = np.bincount((lies - truth) % k, minlength=k)[1:]
+        expected = lies.size / (k - 1)
+        if np.abs(offsets - expected).max() > 5 * math.sqrt(expected):
+            return ("the false reports are not spread evenly over the other k − 1 categories: GRR's ε needs every "
+                    "other category to be equally likely.")
+    return implementations.draws_from_rng(
+        randomize, "grr_randomize", lambda rng: (_grr_case(*GRR_CASES[0], 0)[0], GRR_CASES[0][0], GRR_CASES[0][1], rng))
+
+
+def _judge_grr_estimate(estimate) -> str | None:
+    _, reference = grr_reference()
+    for case, (k, eps, n) in enumerate(GRR_CASES):
+        _, reports = _grr_case(k, eps, n, case)
+        got = np.asarray(implementations.call(estimate, "grr_estimate", reports.copy(), k, eps), dtype=float)
+        ref = reference(reports, k, eps)
+        if got.shape != (k,):
+            return f"grr_estimate must return k = {k} frequencies, one per category; got shape {got.shape}."
+        if not np.isfinite(got).all():
+            return "grr_estimate returned values that are not finite (NaN or infinite)."
+        if np.allclose(got, ref, rtol=0, atol=1e-9):
+            continue
+        shares = np.bincount(reports, minlength=k) / len(reports)
+        if np.allclose(got, shares, atol=1e-9):
+            return ("biased: these are the shares of the reports, pulled towards the uniform 1/k by the device; "
+                    "solve E[share of v] = q + (p − q) f_v for f_v.")
+        clipped = np.clip(ref, 0, None)
+        if clipped.sum() > 0 and np.allclose(got, clipped / clipped.sum(), atol=1e-9):
+            return ("clipped and renormalised: that makes the estimate biased; the exercise asks for the unbiased "
+                    "one, whose entries may be negative.")
+        warner = math.exp(eps) / (1 + math.exp(eps))
+        if np.allclose(got, (shares - (1 - warner)) / (2 * warner - 1), atol=1e-9):
+            return "the wrong θ: p = e^ε / (e^ε + k − 1) and q = 1 / (e^ε + k − 1), not binary RR's θ."
+        if abs(got.sum() - 1) > 1e-6:
+            return (f"not a distribution: the estimated frequencies sum to {got.sum():.4g}, not 1 (the unbiased "
+                    "estimate sums to exactly 1, though single entries may be negative).")
+        return ("biased: these are not the unbiased frequencies; solve E[share of v] = q + (p − q) f_v with "
+                "p = e^ε / (e^ε + k − 1), q = 1 / (e^ε + k − 1).")
+    return None
+
+
+def judge_07_7(answer) -> Verdict:
+    randomize, estimate = implementations.as_functions(answer, NAMES_07_7, "07.7", FMT_07_7)
+    try:
+        hint = _judge_grr_randomize(randomize) or _judge_grr_estimate(estimate)
+    except implementations.StudentError as error:
+        return Verdict(False, str(error))
+    if hint:
+        return Verdict(False, hint)
+    return Verdict(True, "both pass on hidden data (three k, three ε): your randomizer is GRR with the claimed ε, "
+                         "and your estimate is unbiased.")
+
+
 EXERCISES = (
     Exercise("07.1", "Four factors", "numeric", f"{NB}, §2 'Attack 1: spectral filtering'",
              "an RMSE in units of sigma (float)", judge_07_1, four_factor_reference,
@@ -173,11 +307,17 @@ EXERCISES = (
              tolerance="±0.005 on both (closed forms; admit rounding to 2 decimals)", precision=P_07_3),
     Exercise("07.4", "Ten attributes", "numeric", f"{NB}, §5 'ε: local differential privacy'",
              "an epsilon (number)", judge_07_4, record_epsilon, tolerance="exact", precision=EXACT,
-             rubric=("I can relate the sum to Section 2: correlated attributes let an attacker pool them.",)),
+             rubric=("I can relate the sum to Section 2: correlated attributes let an attacker pool them.",),
+             model_answer=composition_model_answer),
     Exercise("07.5", "The same perturbed value every time", "rubric", f"{NB}, §2-§4 (the three attacks)",
              rubric=("For each attack of this notebook I said whether it needs repeated queries.",
                      "I named what each attack uses instead (correlation, the prior, a single answer).")),
     Exercise("07.6", "Auditing a buggy device", "numeric", f"{NB}, §5 'Auditing ε: does a randomizer give what it claims?'",
              "a number of runs per input (one of 30, 100, 300, 1000, 3000, 10000)", judge_07_6, audit_trials_needed,
              tolerance="exact: the exercise fixes rng=0, so the audit's outcome is deterministic", precision=EXACT),
+    Exercise("07.7", "Write GRR yourself", "structured", f"{NB}, §5 'ε: local differential privacy'",
+             FMT_07_7, judge_07_7, grr_reference,
+             tolerance="the functions are run on hidden data and seeds: the kept share within 5 standard errors of "
+                       "p, the lies even over the other categories, the estimate equal to the unbiased one to 1e-9",
+             precision=EXACT),
 )
