@@ -104,7 +104,9 @@ def plot_tradeoff(df, task: str, n=None, ax=None):
         yerr = np.vstack([np.minimum(se2, 0.9 * rows["error"]), se2])
         finite = np.isfinite(rows["epsilon"]).all()
         if task == "classifier" and not finite:
-            ax.axhline(float(rows["error"].iloc[0]), color=color, linewidth=1, linestyle="-.", label=label)
+            # two baselines, two line styles: the majority-class rate and the noise-free model
+            ax.axhline(float(rows["error"].iloc[0]), color="0.2" if mech.startswith("majority") else color,
+                       linewidth=1, linestyle=":" if mech.startswith("majority") else "-.", label=label)
             continue
         if finite:
             ax.errorbar(rows["epsilon"], rows["error"], yerr=yerr, color=color, marker=marker, capsize=2,
