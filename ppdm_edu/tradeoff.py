@@ -38,6 +38,7 @@ from typing import Callable
 import numpy as np
 
 from .mechanisms import (
+    AdditiveNoiseMechanism,
     GaussianNoiseMechanism,
     GeneralizedRR,
     LaplaceMechanism,
@@ -47,7 +48,7 @@ from .mechanisms import (
     WarnerRR,
 )
 from .random_state import check_random_state
-from .validation import check_integer, check_positive
+from .validation import check_finite_array, check_integer, check_positive
 
 __all__ = ["make_mechanism", "register_mechanism", "task_data", "central_laplace", "run_error",
            "estimate", "theory_error", "project_simplex", "CentralLaplace", "MECHANISMS",
@@ -65,9 +66,9 @@ LOCAL_MECHANISMS = {"share": ("warner", "oue", "laplace", "gaussian", "uniform")
                     "histogram": ("grr", "oue", "laplace", "gaussian", "uniform")}
 #: the estimators :func:`estimate` runs:
 #:
-#: * ``"inversion"``: the unbiased estimator (Warner 1965; Wang et al. 2017 Eq. 2 for OUE; least
-#:   squares on the response matrix otherwise), *not* projected: its error has a closed form
-#:   (:func:`theory_error`);
+#: * ``"inversion"``: the unbiased estimator (Warner 1965; Wang et al. 2017 Eq. 2 for OUE; the
+#:   mean report for an additive noise on the share; least squares on the response matrix
+#:   otherwise), *not* projected: its error has a closed form (:func:`theory_error`);
 #: * ``"projected"``: the same, projected onto the probability simplex (a distribution);
 #: * ``"ibu"``: Agrawal & Srikant's iterative Bayes run to convergence (:data:`CONVERGED_TOL`,
 #:   at most :data:`CONVERGED_ITER` iterations): the maximum-likelihood fit;
@@ -232,8 +233,18 @@ def register_mechanism(name: str):
     -------
     callable
         The decorator (returns the factory unchanged).
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a non-empty string.
     """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string, got {name!r}")
+
     def add(factory):
+        if not callable(factory):
+            raise TypeError(f"the factory of {name!r} must be callable, got {type(factory).__name__}")
         MECHANISMS[name] = factory
         return factory
     return add
@@ -352,12 +363,19 @@ def project_simplex(v) -> np.ndarray:
     ndarray, shape (k,)
         ``argmin_p ||p − v||`` over ``p ≥ 0``, ``sum(p) = 1``: subtract one threshold, clip at 0.
 
+    Raises
+    ------
+    ValueError
+        If ``v`` is not a non-empty 1-D array of finite numbers.
+
     Examples
     --------
     >>> project_simplex([0.6, 0.6, -0.2]).tolist()
     [0.5, 0.5, 0.0]
     """
-    v = np.asarray(v, dtype=float)
+    v = check_finite_array(v, "v")
+    if v.ndim != 1 or v.size == 0:
+        raise ValueError(f"v must be a non-empty 1-D array of finite numbers, got shape {v.shape}")
     u = np.sort(v)[::-1]
     cumulative = np.cumsum(u) - 1.0
     rho = np.nonzero(u - cumulative / np.arange(1, v.size + 1) > 0)[0][-1]
@@ -365,6 +383,12 @@ def project_simplex(v) -> np.ndarray:
 
 
 def _unbiased(mech: Mechanism, reports, n: int) -> np.ndarray:
+    if isinstance(mech, AdditiveNoiseMechanism) and mech.n_bins == 2:
+        # two values: the mean determines the distribution, and E[x + r] = x, so the share is
+        # the mean report rescaled (the moment inversion; no binning of the reports needed)
+        lo, hi = mech.bounds
+        share = (float(np.mean(reports)) - lo) / (hi - lo)
+        return np.array([1.0 - share, share])
     counts = mech.counts(reports)
     if isinstance(mech, OptimizedUnaryEncoding):
         p, q = mech._pq()
@@ -398,10 +422,14 @@ def estimate(task: str, mech: Mechanism, reports, estimator: str, n: int | None 
 
     Raises
     ------
+    TypeError
+        If ``mech`` is not a mechanism.
     ValueError
-        If ``estimator`` is unknown.
+        If ``task`` or ``estimator`` is unknown.
     """
     _check_task(task)
+    if not isinstance(mech, Mechanism):
+        raise TypeError(f"mech must be a ppdm_edu Mechanism, got {type(mech).__name__}")
     if estimator not in ESTIMATORS:
         raise ValueError(f"estimator must be one of {ESTIMATORS}, got {estimator!r}")
     n = int(np.shape(reports)[0]) if n is None else int(n)
@@ -462,6 +490,9 @@ def _covariance(mech: Mechanism, f: np.ndarray, n: int) -> np.ndarray:
     if isinstance(mech, CentralLaplace):
         var = 2.0 * mech.scale ** 2 / n ** 2  # Laplace(b) has variance 2 b²
         return np.diag(np.full(mech.k, var)) if mech.k > 2 else np.array([[var, -var], [-var, var]])
+    if isinstance(mech, AdditiveNoiseMechanism) and mech.n_bins == 2:
+        var = mech.noise.var / (mech.value_range ** 2 * n)  # the mean of n noisy reports
+        return np.array([[var, -var], [-var, var]])
     if isinstance(mech, OptimizedUnaryEncoding):
         p, q = mech._pq()
         # each bit is its own coin: Var c_v = n f_v p(1−p) + n (1 − f_v) q(1−q) (Wang et al. Sec. 4)
@@ -478,8 +509,9 @@ def theory_error(task: str, mechanism: str, param: float, n: int) -> float:
 
     ``E|Z| = σ √(2/π)`` for a normal Z: the share's error is ``√(2/π) sd(p̂₁)``, the
     histogram's ``½ Σ_v √(2/π) sd(p̂_v)``, with the sds from the estimator's covariance
-    given the sample (Warner 1965; Wang et al. 2017 Sec. 4 for GRR and OUE; least squares on the
-    response matrix for the additive noises). The central mechanism's error is exact:
+    given the sample (Warner 1965; Wang et al. 2017 Sec. 4 for GRR and OUE; the noise's variance
+    over n for the mean report of an additive noise on the share; least squares on the response
+    matrix for the additive noises on the histogram). The central mechanism's error is exact:
     ``E|Laplace(b)| / n = b / n`` per count.
 
     Parameters

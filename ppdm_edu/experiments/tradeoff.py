@@ -58,7 +58,7 @@ from .report import Comparison, Reproduction, check_plan, documented_as, prepare
 from .tasks import Task, task_rng
 
 __all__ = ["plan", "assemble", "reproduce", "task_error", "audit_task", "calibration_task", "ibu_task",
-           "rr_naive_bayes_error", "TASKS", "COLUMNS", "UNIFORM_LEVELS", "EFFICIENT", "SHRINKAGE_ROWS",
+           "TASKS", "COLUMNS", "UNIFORM_LEVELS", "EFFICIENT", "SHRINKAGE_ROWS",
            "CLASSIFIER_EPSILONS"]
 
 TASKS = ("share", "histogram", "classifier")
@@ -114,7 +114,7 @@ def _adult_continuous():
     return np.clip(X, lo, hi), y[:n_train], Xt, yt, lo, hi
 
 
-def rr_naive_bayes_error(train, test, theta: float, rng) -> float:
+def _rr_naive_bayes_error(train, test, theta: float, rng) -> float:
     """Naive Bayes on 0/1 records whose every bit (the class too) went through its own Warner coin.
 
     Naive Bayes needs only each attribute's joint with the class. With independent coins the
@@ -159,7 +159,7 @@ def _classifier_error(seed: int, name: str, param: float, run: int) -> float:
         return float(min(labels.mean(), 1.0 - labels.mean()))
     if name == "warner":
         train, test = _adult_binary()
-        return rr_naive_bayes_error(train, test, WarnerRR.for_epsilon(param).theta, gen)
+        return _rr_naive_bayes_error(train, test, WarnerRR.for_epsilon(param).theta, gen)
     from ..naive_bayes import PerturbedGaussianNB
     X, y, Xt, yt, lo, hi = _adult_continuous()
     if name == "none":
@@ -250,8 +250,8 @@ def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) 
     gen = task_rng(seed, "audit", task, mechanism, param)
     if mechanism == "central-laplace":
         delta = 1.0 if task == "share" else 2.0
-        mech = LaplaceMechanism(param, bounds=(0.0, delta))
-        return float(audit_epsilon(mech, 0.0, delta, trials=trials, rng=gen).lower_bound)
+        on_count = LaplaceMechanism(param, bounds=(0.0, delta))
+        return float(audit_epsilon(on_count, 0.0, delta, trials=trials, rng=gen).lower_bound)
     mech = make_mechanism(mechanism, param, task)
     k = 2 if task == "share" else _K
     return float(audit_epsilon(mech, 0, k - 1, trials=trials, rng=gen).lower_bound)
@@ -313,6 +313,7 @@ def ibu_task(seed: int, iterations: int = 300) -> float:
 
 def _configs(task: str, epsilons) -> list[tuple[str, str | None, float]]:
     """(mechanism, estimator, param) of one task (estimator None: the efficient one)."""
+    out: list[tuple[str, str | None, float]]
     if task == "classifier":
         out = [(m, None, float(e)) for m in ("warner", "laplace", "gaussian") for e in CLASSIFIER_EPSILONS]
         return out + [("none", None, math.inf), ("majority", None, math.inf)]

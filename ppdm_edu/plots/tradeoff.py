@@ -10,6 +10,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import NullLocator
 
 __all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "MechanismErrorsDrawing",
            "describe_tradeoff", "MECHANISM_STYLE"]
@@ -294,6 +295,8 @@ class MechanismErrorsDrawing:
         self.bars = ax.barh(y, errors, xerr=xerr, color=colors, capsize=3, height=0.6)
         ax.set_yticks(y, self.mechanisms)
         ax.set_xscale("log")
+        # decades only: the unlabelled minor ticks of a log axis are most of a redraw's artists
+        ax.xaxis.set_minor_locator(NullLocator())
         self.labels = [ax.text((e + sd) * 1.2, yi, _bar_text(r), va="center", fontsize="small")
                        for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds))]
         self._set_limits(errors)

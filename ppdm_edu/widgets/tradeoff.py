@@ -34,6 +34,12 @@ def _audited(task: str, mechanism: str, param: float, trials: int, seed: int) ->
     return float(audit_epsilon(mech, 0, x1, trials=trials, rng=seed).lower_bound)
 
 
+@functools.lru_cache(maxsize=8)
+def _records(task: str, n: int, runs: int, seed: int) -> tuple:
+    """The records of every run (they do not depend on ε: drawn once per task)."""
+    return tuple(task_data(task, n, rng=np.random.default_rng([seed, 1, run])) for run in range(runs))
+
+
 class TradeoffPanel(Panel):
     """Choose a mechanism: every local randomizer and the central Laplace mechanism at one ε.
 
@@ -105,8 +111,7 @@ class TradeoffPanel(Panel):
         if task not in LOCAL_MECHANISMS:
             raise ValueError(f"task must be one of {', '.join(LOCAL_MECHANISMS)}, got {task!r}")
         rows = []
-        data = [task_data(task, self.n, rng=np.random.default_rng([self.seed, 1, run]))
-                for run in range(self.runs)]
+        data = _records(task, self.n, self.runs, self.seed)
         for name in LOCAL_MECHANISMS[task] + ("central-laplace",):
             param = 1.0 if name == "uniform" else eps
             mech = make_mechanism(name, param, task)  # built once (the registry caches it)
