@@ -180,3 +180,18 @@ def test_local_over_central_matches_theory():
 def test_named_estimator_is_refused_when_unknown():
     with pytest.raises(ValueError, match="estimator"):
         run_error("share", "warner", 1.0, [0, 1, 1], estimator="bayes")
+
+
+def test_panel_readout_states_theory_and_an_interval():
+    """The read-out's ratio is the theory's, not a ratio of five runs' means."""
+    import re
+
+    from ppdm_edu.widgets.tradeoff import TradeoffPanel
+
+    panel = TradeoffPanel(epsilon=1.0, task="share")
+    text = panel.summary(panel.result)
+    expected = theory_error("share", "warner", 1.0, 10_000) / theory_error("share", "central-laplace", 1.0, 10_000)
+    ratio = float(re.search(r"local / central = <b>(\d+)×", text).group(1))
+    assert ratio == round(expected)
+    assert "2 standard errors" in text and "theory" in text
+    assert "best local mechanism" not in text

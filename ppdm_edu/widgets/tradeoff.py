@@ -183,6 +183,6 @@ class TradeoffPanel(Panel):
         se = best["error_sd"] / math.sqrt(self.runs)
         return (f"ε = {result['epsilon']:.2f} (one value; central: one record) · n = {self.n:,}, "
                 f"{self.runs} runs · theory, unbiased estimators: least error <b>{best['mechanism']}</b> "
-                f"({best['theory']:.4f}; runs: {best['error']:.4f} ± {2 * se:.4f}), central Laplace "
+                f"({best['theory']:.4f}; runs: {best['error']:.4f} ± {2 * se:.4f}, 2 standard errors), central Laplace "
                 f"{central['theory']:.5f}, local / central = <b>{best['theory'] / central['theory']:.0f}×</b> · "
                 f"audited ε: 95 % lower bound at {self.trials:,} runs per input")
