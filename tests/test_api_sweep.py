@@ -140,6 +140,8 @@ def _mrr_X():
 
 # "module.name": (valid keyword arguments, {parameter: kind override}) -- or for estimators,
 # ("fit", constructor params, fit data)
+MECH_GRR2 = __import__("ppdm_edu.mechanisms", fromlist=["GeneralizedRR"]).GeneralizedRR(2, 1.0)
+
 BASELINES = {
     "mechanisms.AdditiveNoiseMechanism": (dict(noise=G), {}),
     "mechanisms.UniformNoiseMechanism": (dict(alpha=0.5), {}),
@@ -153,7 +155,14 @@ BASELINES = {
     "tradeoff.task_data": (dict(task="share", n=100, rng=0), {"task": "choice"}),
     "tradeoff.central_laplace": (dict(task="share", x=[0, 1, 1], epsilon=1.0, rng=0), {"task": "choice"}),
     "tradeoff.run_error": (dict(task="share", mechanism="warner", param=1.0, x=[0, 1, 1, 0], rng=0),
-                           {"task": "choice", "mechanism": "choice", "param": "positive"}),
+                           {"task": "choice", "mechanism": "choice", "param": "positive", "estimator": "choice"}),
+    "tradeoff.CentralLaplace": (dict(k=2, epsilon=1.0), {}),
+    "tradeoff.estimate": (dict(task="share", mech=MECH_GRR2, reports=[0, 1, 1, 0], estimator="inversion"),
+                          {"task": "choice", "estimator": "choice", "mech": None, "n": None}),
+    "tradeoff.project_simplex": (dict(v=[0.6, 0.6, -0.2]), {"v": "array1"}),
+    "tradeoff.register_mechanism": (dict(name="test-only"), {"name": None}),
+    "tradeoff.theory_error": (dict(task="share", mechanism="warner", param=1.0, n=100),
+                              {"task": "choice", "mechanism": "choice", "param": "positive"}),
     # randomization
     "randomization.UniformNoise": (dict(alpha=0.5), {}),
     "randomization.GaussianNoise": (dict(sigma=0.5), {}),

@@ -1,4 +1,4 @@
-"""`reproduce tradeoff` (issue 29): the table's shape and the measured relations it reports."""
+"""`reproduce tradeoff`: the table's shape, its units and estimators, and theory beside simulation."""
 from __future__ import annotations
 
 import math
@@ -9,8 +9,17 @@ import pytest
 
 from ppdm_edu.experiments import tradeoff
 from ppdm_edu.experiments.tasks import run_tasks
+from ppdm_edu.mechanisms import Mechanism
 from ppdm_edu.plots.tradeoff import describe_tradeoff
-from ppdm_edu.tradeoff import make_mechanism, run_error, task_data
+from ppdm_edu.tradeoff import (
+    MECHANISMS,
+    CentralLaplace,
+    make_mechanism,
+    project_simplex,
+    run_error,
+    task_data,
+    theory_error,
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +36,10 @@ def test_csv_columns_and_values(quick):
     assert set(df.task) == set(tradeoff.TASKS)
     assert set(df[df.task == "share"].n) == {1_000, 10_000, 100_000}
     assert (df[df.mechanism.str.startswith("uniform")].epsilon == math.inf).all()
-    assert np.isfinite(df[~df.mechanism.str.startswith("uniform")].epsilon).all()
-    assert (df.runs >= 2).all() and np.isfinite(df.error_sd).all()
+    noisy = df[~df.mechanism.str.startswith(("uniform", "no noise", "majority"))]
+    assert np.isfinite(noisy.epsilon).all()
+    multi = df[df.runs > 1]
+    assert np.isfinite(multi.error_sd).all()
     assert ((df.error >= 0) & (df.error <= 1)).all()
     # the audit never exceeds a true claim (it is a 95 % lower bound; tolerance for the 5 %)
     finite = df.dropna(subset=["audited_epsilon"])
@@ -46,19 +57,64 @@ def test_central_beats_local_on_the_share(quick):
     assert warner > central
 
 
-def test_error_falls_with_n_for_every_local_mechanism(quick):
+def test_units_and_deltas(quick):
     _, _, df = quick
-    local = df[(df.model == "local") & (df.task != "classifier") & np.isclose(df.epsilon, 1.0)]
-    for (mech, task), rows in local.groupby(["mechanism", "task"]):
-        rows = rows.sort_values("n")
-        assert rows.error.iloc[-1] < rows.error.iloc[0], (mech, task)
+    assert set(df.unit) == {"value", "record", "attribute"}
+    assert (df[df.model == "central"].unit == "record").all()
+    assert (df[df.task == "classifier"].unit == "attribute").all()
+    gauss = df[df.mechanism.str.startswith("gaussian")]
+    assert np.allclose(gauss.delta, 1e-5)
+    assert (df[df.mechanism.isin(["warner", "grr", "oue", "laplace"])].delta == 0).all()
+    # no one-coin record-level mechanism is placed at a finite ε any more
+    assert not df.mechanism.str.contains("RR-ID3").any()
+
+
+def test_every_row_names_its_estimator(quick):
+    _, _, df = quick
+    assert set(df.estimator) <= {"inversion", "projected", "ibu", "ibu-early", "naive-bayes"}
+    early = df[df.estimator == "ibu-early"]
+    assert len(early) and early.theory.isna().all()
+
+
+def test_inversion_rows_agree_with_theory(quick):
+    """Each unbiased row's mean error lies within 4 standard errors of its closed form.
+
+    The standard error is the theory's own on the share (|Z| of a normal Z has sd
+    E|Z| sqrt(pi/2 - 1); |Laplace(b)| has sd b), the runs' on the histogram (a sum of ten terms).
+    """
+    _, _, df = quick
+    rows = df[(df.estimator == "inversion") & df.theory.notna()]
+    assert len(rows) >= 30
+    share = rows[rows.task == "share"]
+    sd = np.where(share.model == "central", share.theory, share.theory * math.sqrt(math.pi / 2 - 1))
+    z_share = (share.error - share.theory) / (sd / np.sqrt(share.runs))
+    hist = rows[rows.task == "histogram"]
+    z_hist = (hist.error - hist.theory) / (hist.error_sd / np.sqrt(hist.runs))
+    # uniform noise at 50 % privacy never overlaps 0 and 1 on the share: theory 0, error 0
+    exact = share.theory == 0
+    assert (share.error[exact] == 0).all()
+    z = pd.concat([z_share[~exact], z_hist])
+    assert (z.abs() < 4).all(), rows.assign(z=z)[z.abs() >= 4]
+
+
+def test_classifier_curve_moves_and_has_its_baseline(quick):
+    _, _, df = quick
+    clf = df[df.task == "classifier"]
+    majority = clf[clf.mechanism == "majority class"].error.iloc[0]
+    assert 0.2 < majority < 0.3
+    rr = clf[clf.mechanism.str.startswith("warner")].sort_values("epsilon")
+    # the most private setting is no better than the majority rate, the least private clearly is
+    assert rr.error.iloc[-1] < majority - 0.01
+    assert rr.error.iloc[0] > rr.error.iloc[-1]
 
 
 def test_report_section(quick):
     rep, _, _ = quick
     text = rep.to_markdown() if hasattr(rep, "to_markdown") else str(rep)
-    assert "Warner RR's error is" in " ".join(rep.remarks)
+    assert "record-level ε is 15 ε" in " ".join(rep.remarks)
     assert any("GRR/OUE" in c.item for c in rep.comparisons)
+    ratio = [c for c in rep.comparisons if c.experiment == "local vs central"][0]
+    assert "0.766" in ratio.paper
     assert text
 
 
@@ -88,3 +144,54 @@ def test_one_run_in_the_library():
     x = task_data("share", 10_000, rng=0)
     errors = {m: run_error("share", m, 1.0, x, rng=1) for m in ("warner", "oue", "laplace", "central-laplace")}
     assert errors["central-laplace"] < min(errors[m] for m in ("warner", "oue", "laplace"))
+
+
+def test_registry_not_if_chain():
+    assert set(MECHANISMS) == {"warner", "grr", "oue", "laplace", "gaussian", "uniform", "central-laplace"}
+    central = make_mechanism("central-laplace", 1.0, "histogram")
+    assert isinstance(central, CentralLaplace) and isinstance(central, Mechanism)
+    assert central.sensitivity == 2.0 and central.epsilon == 1.0
+    # the same object for the same arguments: the slider builds each mechanism once
+    assert make_mechanism("gaussian", 0.5, "share") is make_mechanism("gaussian", 0.5, "share")
+
+
+def test_project_simplex():
+    p = project_simplex([0.7, 0.5, -0.3, 0.1])
+    assert p.min() >= 0 and math.isclose(p.sum(), 1.0)
+    assert np.allclose(project_simplex([0.2, 0.3, 0.5]), [0.2, 0.3, 0.5])
+
+
+def test_local_over_central_matches_theory():
+    """Warner / central Laplace on the share at ε = 1, n = 10,000: 0.766 √n within sampling error."""
+    n, runs = 10_000, 300
+    errs = {m: [] for m in ("warner", "central-laplace")}
+    for run in range(runs):
+        x = task_data("share", n, rng=np.random.default_rng([5, run]))
+        for m in errs:
+            errs[m].append(run_error("share", m, 1.0, x, rng=np.random.default_rng([6, run])))
+    local, central = (np.asarray(errs[m]) for m in errs)
+    ratio = local.mean() / central.mean()
+    rel = math.hypot(local.std() / local.mean(), central.std() / central.mean()) / math.sqrt(runs)
+    theory = theory_error("share", "warner", 1.0, n) / theory_error("share", "central-laplace", 1.0, n)
+    assert math.isclose(theory, 0.766 * math.sqrt(n), rel_tol=1e-3)
+    assert abs(ratio - theory) < 3 * rel * ratio
+
+
+def test_named_estimator_is_refused_when_unknown():
+    with pytest.raises(ValueError, match="estimator"):
+        run_error("share", "warner", 1.0, [0, 1, 1], estimator="bayes")
+
+
+def test_panel_readout_states_theory_and_an_interval():
+    """The read-out's ratio is the theory's, not a ratio of five runs' means."""
+    import re
+
+    from ppdm_edu.widgets.tradeoff import TradeoffPanel
+
+    panel = TradeoffPanel(epsilon=1.0, task="share")
+    text = panel.summary(panel.result)
+    expected = theory_error("share", "warner", 1.0, 10_000) / theory_error("share", "central-laplace", 1.0, 10_000)
+    ratio = float(re.search(r"local / central = <b>(\d+)×", text).group(1))
+    assert ratio == round(expected)
+    assert "2 standard errors" in text and "theory" in text
+    assert "best local mechanism" not in text

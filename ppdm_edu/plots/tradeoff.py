@@ -1,8 +1,8 @@
 """Figures of the privacy/accuracy trade-off (notebook 08, ``reproduce tradeoff``).
 
 Both take the table of :mod:`ppdm_edu.experiments.tradeoff` (``tradeoff.csv``: columns
-mechanism, model, task, n, epsilon, audited_epsilon, error, error_sd, runs) or a frame with the
-same columns, so that plots never import the experiments.
+mechanism, estimator, model, task, n, epsilon, delta, unit, audited_epsilon, error, error_sd,
+runs, theory) or a frame with the same columns, so that plots never import the experiments.
 """
 from __future__ import annotations
 
@@ -10,40 +10,72 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import NullLocator
 
 __all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "MechanismErrorsDrawing",
            "describe_tradeoff", "MECHANISM_STYLE"]
 
-#: colour (Okabe–Ito, colour-vision safe) and marker per mechanism family
+#: colour (Okabe–Ito, colour-vision safe) and marker per mechanism: no two share both
 MECHANISM_STYLE = {
-    "warner": ("#0072B2", "o"), "grr": ("#0072B2", "o"), "oue": ("#009E73", "s"),
+    "warner": ("#0072B2", "o"), "grr": ("#D55E00", "P"), "oue": ("#009E73", "s"),
     "laplace": ("#E69F00", "^"), "gaussian": ("#CC79A7", "v"), "uniform": ("#56B4E9", "D"),
-    "central-laplace": ("#000000", "*"),
+    "central-laplace": ("#000000", "*"), "no": ("#555555", "X"),
 }
+#: the three privacy levels of uniform noise, each its own marker
+_UNIFORM_MARKERS = {"50%": "d", "100%": "D", "200%": "h"}
 _ERROR_LABEL = {"share": "absolute error of the share", "histogram": "total variation (k = 10)",
                 "classifier": "1 − accuracy (Adult)"}
+#: the estimator each mechanism is drawn with when no other is named in its label
+_DEFAULT_ESTIMATORS = ("inversion", "naive-bayes")
 
 
 def _style(mechanism: str):
-    return MECHANISM_STYLE.get(mechanism.split(" ")[0], ("#555555", "x"))
+    color, marker = MECHANISM_STYLE.get(mechanism.split(" ")[0], ("#555555", "x"))
+    if mechanism.startswith("uniform"):
+        for level, m in _UNIFORM_MARKERS.items():
+            if f"({level}" in mechanism:
+                marker = m
+    return color, marker
 
 
 def _select(df, task, n):
     sub = df[df["task"] == task]
-    if task == "classifier":  # no audited ε there: mechanisms without a claimed ε cannot be placed
-        sub = sub[np.isfinite(sub["epsilon"])]
     if n is None and len(sub):
-        others = sub[sub["mechanism"] != "warner"] if task == "classifier" else sub
-        n = int((others if len(others) else sub)["n"].max())
+        n = int(sub["n"].max())
     if n is not None:
-        # the classifier's RR-ID3 rows have one n (Adult's 8,000 training records): keep them
-        keep = (sub["n"] == n) | ((task == "classifier") & (sub["mechanism"] == "warner"))
-        sub = sub[keep]
+        sub = sub[sub["n"] == n]
     return sub, n
 
 
+def _series_label(mech: str, estimator) -> str:
+    if not isinstance(estimator, str) or estimator in _DEFAULT_ESTIMATORS:
+        return mech
+    if estimator == "ibu-early":
+        return f"{mech} + early-stopped IBU (shrinkage)"
+    return f"{mech} + {'converged IBU' if estimator == 'ibu' else estimator}"
+
+
+def _groups(sub):
+    est = sub["estimator"] if "estimator" in sub else None
+    if est is None:
+        for mech, rows in sub.groupby("mechanism", sort=False):
+            yield mech, None, rows
+        return
+    for (mech, e), rows in sub.groupby(["mechanism", "estimator"], sort=False):
+        yield mech, e, rows
+
+
+def _standard_error(rows) -> np.ndarray:
+    return (rows["error_sd"] / np.sqrt(rows["runs"])).fillna(0.0).to_numpy(float)
+
+
 def plot_tradeoff(df, task: str, n=None, ax=None):
-    """Error against claimed ε, one line per mechanism (log–log); uniform noise at its audited ε.
+    """Error against claimed ε, one line per mechanism and estimator, theory beside (log–log).
+
+    Markers are the mean error over the runs with ± 2 standard errors of that mean; a thin line of
+    the same colour is the closed form of the unbiased estimator's error where there is one
+    (``theory`` column). Uniform noise, which has no ε, is drawn at its audited ε (hollow). On
+    the classifier task the majority-class rate of the test set is a grey line.
 
     Parameters
     ----------
@@ -64,31 +96,48 @@ def plot_tradeoff(df, task: str, n=None, ax=None):
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
     sub, n = _select(df, task, n)
-    for mech, rows in sub.groupby("mechanism", sort=False):
+    for mech, est, rows in _groups(sub):
         color, marker = _style(mech)
+        label = _series_label(mech, est)
         rows = rows.sort_values("epsilon")
+        se2 = 2 * _standard_error(rows)
         # the lower bar stops short of 0 (a log axis cannot show it)
-        yerr = np.vstack([np.minimum(rows["error_sd"], 0.9 * rows["error"]), rows["error_sd"]])
-        if np.isfinite(rows["epsilon"]).all():
-            ax.errorbar(rows["epsilon"], rows["error"], yerr=yerr, color=color, marker=marker,
-                        capsize=2, label=mech, linestyle="--" if mech == "central-laplace" else "-")
+        yerr = np.vstack([np.minimum(se2, 0.9 * rows["error"]), se2])
+        finite = np.isfinite(rows["epsilon"]).all()
+        if task == "classifier" and not finite:
+            # two baselines, two line styles: the majority-class rate and the noise-free model
+            ax.axhline(float(rows["error"].iloc[0]), color="0.2" if mech.startswith("majority") else color,
+                       linewidth=1, linestyle=":" if mech.startswith("majority") else "-.", label=label)
+            continue
+        if finite:
+            ax.errorbar(rows["epsilon"], rows["error"], yerr=yerr, color=color, marker=marker, capsize=2,
+                        label=label, linestyle="none" if "theory" in rows and rows["theory"].notna().all()
+                        else (":" if est == "ibu-early" else "-"),
+                        mfc="white" if est == "ibu-early" else color)
+            if "theory" in rows and rows["theory"].notna().all():
+                ax.plot(rows["epsilon"], rows["theory"], color=color, linewidth=1,
+                        linestyle="--" if mech == "central-laplace" else "-")
         else:
             # no finite claimed ε: placed at its audited ε (hollow marker)
-            x = rows["audited_epsilon"] if task != "classifier" else np.full(len(rows), np.nan)
-            ax.errorbar(x, rows["error"], yerr=yerr, color=color, marker=marker, mfc="white",
-                        linestyle="none", capsize=2, label=f"{mech} (at audited ε)")
+            ax.errorbar(rows["audited_epsilon"], rows["error"], yerr=yerr, color=color, marker=marker,
+                        mfc="white", linestyle="none", capsize=2, label=f"{label} (at audited ε)")
     ax.set_xscale("log")
     if task != "classifier":  # errors span decades; the classifier's 1 − accuracy does not
         ax.set_yscale("log")
-    ax.set_xlabel("ε (claimed; hollow: audited)")
+    unit = sub["unit"].iloc[0] if "unit" in sub and len(sub) else None
+    ax.set_xlabel("ε per attribute (claimed)" if unit == "attribute" else "ε (claimed; hollow: audited)")
     ax.set_ylabel(_ERROR_LABEL.get(task, "error"))
-    ax.set_title(f"{task}" + (f", n = {n:,}" if n else ""))
-    ax.legend(fontsize="x-small")
+    ax.set_title(f"{task}" + (f", n = {n:,}" if n and task != "classifier" else "")
+                 + ("; lines: theory" if task != "classifier" else ""))
+    ax.legend(fontsize="xx-small")
     return ax
 
 
 def plot_audit(df, trials=None, ax=None):
     """Audited ε (95 % lower bound) against claimed ε; the diagonal is the claim.
+
+    Each mechanism has its own colour and marker (uniform noise: one marker per privacy level),
+    each task its own fill (share filled, histogram hollow).
 
     Parameters
     ----------
@@ -109,16 +158,16 @@ def plot_audit(df, trials=None, ax=None):
     sub = df.dropna(subset=["audited_epsilon"]).drop_duplicates(["mechanism", "task", "epsilon"])
     finite = sub[np.isfinite(sub["epsilon"])]
     top = float(max(finite["epsilon"].max() if len(finite) else 1.0, 1.0)) * 1.3
-    for mech, rows in sub.groupby("mechanism", sort=False):
+    for (mech, task), rows in sub.groupby(["mechanism", "task"], sort=False):
         color, marker = _style(mech)
         x = rows["epsilon"].where(np.isfinite(rows["epsilon"]), top)
-        ax.scatter(x, rows["audited_epsilon"], color=color, marker=marker, label=mech,
-                   facecolors="white" if not np.isfinite(rows["epsilon"]).all() else color)
+        ax.scatter(x, rows["audited_epsilon"], color=color, marker=marker, label=f"{mech} ({task})",
+                   facecolors=color if task == "share" else "white")
     ax.plot([0, top], [0, top], color="0.4", linewidth=1, linestyle=":", label="audited = claimed")
     ax.set_xlabel("claimed ε (right edge: none, ε = ∞)")
     ax.set_ylabel("audited ε (95 % lower bound)")
-    ax.set_title("audit" + (f" at {trials:,} trials" if trials else ""))
-    ax.legend(fontsize="x-small")
+    ax.set_title("audit" + (f" at {trials:,} trials per input" if trials else ""))
+    ax.legend(fontsize="xx-small", ncols=2)
     return ax
 
 
@@ -141,15 +190,20 @@ def describe_tradeoff(df, task: str, n=None) -> str:
     Returns
     -------
     str
-        One sentence per mechanism: its error at the smallest and largest ε drawn.
+        One sentence per mechanism and estimator: its error at the smallest and largest ε drawn,
+        and the theory there when there is one.
     """
     sub, n = _select(df, task, n)
-    parts = [f"Error against ε for the {task} task" + (f" at n = {n:,}" if n else "") + "."]
-    for mech, rows in sub.groupby("mechanism", sort=False):
+    parts = [f"Error against ε for the {task} task" + (f" at n = {n:,}" if n and task != "classifier" else "") + "."]
+    for mech, est, rows in _groups(sub):
         rows = rows.sort_values("epsilon")
         first, last = rows.iloc[0], rows.iloc[-1]
-        parts.append(f"{mech}: {first['error']:.3g} at {_eps_text(first['epsilon'])}"
-                     + ("" if len(rows) == 1 else f", {last['error']:.3g} at {_eps_text(last['epsilon'])}") + ".")
+
+        def one(r):
+            th = r.get("theory", math.nan)
+            extra = f" (theory {th:.3g})" if isinstance(th, float) and math.isfinite(th) else ""
+            return f"{r['error']:.3g}{extra} at {_eps_text(r['epsilon'])}"
+        parts.append(f"{_series_label(mech, est)}: {one(first)}" + ("" if len(rows) == 1 else f", {one(last)}") + ".")
     return " ".join(parts)
 
 
@@ -190,7 +244,9 @@ def _bar_text(r) -> str:
     eps = "∞" if not math.isfinite(r["epsilon"]) else f"{r['epsilon']:.2f}"
     aud = r.get("audited_epsilon")
     aud_text = "" if aud is None or not math.isfinite(aud) else f", audited ≥ {aud:.2f}"
-    return f"ε = {eps}{aud_text}"
+    th = r.get("theory")
+    th_text = "" if th is None or not math.isfinite(th) else f", theory {th:.2g}"
+    return f"ε = {eps}{aud_text}{th_text}"
 
 
 def _error_limits(errors) -> tuple[float, float]:
@@ -239,6 +295,8 @@ class MechanismErrorsDrawing:
         self.bars = ax.barh(y, errors, xerr=xerr, color=colors, capsize=3, height=0.6)
         ax.set_yticks(y, self.mechanisms)
         ax.set_xscale("log")
+        # decades only: the unlabelled minor ticks of a log axis are most of a redraw's artists
+        ax.xaxis.set_minor_locator(NullLocator())
         self.labels = [ax.text((e + sd) * 1.2, yi, _bar_text(r), va="center", fontsize="small")
                        for yi, r, e, sd in zip(y, rows, errors, np.nan_to_num(sds))]
         self._set_limits(errors)

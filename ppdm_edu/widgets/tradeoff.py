@@ -10,11 +10,17 @@ import numpy as np
 
 from ..audit import audit_epsilon
 from ..plots.tradeoff import MechanismErrorsDrawing
-from ..tradeoff import LOCAL_MECHANISMS, make_mechanism, run_error, task_data
+from ..tradeoff import LOCAL_MECHANISMS, make_mechanism, run_error, task_data, theory_error
 from .panel import Panel, margin_axes, measure_tick_labels_once, slider
 from .precompute import AheadCache, log_slider_neighbours
 
 __all__ = ["TradeoffPanel"]
+
+#: the estimator of each mechanism in the panel: the unbiased inversion (its error has a closed
+#: form), except for the additive noises on the histogram, whose inversion is too ill-conditioned
+#: to draw and whose converged iterative Bayes is too slow for a slider: there the early-stopped
+#: iteration, a shrinkage estimator, named as such in the bar's label
+_PANEL_ESTIMATOR = {("histogram", m): "ibu-early" for m in ("laplace", "gaussian", "uniform")}
 
 _ERROR_LABEL = {"share": "absolute error of the share (log scale)",
                 "histogram": "total variation of the k = 10 histogram (log scale)"}
@@ -28,13 +34,21 @@ def _audited(task: str, mechanism: str, param: float, trials: int, seed: int) ->
     return float(audit_epsilon(mech, 0, x1, trials=trials, rng=seed).lower_bound)
 
 
+@functools.lru_cache(maxsize=8)
+def _records(task: str, n: int, runs: int, seed: int) -> tuple:
+    """The records of every run (they do not depend on ε: drawn once per task)."""
+    return tuple(task_data(task, n, rng=np.random.default_rng([seed, 1, run])) for run in range(runs))
+
+
 class TradeoffPanel(Panel):
     """Choose a mechanism: every local randomizer and the central Laplace mechanism at one ε.
 
     An ε slider (log scale) and a task dropdown (the share of a binary attribute, or a k = 10
-    histogram). Every update draws ``n`` = 10,000 records five times (the same seed at every
-    update), runs each mechanism on them with its own estimator
-    (:func:`ppdm_edu.tradeoff.run_error`) and audits each local mechanism with
+    histogram). Every update draws ``n`` = 10,000 records ``runs`` times (the same seed at every
+    update), runs each mechanism on them with a named estimator
+    (:func:`ppdm_edu.tradeoff.run_error`: the unbiased inversion, whose error
+    :func:`ppdm_edu.tradeoff.theory_error` gives in closed form; the early-stopped iterative
+    Bayes for the additive noises on the histogram, labelled so) and audits each local mechanism with
     :func:`ppdm_edu.audit.audit_epsilon` (20,000 runs per input, 95 % confidence). Additive
     uniform noise has no ε: it is shown at 100 % privacy (Agrawal & Srikant), placed by its
     audited ε only.
@@ -93,24 +107,25 @@ class TradeoffPanel(Panel):
         return self._results.get(self._key(eps, task), functools.partial(self._compute, eps, task))
 
     def _compute(self, eps: float, task: str) -> dict:
-        """Every mechanism's error at ``eps`` over the runs, and each local one's audited ε."""
+        """Every mechanism's error at ``eps`` over the runs, its theory and each local one's audited ε."""
         if task not in LOCAL_MECHANISMS:
             raise ValueError(f"task must be one of {', '.join(LOCAL_MECHANISMS)}, got {task!r}")
         rows = []
-        data = [task_data(task, self.n, rng=np.random.default_rng([self.seed, 1, run]))
-                for run in range(self.runs)]
-        for mech in LOCAL_MECHANISMS[task] + ("central-laplace",):
-            param = 1.0 if mech == "uniform" else eps
-            errors = np.array([run_error(task, mech, param, x, rng=np.random.default_rng([self.seed, 2, run]))
-                               for run, x in enumerate(data)])
-            if mech == "central-laplace":
-                claimed, audited = eps, math.nan
-            else:
-                claimed = make_mechanism(mech, param, task).epsilon
-                audited = _audited(task, mech, round(param, 6), self.trials, self.seed)
-            label = "uniform (100%)" if mech == "uniform" else mech
+        data = _records(task, self.n, self.runs, self.seed)
+        for name in LOCAL_MECHANISMS[task] + ("central-laplace",):
+            param = 1.0 if name == "uniform" else eps
+            mech = make_mechanism(name, param, task)  # built once (the registry caches it)
+            estimator = _PANEL_ESTIMATOR.get((task, name), "inversion")
+            errors = np.array([run_error(task, mech, param, x, rng=np.random.default_rng([self.seed, 2, run]),
+                                         estimator=estimator) for run, x in enumerate(data)])
+            audited = math.nan if name == "central-laplace" else \
+                _audited(task, name, round(param, 6), self.trials, self.seed)
+            label = "uniform (100%)" if name == "uniform" else name
+            if estimator == "ibu-early":
+                label += " (early IBU)"
             rows.append({"mechanism": label, "error": float(errors.mean()),
-                         "error_sd": float(errors.std(ddof=1)), "epsilon": claimed, "audited_epsilon": audited})
+                         "error_sd": float(errors.std(ddof=1)), "epsilon": mech.epsilon, "audited_epsilon": audited,
+                         "theory": theory_error(task, name, param, self.n) if estimator == "inversion" else math.nan})
         result = {"epsilon": eps, "task": task, "rows": rows}
         self._latest[task] = result
         return result
@@ -160,12 +175,14 @@ class TradeoffPanel(Panel):
 
     def summary(self, result) -> str:
         rows = {r["mechanism"]: r for r in result["rows"]}
-        central = rows["central-laplace"]["error"]
-        local = [r for r in result["rows"] if r["mechanism"] not in ("central-laplace",)
-                 and math.isfinite(r["epsilon"]) and abs(r["epsilon"] - result["epsilon"]) < 1e-6]
-        best = min(local, key=lambda r: r["error"])
-        ratio = best["error"] / central if central > 0 else math.inf
-        return (f"ε = {result['epsilon']:.2f} · n = {self.n:,}, {self.runs} runs · "
-                f"best local mechanism: <b>{best['mechanism']}</b> (error {best['error']:.4f}) · "
-                f"central Laplace: {central:.5f} · local / central = <b>{ratio:.0f}×</b> · "
+        central = rows["central-laplace"]
+        # theory where it exists (the unbiased estimators); the runs give only an interval
+        local = [r for r in result["rows"] if r["mechanism"] != "central-laplace"
+                 and math.isfinite(r["epsilon"]) and math.isfinite(r["theory"])]
+        best = min(local, key=lambda r: r["theory"])
+        se = best["error_sd"] / math.sqrt(self.runs)
+        return (f"ε = {result['epsilon']:.2f} (one value; central: one record) · n = {self.n:,}, "
+                f"{self.runs} runs · theory, unbiased estimators: least error <b>{best['mechanism']}</b> "
+                f"({best['theory']:.4f}; runs: {best['error']:.4f} ± {2 * se:.4f}, 2 standard errors), central Laplace "
+                f"{central['theory']:.5f}, local / central = <b>{best['theory'] / central['theory']:.0f}×</b> · "
                 f"audited ε: 95 % lower bound at {self.trials:,} runs per input")
