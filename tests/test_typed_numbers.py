@@ -47,8 +47,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[0-8]_*.ipynb"))
 GUIDE = ROOT / "notebooks" / "README.md"
-# notebook 08 is being rewritten by its own owner; its violations are reported, not enforced yet
-NOT_ENFORCED = {"08"}
 
 # a number in prose: optional sign, digits with optional thousands separators and decimals,
 # not part of a word (F2, data3, x2), a version (3.9.0) or a longer number
@@ -204,10 +202,7 @@ def _violations(stem_prefix: str) -> list[str]:
 
 
 @pytest.mark.parametrize("prefix", [p.name[:2] for p in NOTEBOOKS])
-def test_every_number_in_the_prose_is_printed_or_cited(prefix, request):
-    if prefix in NOT_ENFORCED:
-        request.applymarker(pytest.mark.xfail(reason="notebook 08's prose is being rewritten by its owner",
-                                              strict=False))
+def test_every_number_in_the_prose_is_printed_or_cited(prefix):
     bad = _violations(prefix)
     assert not bad, f"notebook {prefix}: {len(bad)} typed numbers\n" + "\n".join(bad)
 
@@ -254,8 +249,6 @@ def test_the_lecturers_guide_quotes_the_notebooks():
     everything = Printed(v for p in NOTEBOOKS for v in numbers_in_outputs(_notebook(p.name[:2])))
     bad = []
     for prefix, part in _guide_sections():
-        if prefix in NOT_ENFORCED:
-            continue
         if prefix:
             printed = Printed(numbers_in_outputs(_notebook(prefix)))
         elif part.startswith("## A two-week plan"):
