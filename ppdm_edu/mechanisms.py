@@ -45,7 +45,13 @@ from typing import cast
 import numpy as np
 from scipy import optimize
 
-from .ldp import gaussian_delta, gaussian_epsilon, laplace_mechanism, laplace_noise_for_epsilon
+from .ldp import (
+    GAUSSIAN_MAX_EPSILON,
+    gaussian_delta,
+    gaussian_epsilon,
+    laplace_mechanism,
+    laplace_noise_for_epsilon,
+)
 from .random_state import check_random_state, spawn_rngs
 from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, noise_for_privacy, perturb
 from .randomization import _check_real_values as check_real_values  # perturb's own refusals
@@ -357,8 +363,9 @@ class Mechanism(abc.ABC):
     def _counted(self, reports) -> tuple[np.ndarray, int]:
         """(counts per outcome, number of reports), refusing a 0-d array."""
         if np.ndim(reports) == 0:
+            value = np.asarray(reports).item()
             raise ValueError(f"reports must be an array with one report per record, got the single "
-                             f"value {reports!r} (0-d); wrap one report in a list: [{reports!r}]")
+                             f"value {value!r} (0-d); wrap one report in a list: [{value!r}]")
         N = self.counts(reports)
         return N, int(N.sum())
 
@@ -625,8 +632,17 @@ class GaussianNoiseMechanism(AdditiveNoiseMechanism):
         -------
         GaussianNoiseMechanism
             σ solved from :func:`ppdm_edu.ldp.gaussian_delta` (exact, Balle & Wang 2018).
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` is not in (0, :data:`ppdm_edu.ldp.GAUSSIAN_MAX_EPSILON`] or another
+            argument is invalid.
         """
         eps = check_positive(epsilon, "epsilon")
+        if eps > GAUSSIAN_MAX_EPSILON:
+            raise ValueError(f"epsilon must be at most {GAUSSIAN_MAX_EPSILON:g} for the Gaussian "
+                             f"mechanism, got {eps:g} (beyond it sigma is below a thousandth of the range)")
         delta = check_probability(delta, "delta", open_interval=True)
         lo, hi = check_bounds(bounds)
         # gaussian_delta decreases in sigma: bracket and solve delta(sigma) = delta
@@ -688,7 +704,7 @@ class _Categorical(Mechanism):
         if bad.any():
             first = int(np.flatnonzero(bad.ravel())[0])
             raise ValueError(f"{name} must be integer categories 0..{self.k - 1}, got "
-                             f"{arr.ravel()[first]!r} at position {first}")
+                             f"{arr.ravel()[first]:g} at position {first}")
         return arr.astype(np.int64)
 
     def counts(self, reports) -> np.ndarray:  # noqa: D102
@@ -890,7 +906,7 @@ class OptimizedUnaryEncoding(_KAry):
             raise ValueError(f"reports is empty (shape {bits.shape}): at least one report is needed")
         if bits.dtype != bool and not ((bits == 0) | (bits == 1)).all():
             bad = np.flatnonzero(((bits != 0) & (bits != 1)).ravel())[0]
-            raise ValueError(f"reports must be 0/1 bits, got {bits.ravel()[bad]!r} in row "
+            raise ValueError(f"reports must be 0/1 bits, got {bits.ravel()[bad].item()!r} in row "
                              f"{bad // self.k}, column {bad % self.k}")
         return bits
 
