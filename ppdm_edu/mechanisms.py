@@ -89,6 +89,8 @@ __all__ = [
 ESTIMATION_METHODS = ("inversion", "bayes", "bayes-early-stop")
 #: The largest domain (categories or bins) a mechanism accepts (OUE reports are n x k bits).
 MAX_CATEGORIES = 10_000
+#: Uniforms drawn at once by OUE's randomize (8 MB): a block of rows, not all n x k.
+_OUE_BLOCK_ENTRIES = 1 << 20
 #: Default ``tol`` of ``estimate(method="bayes")``: the L1 change still to come.
 BAYES_TOL = 1e-6
 #: Default iteration limit of ``estimate(method="bayes")`` (noisy mechanisms need many: the
@@ -292,7 +294,9 @@ class Mechanism(abc.ABC):
         ValueError
             If the reports are invalid.
         """
-        N, n = self._counted(reports)
+        return self._unbiased(*self._counted(reports))
+
+    def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
         return np.linalg.lstsq(self.response_matrix(), N / n, rcond=None)[0]
 
     def estimate(self, reports, method: str = "inversion", max_iter: int | None = None,
@@ -336,11 +340,11 @@ class Mechanism(abc.ABC):
         """
         method = _check_method(method)
         edges = self._edges()
-        if method == "inversion":
-            p = project_to_simplex(self.unbiased_estimate(reports))
-            return DistributionEstimate(probabilities=p, method=method, n=self._counted(reports)[1],
-                                        n_iter=0, converged=True, edges=edges)
         N, n = self._counted(reports)
+        if method == "inversion":
+            p = project_to_simplex(self._unbiased(N, n))
+            return DistributionEstimate(probabilities=p, method=method, n=n, n_iter=0,
+                                        converged=True, edges=edges)
         if not N.sum() > 0:
             # no report gives evidence for any category (OUE reports whose bits are all 0 are
             # equally likely under every category): the likelihood is flat, uniform is its maximum
@@ -720,11 +724,10 @@ class _Categorical(Mechanism):
     def _n_categories(self) -> int:
         return self.k
 
-    def unbiased_estimate(self, reports) -> np.ndarray:  # noqa: D102
-        N, n = self._counted(reports)
+    def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
         p, q = self._pq()
         if p == q:  # the reports carry no information (Warner's theta = 1/2): least squares
-            return super().unbiased_estimate(reports)
+            return super()._unbiased(N, n)
         return (N / n - q) / (p - q)  # Wang et al. 2017, Eq. 1 (GRR) and Eq. 2 (OUE)
 
     def _response_operators(self):
@@ -867,9 +870,19 @@ class OptimizedUnaryEncoding(_KAry):
         check_size(x.size, "values (OUE reports k bits per value)", per_item=self.k)
         gen = check_random_state(rng)
         p, q = self._pq()
-        onehot = x[..., None] == np.arange(self.k)
-        u = gen.random(onehot.shape)
-        return (u < np.where(onehot, p, q)).astype(np.int8)
+        own = x.ravel()
+        bits = np.empty((own.size, self.k), dtype=bool)
+        # one uniform per bit: the value's own bit is 1 when u < p, every other bit when u < q.
+        # Drawn a block of rows at a time (the same stream as one draw of all n x k), so the
+        # uniforms never take 8 bytes per bit of the whole report at once.
+        rows = max(1, _OUE_BLOCK_ENTRIES // self.k)
+        for start in range(0, own.size, rows):
+            u = gen.random((min(rows, own.size - start), self.k))
+            block = bits[start:start + u.shape[0]]
+            np.less(u, q, out=block)
+            r = np.arange(u.shape[0])
+            block[r, own[start:start + u.shape[0]]] = u[r, own[start:start + u.shape[0]]] < p
+        return bits.view(np.int8).reshape(x.shape + (self.k,))
 
     def audit_view(self):  # noqa: D102
         # one integer per bit vector (bit j -> 2^j): the audit compares 1-D outputs far faster
@@ -893,7 +906,8 @@ class OptimizedUnaryEncoding(_KAry):
             Column sums.
         """
         bits = self._check_bits(reports)
-        return np.count_nonzero(bits, axis=0).astype(float)
+        # 0/1 bits: their column sums are the counts (summed in int64, not as n x k floats)
+        return bits.sum(axis=0, dtype=np.int64).astype(float)
 
     def _check_bits(self, reports) -> np.ndarray:
         bits = reports
@@ -904,7 +918,11 @@ class OptimizedUnaryEncoding(_KAry):
             raise ValueError(f"reports must be an (n, {self.k}) array of 0/1 bits, got shape {bits.shape}")
         if bits.shape[0] == 0:
             raise ValueError(f"reports is empty (shape {bits.shape}): at least one report is needed")
-        if bits.dtype != bool and not ((bits == 0) | (bits == 1)).all():
+        if bits.dtype.kind in "iu":
+            ok = bits.min() >= 0 and bits.max() <= 1  # two passes, no n x k temporary
+        else:
+            ok = bits.dtype == bool or bool(((bits == 0) | (bits == 1)).all())
+        if not ok:
             bad = np.flatnonzero(((bits != 0) & (bits != 1)).ravel())[0]
             raise ValueError(f"reports must be 0/1 bits, got {bits.ravel()[bad].item()!r} in row "
                              f"{bad // self.k}, column {bad % self.k}")

@@ -195,3 +195,23 @@ def test_grr_inversion_is_the_closed_form(k):
                                rtol=1e-9, atol=1e-12)
     est = mech.estimate(reports, method="inversion")
     assert est.probabilities.shape == (k,) and est.probabilities.sum() == pytest.approx(1.0)
+
+
+def test_oue_randomize_in_blocks_is_the_one_draw_formula():
+    # the readable formula: one uniform per bit, the own bit kept below p, the others set below q;
+    # randomize draws the same uniforms a block of rows at a time (n x k above one block here)
+    mech, k, n = OptimizedUnaryEncoding(50, 1.3), 50, 30_000
+    x = np.random.default_rng(0).integers(0, k, n)
+    p, q = 0.5, 1 / (math.exp(1.3) + 1)
+    u = np.random.default_rng(7).random((n, k))
+    expected = u < np.where(x[:, None] == np.arange(k), p, q)
+    bits = mech.randomize(x, rng=np.random.default_rng(7))
+    assert bits.dtype == np.int8 and np.array_equal(bits, expected)
+
+
+def test_oue_counts_are_the_same_on_every_bit_dtype():
+    mech = OptimizedUnaryEncoding(6, 1.0)
+    bits = mech.randomize(np.arange(600) % 6, rng=3)
+    expected = bits.astype(np.int64).sum(axis=0).astype(float)
+    for dtype in (bool, np.uint8, np.int8, np.int64, float):
+        np.testing.assert_array_equal(mech.counts(bits.astype(dtype)), expected)
