@@ -16,8 +16,9 @@ behind one small surface, modelled on diffprivlib's ``mechanisms/base.py`` (an a
   unbiased matrix inversion projected onto the probability simplex; or the iterative Bayes of
   Agrawal & Srikant (Sec. 3), which is the *iterative Bayesian update* (IBU) of the LDP
   literature, run until further iterations change the estimate by less than ``tol``
-  (``"bayes"``), or stopped early by the paper's χ² rule (``"bayes-early-stop"``, a shrinkage
-  estimator: it stays near the uniform start when the mechanism is noisy);
+  (``"bayes-converged"``), or stopped early by the paper's own χ² rule (``"bayes-early-stop"``
+  or ``"bayes"``: a shrinkage estimator, which stays near the uniform start when the mechanism
+  is noisy);
 * :meth:`Mechanism.audit_view`, what :func:`ppdm_edu.audit.audit_epsilon` runs (continuous
   reports are binned), so that ``audit_epsilon(mechanism, x0, x1, ...)`` works directly.
 
@@ -86,14 +87,17 @@ __all__ = [
 ]
 
 #: The estimators of :meth:`Mechanism.estimate`.
-ESTIMATION_METHODS = ("inversion", "bayes", "bayes-early-stop")
+ESTIMATION_METHODS = ("inversion", "bayes-converged", "bayes-early-stop", "bayes")
+#: The names of the χ²-stopped iterative Bayes (``"bayes"``: the paper's iteration with the paper's
+#: own stopping rule).
+_EARLY_STOP = ("bayes-early-stop", "bayes")
 #: The largest domain (categories or bins) a mechanism accepts (OUE reports are n x k bits).
 MAX_CATEGORIES = 10_000
 #: Uniforms drawn at once by OUE's randomize (8 MB): a block of rows, not all n x k.
 _OUE_BLOCK_ENTRIES = 1 << 20
-#: Default ``tol`` of ``estimate(method="bayes")``: the L1 change still to come.
+#: Default ``tol`` of ``estimate(method="bayes-converged")``: the L1 change still to come.
 BAYES_TOL = 1e-6
-#: Default iteration limit of ``estimate(method="bayes")`` (noisy mechanisms need many: the
+#: Default iteration limit of ``estimate(method="bayes-converged")`` (noisy mechanisms need many: the
 #: iterative Bayes contracts by about ``1 - (p - q)`` per iteration).
 BAYES_MAX_ITER = 100_000
 
@@ -107,18 +111,19 @@ class DistributionEstimate:
     probabilities : ndarray
         Estimated probability of each category (or interval of ``edges``); non-negative, sums to 1.
     method : str
-        ``"inversion"`` (the unbiased inversion projected onto the simplex), ``"bayes"``
-        (iterative Bayes / IBU run to convergence) or ``"bayes-early-stop"`` (iterative Bayes
-        stopped by Agrawal & Srikant's χ² rule).
+        ``"inversion"`` (the unbiased inversion projected onto the simplex),
+        ``"bayes-converged"`` (iterative Bayes / IBU run to convergence) or
+        ``"bayes-early-stop"`` / ``"bayes"`` (iterative Bayes stopped by Agrawal & Srikant's
+        χ² rule).
     n : int
         Number of reports.
     n_iter : int
         Iterations of the iterative Bayes (0 for inversion).
     converged : bool
-        True for inversion (a closed form). For ``"bayes"``: the stopping rule was met, i.e.
-        the iterations still to come change the estimate by less than ``tol`` (L1). Always
-        False for ``"bayes-early-stop"``: the χ² rule stops at a shrunk estimate, not at the
-        fixed point.
+        True for inversion (a closed form). For ``"bayes-converged"``: the stopping rule was
+        met, i.e. the iterations still to come change the estimate by less than ``tol`` (L1).
+        Always False for ``"bayes-early-stop"`` and ``"bayes"``: the χ² rule stops at a shrunk
+        estimate, not at the fixed point.
     edges : ndarray or None
         Interval boundaries for the additive-noise mechanisms, None for categorical ones.
     """
@@ -307,21 +312,24 @@ class Mechanism(abc.ABC):
         ----------
         reports : array-like
             Output of :meth:`randomize`.
-        method : {"inversion", "bayes", "bayes-early-stop"}, default "inversion"
+        method : {"inversion", "bayes-converged", "bayes-early-stop", "bayes"}, default "inversion"
             ``"inversion"``: :meth:`unbiased_estimate` projected onto the probability simplex
             (:func:`project_to_simplex`), never farther from the truth than the unbiased
-            estimate itself. ``"bayes"``: the iterative Bayes of Agrawal & Srikant (Sec. 3,
-            Eq. 3), the IBU of the LDP literature, from the uniform start until the iterations
+            estimate itself. ``"bayes-converged"``: the iterative Bayes of Agrawal & Srikant
+            (Sec. 3, Eq. 3), the IBU of the LDP literature, from the uniform start until the iterations
             still to come change the estimate by less than ``tol`` (L1): the maximum-likelihood
-            estimate. ``"bayes-early-stop"``: the same iteration stopped by the paper's χ² rule
+            estimate; noisy mechanisms need many iterations, and towards a maximum with some
+            probabilities at 0 it slows down so much that it may stop at ``max_iter``, reported
+            as ``converged=False``. ``"bayes-early-stop"`` (or ``"bayes"``, the paper's own rule):
+            the same iteration stopped by the paper's χ² rule
             (:func:`ppdm_edu.reconstruction.reconstruct_counts`); with a noisy mechanism it
             stops after a few iterations near the uniform start, a *shrinkage* estimator, not
             a converged one.
         max_iter : int, optional
-            Iteration limit: :data:`BAYES_MAX_ITER` for ``"bayes"``, 1000 for
+            Iteration limit: :data:`BAYES_MAX_ITER` for ``"bayes-converged"``, 1000 for
             ``"bayes-early-stop"``.
         tol : float, optional
-            ``"bayes"``: the L1 change still to come at which it stops (default
+            ``"bayes-converged"``: the L1 change still to come at which it stops (default
             :data:`BAYES_TOL`). ``"bayes-early-stop"``: fraction of the χ² threshold (default
             0.01, the paper's; 0 runs ``max_iter`` iterations).
         keep_history : bool, default False
@@ -350,10 +358,12 @@ class Mechanism(abc.ABC):
             # equally likely under every category): the likelihood is flat, uniform is its maximum
             m = self._n_categories()
             return DistributionEstimate(probabilities=np.full(m, 1.0 / m), method=method, n=n,
-                                        n_iter=0, converged=method == "bayes", edges=edges)
-        if method == "bayes-early-stop":
-            rec = self.reconstruct(reports, max_iter=DEFAULT_MAX_ITER if max_iter is None else max_iter,
-                                   tol=0.01 if tol is None else tol, keep_history=keep_history)
+                                        n_iter=0, converged=method == "bayes-converged", edges=edges)
+        if method in _EARLY_STOP:
+            # what reconstruct() runs, on the counts already taken
+            rec = reconstruct_counts(N, self.response_matrix(), edges=edges, n=None, method="em",
+                                     max_iter=DEFAULT_MAX_ITER if max_iter is None else max_iter,
+                                     tol=0.01 if tol is None else tol, keep_history=keep_history)
             return DistributionEstimate(probabilities=np.asarray(rec.probabilities), method=method,
                                         n=n, n_iter=rec.n_iter, converged=False, edges=edges)
         max_iter = check_integer(BAYES_MAX_ITER if max_iter is None else max_iter, "max_iter",

@@ -89,7 +89,7 @@ def test_converged_bayes_has_converged(cls, k, eps):
     f = np.bincount(x, minlength=k) / n
     reports = mech.randomize(x, rng=1)
     tol, max_iter = 1e-5, 20_000
-    est = mech.estimate(reports, method="bayes", tol=tol, max_iter=max_iter)
+    est = mech.estimate(reports, method="bayes-converged", tol=tol, max_iter=max_iter)
     assert est.n_iter > 1  # one step from the uniform start is never convergence
     if not est.converged:
         assert est.n_iter == max_iter
@@ -106,14 +106,14 @@ def test_converged_bayes_has_converged(cls, k, eps):
 
 def test_one_iteration_from_uniform_is_not_reported_as_converged():
     # GRR with k = 100 at eps = 1: the paper's chi^2 rule stops after one iteration, still
-    # almost uniform; "bayes" must not call that converged
+    # almost uniform; neither it nor "bayes-converged" may call that converged
     mech = GeneralizedRR(100, 1.0)
     x = _peaked_data(100, 100_000, 0)
     reports = mech.randomize(x, rng=2)
     early = mech.estimate(reports, method="bayes-early-stop")
     assert early.n_iter <= 2 and not early.converged
     assert np.abs(early.probabilities - 0.01).max() < 0.01  # a shrinkage estimator: near uniform
-    est = mech.estimate(reports, method="bayes", max_iter=3)
+    est = mech.estimate(reports, method="bayes-converged", max_iter=3)
     assert est.n_iter == 3 and not est.converged
 
 
@@ -121,8 +121,10 @@ def test_the_early_stop_is_the_old_chi2_iteration():
     mech = OptimizedUnaryEncoding(10, 1.0)
     reports = mech.randomize(_peaked_data(10, 5_000, 0), rng=3)
     rec = mech.reconstruct(reports)
-    est = mech.estimate(reports, method="bayes-early-stop")
-    assert est.n_iter == rec.n_iter and np.array_equal(est.probabilities, rec.probabilities)
+    for method in ("bayes-early-stop", "bayes"):  # two names, the paper's iteration and rule
+        est = mech.estimate(reports, method=method)
+        assert est.n_iter == rec.n_iter and np.array_equal(est.probabilities, rec.probabilities)
+        assert not est.converged
 
 
 @pytest.mark.parametrize("cls", [GeneralizedRR, OptimizedUnaryEncoding])
@@ -178,8 +180,8 @@ def test_projection_is_the_closest_distribution():
 def test_default_tolerance_is_the_documented_one():
     mech = GeneralizedRR(3, 2.0)
     reports = mech.randomize(_peaked_data(3, 2_000, 0), rng=0)
-    a = mech.estimate(reports, method="bayes")
-    b = mech.estimate(reports, method="bayes", tol=BAYES_TOL)
+    a = mech.estimate(reports, method="bayes-converged")
+    b = mech.estimate(reports, method="bayes-converged", tol=BAYES_TOL)
     assert a.n_iter == b.n_iter and a.converged
 
 
