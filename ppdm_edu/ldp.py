@@ -64,6 +64,7 @@ __all__ = [
     "worst_case_epsilon",
     "gaussian_delta",
     "gaussian_epsilon",
+    "GAUSSIAN_MAX_EPSILON",
     "mechanism_table",
 ]
 
@@ -333,7 +334,8 @@ def laplace_noise_for_epsilon(epsilon: float, bounds) -> LaplaceNoise:
     Raises
     ------
     ValueError
-        If ``epsilon <= 0`` or ``bounds`` is not a finite increasing pair.
+        If ``epsilon <= 0``, ``bounds`` is not a finite increasing pair, or ``(high - low) /
+        epsilon`` overflows.
 
     Examples
     --------
@@ -342,7 +344,12 @@ def laplace_noise_for_epsilon(epsilon: float, bounds) -> LaplaceNoise:
     """
     eps = check_positive(epsilon, "epsilon")
     lo, hi = check_bounds(bounds)
-    return LaplaceNoise((hi - lo) / eps)
+    b = (hi - lo) / eps
+    if not math.isfinite(b):
+        raise ValueError(f"epsilon = {eps:g} is too small for the range {hi - lo:g}: the Laplace scale "
+                         f"(high - low) / epsilon overflows; epsilon must be at least "
+                         f"{(hi - lo) / np.finfo(float).max:g}")
+    return LaplaceNoise(b)
 
 
 def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
@@ -526,6 +533,11 @@ def gaussian_delta(sigma: float, epsilon: float, bounds) -> float:
     return float(max(special.ndtr(a - c) - second, 0.0))
 
 
+#: The largest ε the Gaussian mechanism is solved for: beyond it σ is below about a thousandth of
+#: the range, no privacy to speak of.
+GAUSSIAN_MAX_EPSILON = 1e6
+
+
 def gaussian_epsilon(sigma: float, delta: float, bounds) -> float:
     """Smallest epsilon with ``gaussian_delta(sigma, epsilon, bounds) <= delta``.
 
@@ -549,7 +561,8 @@ def gaussian_epsilon(sigma: float, delta: float, bounds) -> float:
     Raises
     ------
     ValueError
-        If ``sigma <= 0``, ``delta`` is not in (0, 1) or ``bounds`` is invalid.
+        If ``sigma <= 0``, ``delta`` is not in (0, 1), ``bounds`` is invalid, or ``sigma`` is so
+        small that epsilon exceeds :data:`GAUSSIAN_MAX_EPSILON`.
 
     Examples
     --------
@@ -563,9 +576,11 @@ def gaussian_epsilon(sigma: float, delta: float, bounds) -> float:
         return 0.0
     top = 1.0
     while gaussian_delta(sigma, top, (lo, hi)) > delta:  # delta falls with epsilon
-        top *= 2.0
-        if top > 1e6:  # pragma: no cover - unreachable for delta in (0, 1)
-            raise ValueError("no epsilon reaches this delta")
+        if top >= GAUSSIAN_MAX_EPSILON:
+            raise ValueError(f"sigma = {sigma:g} is so small against the range {hi - lo:g} that epsilon "
+                             f"exceeds {GAUSSIAN_MAX_EPSILON:g} at delta = {delta:g}; use sigma of at "
+                             f"least {1e-3 * (hi - lo):g}")
+        top = min(2.0 * top, GAUSSIAN_MAX_EPSILON)
     return float(optimize.brentq(lambda e: gaussian_delta(sigma, e, (lo, hi)) - delta, 0.0, top,
                                  xtol=1e-10))
 

@@ -12,10 +12,13 @@ behind one small surface, modelled on diffprivlib's ``mechanisms/base.py`` (an a
   the mechanism has no finite ε, e.g. additive uniform noise);
 * :meth:`Mechanism.response_matrix`, ``A[s, t] = P(report in s | value in t)``, the likelihood
   that reconstruction uses;
-* :meth:`Mechanism.estimate`, the original distribution from the reports, by matrix inversion
-  or by the iterative Bayes of Agrawal & Srikant (Sec. 3), which is the *iterative Bayesian
-  update* (IBU) of the LDP literature: it runs :func:`ppdm_edu.reconstruction.reconstruct_counts`
-  on the reports' counts and the mechanism's response matrix;
+* :meth:`Mechanism.estimate`, the original distribution from the reports: by default the
+  unbiased matrix inversion projected onto the probability simplex; or the iterative Bayes of
+  Agrawal & Srikant (Sec. 3), which is the *iterative Bayesian update* (IBU) of the LDP
+  literature, run until further iterations change the estimate by less than ``tol``
+  (``"bayes-converged"``), or stopped early by the paper's own χ² rule (``"bayes-early-stop"``
+  or ``"bayes"``: a shrinkage estimator, which stays near the uniform start when the mechanism
+  is noisy);
 * :meth:`Mechanism.audit_view`, what :func:`ppdm_edu.audit.audit_epsilon` runs (continuous
   reports are binned), so that ``audit_epsilon(mechanism, x0, x1, ...)`` works directly.
 
@@ -43,16 +46,23 @@ from typing import cast
 import numpy as np
 from scipy import optimize
 
-from .ldp import gaussian_delta, gaussian_epsilon, laplace_mechanism, laplace_noise_for_epsilon
+from .ldp import (
+    GAUSSIAN_MAX_EPSILON,
+    gaussian_delta,
+    gaussian_epsilon,
+    laplace_mechanism,
+    laplace_noise_for_epsilon,
+)
 from .random_state import check_random_state, spawn_rngs
 from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, noise_for_privacy, perturb
+from .randomization import _check_real_values as check_real_values  # perturb's own refusals
 from .randomized_response import check_theta, theta_for_epsilon, warner_disguise
 from .randomized_response import epsilon as rr_epsilon
 from .reconstruction import DEFAULT_MAX_ITER, reconstruct_counts, response_matrix
 from .validation import (
     check_bool,
     check_bounds,
-    check_finite_array,
+    check_finite_1d,
     check_integer,
     check_positive,
     check_probability,
@@ -71,12 +81,25 @@ __all__ = [
     "OptimizedUnaryEncoding",
     "ESTIMATION_METHODS",
     "MAX_CATEGORIES",
+    "BAYES_TOL",
+    "BAYES_MAX_ITER",
+    "project_to_simplex",
 ]
 
 #: The estimators of :meth:`Mechanism.estimate`.
-ESTIMATION_METHODS = ("inversion", "bayes")
+ESTIMATION_METHODS = ("inversion", "bayes-converged", "bayes-early-stop", "bayes")
+#: The names of the χ²-stopped iterative Bayes (``"bayes"``: the paper's iteration with the paper's
+#: own stopping rule).
+_EARLY_STOP = ("bayes-early-stop", "bayes")
 #: The largest domain (categories or bins) a mechanism accepts (OUE reports are n x k bits).
 MAX_CATEGORIES = 10_000
+#: Uniforms drawn at once by OUE's randomize (8 MB): a block of rows, not all n x k.
+_OUE_BLOCK_ENTRIES = 1 << 20
+#: Default ``tol`` of ``estimate(method="bayes-converged")``: the L1 change still to come.
+BAYES_TOL = 1e-6
+#: Default iteration limit of ``estimate(method="bayes-converged")`` (noisy mechanisms need many: the
+#: iterative Bayes contracts by about ``1 - (p - q)`` per iteration).
+BAYES_MAX_ITER = 100_000
 
 
 @dataclass(frozen=True)
@@ -88,14 +111,19 @@ class DistributionEstimate:
     probabilities : ndarray
         Estimated probability of each category (or interval of ``edges``); non-negative, sums to 1.
     method : str
-        ``"inversion"`` (solve the response matrix, clip, renormalize) or ``"bayes"``
-        (iterative Bayes / IBU, :func:`ppdm_edu.reconstruction.reconstruct_counts`).
+        ``"inversion"`` (the unbiased inversion projected onto the simplex),
+        ``"bayes-converged"`` (iterative Bayes / IBU run to convergence) or
+        ``"bayes-early-stop"`` / ``"bayes"`` (iterative Bayes stopped by Agrawal & Srikant's
+        χ² rule).
     n : int
         Number of reports.
     n_iter : int
         Iterations of the iterative Bayes (0 for inversion).
     converged : bool
-        Whether the iteration met its stopping rule (True for inversion).
+        True for inversion (a closed form). For ``"bayes-converged"``: the stopping rule was
+        met, i.e. the iterations still to come change the estimate by less than ``tol`` (L1).
+        Always False for ``"bayes-early-stop"`` and ``"bayes"``: the χ² rule stops at a shrunk
+        estimate, not at the fixed point.
     edges : ndarray or None
         Interval boundaries for the additive-noise mechanisms, None for categorical ones.
     """
@@ -109,18 +137,78 @@ class DistributionEstimate:
 
 
 def _check_method(method) -> str:
-    if method not in ESTIMATION_METHODS:
+    if not isinstance(method, str) or method not in ESTIMATION_METHODS:
         raise ValueError(f"method must be one of {ESTIMATION_METHODS}, got {method!r}")
     return method
 
 
-def _invert(counts: np.ndarray, A: np.ndarray) -> np.ndarray:
-    """Matrix inversion: solve ``A p = counts / n`` by least squares, clip at 0, renormalize."""
-    n = counts.sum()
-    p = np.linalg.lstsq(A, counts / n, rcond=None)[0]
-    p = np.clip(p, 0.0, None)
-    total = p.sum()
-    return p / total if total > 0 else np.full(p.size, 1.0 / p.size)
+def project_to_simplex(v) -> np.ndarray:
+    """The probability vector closest to ``v`` in Euclidean distance.
+
+    Subtract one constant from every entry and clip at 0, the constant chosen so that the result
+    sums to 1 (Duchi et al., ICML 2008, Fig. 1; Wang et al. 2020 call it "Norm-Sub" for LDP
+    frequency estimates). Because the true distribution lies in the simplex, which is convex,
+    the projection is never farther from it than ``v`` is (in L2): post-processing an unbiased
+    estimate this way can only reduce its error.
+
+    Parameters
+    ----------
+    v : array-like of float, shape (k,)
+        Any real vector (e.g. an unbiased frequency estimate with negative entries).
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        Non-negative, sums to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``v`` is empty, not 1-D, or holds NaN or infinity.
+
+    Examples
+    --------
+    >>> project_to_simplex([0.7, 0.5, -0.2]).round(12).tolist()
+    [0.6, 0.4, 0.0]
+    """
+    v = check_finite_1d(v, "v")
+    u = np.sort(v)[::-1]
+    excess = np.cumsum(u) - 1.0                  # what the top j entries hold beyond 1
+    j = np.arange(1, v.size + 1)
+    rho = int(np.flatnonzero(u - excess / j > 0)[-1])  # entries that stay positive: rho + 1
+    p = np.maximum(v - excess[rho] / (rho + 1), 0.0)
+    return p / p.sum()
+
+
+def _ibu(counts: np.ndarray, forward, backward, m: int, tol: float, max_iter: int, start=None):
+    """Iterative Bayes (Agrawal & Srikant Eq. 3 = IBU) until further iterations change it by < tol.
+
+    ``forward(pr) = A @ pr`` and ``backward(r) = A.T @ r``. Near its fixed point the iteration
+    (an EM algorithm) shrinks its step by a nearly constant rate ``rho`` each time, so the steps
+    still to come add up to about ``step * rho / (1 - rho)`` (L1), with ``rho`` measured as the
+    ratio of the last two steps. That sum underestimates while ``rho`` is still rising (several
+    components converging at different rates): over GRR and OUE with k from 2 to 100, ε from 0.5
+    to 4 and n of 1,000 and 20,000, the true remaining change was up to 1.6 times the estimate.
+    So it stops when the estimate is below ``tol / 4``. One step from the uniform start is never
+    enough: a rate needs two steps.
+
+    Returns ``(pr, n_iter, converged)``.
+    """
+    pr = np.full(m, 1.0 / m) if start is None else np.array(start, dtype=float)
+    last_step = math.inf
+    seen = counts > 0
+    for it in range(1, max_iter + 1):
+        predicted = forward(pr)                  # P(report in s) under the current estimate
+        ratio = np.divide(counts, predicted, out=np.zeros_like(predicted), where=seen)
+        new = pr * backward(ratio)               # Eq. 3: pr_i * sum_s A_si N_s / (A pr)_s
+        new /= new.sum()
+        step = float(np.abs(new - pr).sum())
+        pr = new
+        rate = step / last_step  # (0 after the first step: no rate yet, so no stop there)
+        if step == 0.0 or (it > 1 and rate < 1.0 and step * rate / (1.0 - rate) < tol / 4.0):
+            return pr, it, True
+        last_step = step
+    return pr, max_iter, False
 
 
 class Mechanism(abc.ABC):
@@ -189,26 +277,64 @@ class Mechanism(abc.ABC):
     def _edges(self):
         return None
 
-    def estimate(self, reports, method: str = "bayes", max_iter: int = DEFAULT_MAX_ITER,
-                 tol: float = 0.01, keep_history: bool = False) -> DistributionEstimate:
+    def unbiased_estimate(self, reports) -> np.ndarray:
+        """The unbiased frequency estimate: the inversion before any post-processing.
+
+        Solves ``A p = counts / n`` (least squares on :meth:`response_matrix`; GRR, OUE and
+        Warner use the closed form of Wang et al. 2017, Eq. 1-2). Its entries may be negative:
+        :meth:`estimate` projects it onto the probability simplex.
+
+        Parameters
+        ----------
+        reports : array-like
+            Output of :meth:`randomize`.
+
+        Returns
+        -------
+        ndarray of float
+            One entry per category (or interval); may be negative.
+
+        Raises
+        ------
+        ValueError
+            If the reports are invalid.
+        """
+        return self._unbiased(*self._counted(reports))
+
+    def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
+        return np.linalg.lstsq(self.response_matrix(), N / n, rcond=None)[0]
+
+    def estimate(self, reports, method: str = "inversion", max_iter: int | None = None,
+                 tol: float | None = None, keep_history: bool = False) -> DistributionEstimate:
         """The original distribution from the reports.
 
         Parameters
         ----------
         reports : array-like
             Output of :meth:`randomize`.
-        method : {"bayes", "inversion"}, default "bayes"
-            ``"bayes"``: the iterative Bayes of Agrawal & Srikant (Sec. 3, Eq. 3), run by
-            :func:`ppdm_edu.reconstruction.reconstruct_counts` on :meth:`counts` and
-            :meth:`response_matrix` (the IBU of the LDP literature). ``"inversion"``: least
-            squares on the response matrix, negatives clipped, renormalized.
-        max_iter : int, default 1000
-            Iteration limit of ``"bayes"``.
-        tol : float, default 0.01
-            Stopping tolerance of ``"bayes"`` (fraction of the χ² threshold; 0 runs ``max_iter``).
+        method : {"inversion", "bayes-converged", "bayes-early-stop", "bayes"}, default "inversion"
+            ``"inversion"``: :meth:`unbiased_estimate` projected onto the probability simplex
+            (:func:`project_to_simplex`), never farther from the truth than the unbiased
+            estimate itself. ``"bayes-converged"``: the iterative Bayes of Agrawal & Srikant
+            (Sec. 3, Eq. 3), the IBU of the LDP literature, from the uniform start until the iterations
+            still to come change the estimate by less than ``tol`` (L1): the maximum-likelihood
+            estimate; noisy mechanisms need many iterations, and towards a maximum with some
+            probabilities at 0 it slows down so much that it may stop at ``max_iter``, reported
+            as ``converged=False``. ``"bayes-early-stop"`` (or ``"bayes"``, the paper's own rule):
+            the same iteration stopped by the paper's χ² rule
+            (:func:`ppdm_edu.reconstruction.reconstruct_counts`); with a noisy mechanism it
+            stops after a few iterations near the uniform start, a *shrinkage* estimator, not
+            a converged one.
+        max_iter : int, optional
+            Iteration limit: :data:`BAYES_MAX_ITER` for ``"bayes-converged"``, 1000 for
+            ``"bayes-early-stop"``.
+        tol : float, optional
+            ``"bayes-converged"``: the L1 change still to come at which it stops (default
+            :data:`BAYES_TOL`). ``"bayes-early-stop"``: fraction of the χ² threshold (default
+            0.01, the paper's; 0 runs ``max_iter`` iterations).
         keep_history : bool, default False
-            Keep every iterate (``"bayes"``); returned as the ``history`` of the reconstruction
-            through :meth:`reconstruct`.
+            Unused by the estimate (kept for compatibility); :meth:`reconstruct` returns the
+            history of the χ²-stopped iteration.
 
         Returns
         -------
@@ -218,18 +344,53 @@ class Mechanism(abc.ABC):
         Raises
         ------
         ValueError
-            If ``method`` is unknown or the reports are invalid.
+            If ``method``, ``max_iter`` or ``tol`` is invalid, or the reports are invalid.
         """
         method = _check_method(method)
-        N = self.counts(reports)
+        edges = self._edges()
+        N, n = self._counted(reports)
         if method == "inversion":
-            p = _invert(N, self.response_matrix())
-            return DistributionEstimate(probabilities=p, method=method, n=int(self._n(reports)),
-                                        n_iter=0, converged=True, edges=self._edges())
-        rec = self.reconstruct(reports, max_iter=max_iter, tol=tol, keep_history=keep_history)
-        return DistributionEstimate(probabilities=np.asarray(rec.probabilities), method=method,
-                                    n=int(self._n(reports)), n_iter=rec.n_iter,
-                                    converged=rec.converged, edges=self._edges())
+            p = project_to_simplex(self._unbiased(N, n))
+            return DistributionEstimate(probabilities=p, method=method, n=n, n_iter=0,
+                                        converged=True, edges=edges)
+        if not N.sum() > 0:
+            # no report gives evidence for any category (OUE reports whose bits are all 0 are
+            # equally likely under every category): the likelihood is flat, uniform is its maximum
+            m = self._n_categories()
+            return DistributionEstimate(probabilities=np.full(m, 1.0 / m), method=method, n=n,
+                                        n_iter=0, converged=method == "bayes-converged", edges=edges)
+        if method in _EARLY_STOP:
+            # what reconstruct() runs, on the counts already taken
+            rec = reconstruct_counts(N, self.response_matrix(), edges=edges, n=None, method="em",
+                                     max_iter=DEFAULT_MAX_ITER if max_iter is None else max_iter,
+                                     tol=0.01 if tol is None else tol, keep_history=keep_history)
+            return DistributionEstimate(probabilities=np.asarray(rec.probabilities), method=method,
+                                        n=n, n_iter=rec.n_iter, converged=False, edges=edges)
+        max_iter = check_integer(BAYES_MAX_ITER if max_iter is None else max_iter, "max_iter",
+                                 minimum=1, maximum=10 * BAYES_MAX_ITER)
+        tol = check_positive(BAYES_TOL if tol is None else tol, "tol")
+        forward, backward = self._response_operators()
+        p, n_iter, converged = _ibu(N, forward, backward, self._n_categories(), tol, max_iter)
+        return DistributionEstimate(probabilities=p, method=method, n=n, n_iter=n_iter,
+                                    converged=converged, edges=edges)
+
+    def _counted(self, reports) -> tuple[np.ndarray, int]:
+        """(counts per outcome, number of reports), refusing a 0-d array."""
+        if np.ndim(reports) == 0:
+            value = np.asarray(reports).item()
+            raise ValueError(f"reports must be an array with one report per record, got the single "
+                             f"value {value!r} (0-d); wrap one report in a list: [{value!r}]")
+        N = self.counts(reports)
+        return N, int(N.sum())
+
+    def _n_categories(self) -> int:
+        return int(self.response_matrix().shape[1])
+
+    def _response_operators(self):
+        """``(pr -> A @ pr, r -> A.T @ r)`` for the iterative Bayes (dense here; GRR and OUE
+        have O(k) ones)."""
+        A = self.response_matrix()
+        return A.dot, A.T.dot
 
     def reconstruct(self, reports, max_iter: int = DEFAULT_MAX_ITER, tol: float = 0.01,
                     keep_history: bool = False):
@@ -254,9 +415,6 @@ class Mechanism(abc.ABC):
         return reconstruct_counts(self.counts(reports), self.response_matrix(), edges=self._edges(),
                                   n=None, method="em", max_iter=max_iter, tol=tol,
                                   keep_history=keep_history)
-
-    def _n(self, reports) -> int:
-        return int(np.shape(reports)[0])
 
     def audit_view(self):
         """The randomizer :func:`ppdm_edu.audit.audit_epsilon` runs (reports compared for equality).
@@ -337,7 +495,7 @@ class AdditiveNoiseMechanism(Mechanism):
         return float(self.noise.ldp_epsilon(self.value_range))
 
     def _check_values(self, values) -> np.ndarray:
-        arr = check_finite_array(values, "values")
+        arr = check_real_values(values, "values")
         lo, hi = self.bounds
         if ((arr < lo) | (arr > hi)).any():
             raise ValueError(f"values must lie in bounds {self.bounds} (the guarantee needs a known range)")
@@ -357,7 +515,7 @@ class AdditiveNoiseMechanism(Mechanism):
         return response_matrix(self.edges, self.noise, self.w_edges, method="em")
 
     def counts(self, reports) -> np.ndarray:  # noqa: D102
-        w = check_finite_array(reports, "reports").ravel()
+        w = check_real_values(reports, "reports").ravel()
         # reports beyond the outer bins (a far tail) are counted in the outermost bins
         idx = np.clip(np.searchsorted(self.w_edges, w, side="right") - 1, 0, self.w_edges.size - 2)
         return np.bincount(idx, minlength=self.w_edges.size - 1).astype(float)
@@ -488,8 +646,17 @@ class GaussianNoiseMechanism(AdditiveNoiseMechanism):
         -------
         GaussianNoiseMechanism
             σ solved from :func:`ppdm_edu.ldp.gaussian_delta` (exact, Balle & Wang 2018).
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` is not in (0, :data:`ppdm_edu.ldp.GAUSSIAN_MAX_EPSILON`] or another
+            argument is invalid.
         """
         eps = check_positive(epsilon, "epsilon")
+        if eps > GAUSSIAN_MAX_EPSILON:
+            raise ValueError(f"epsilon must be at most {GAUSSIAN_MAX_EPSILON:g} for the Gaussian "
+                             f"mechanism, got {eps:g} (beyond it sigma is below a thousandth of the range)")
         delta = check_probability(delta, "delta", open_interval=True)
         lo, hi = check_bounds(bounds)
         # gaussian_delta decreases in sigma: bracket and solve delta(sigma) = delta
@@ -536,7 +703,7 @@ class LaplaceMechanism(AdditiveNoiseMechanism):
         return self._epsilon
 
     def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
-        return laplace_mechanism(values, self._epsilon, self.bounds, rng=rng)
+        return laplace_mechanism(self._check_values(values), self._epsilon, self.bounds, rng=rng)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -545,25 +712,43 @@ class LaplaceMechanism(AdditiveNoiseMechanism):
 class _Categorical(Mechanism):
     k = 2
 
-    def _check_values(self, values) -> np.ndarray:
-        arr = np.asarray(values)
-        if arr.dtype.kind not in "iub" and not (arr.dtype.kind == "f" and np.isfinite(arr).all()
-                                                and (arr == np.round(arr)).all()):
-            raise ValueError(f"values must be integer categories 0..{self.k - 1}, got dtype {arr.dtype}")
-        arr = arr.astype(np.int64)
-        if arr.size == 0 or arr.min() < 0 or arr.max() >= self.k:
-            raise ValueError(f"values must be non-empty integer categories 0..{self.k - 1}")
-        return arr
+    def _check_values(self, values, name: str = "values") -> np.ndarray:
+        arr = check_real_values(values, name)  # perturb's refusals: masked, complex, datetime, object
+        bad = (arr != np.round(arr)) | (arr < 0) | (arr > self.k - 1)
+        if bad.any():
+            first = int(np.flatnonzero(bad.ravel())[0])
+            raise ValueError(f"{name} must be integer categories 0..{self.k - 1}, got "
+                             f"{arr.ravel()[first]:g} at position {first}")
+        return arr.astype(np.int64)
 
     def counts(self, reports) -> np.ndarray:  # noqa: D102
-        return np.bincount(self._check_values(reports).ravel(), minlength=self.k).astype(float)
+        return np.bincount(self._check_values(reports, "reports").ravel(), minlength=self.k).astype(float)
 
-    def _pq(self):
+    def _pq(self) -> tuple[float, float]:
         raise NotImplementedError  # pragma: no cover
 
     def response_matrix(self) -> np.ndarray:  # noqa: D102
         p, q = self._pq()
         return np.where(np.eye(self.k, dtype=bool), p, q)
+
+    def _n_categories(self) -> int:
+        return self.k
+
+    def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
+        p, q = self._pq()
+        if p == q:  # the reports carry no information (Warner's theta = 1/2): least squares
+            return super()._unbiased(N, n)
+        return (N / n - q) / (p - q)  # Wang et al. 2017, Eq. 1 (GRR) and Eq. 2 (OUE)
+
+    def _response_operators(self):
+        # the fast path of A = (p - q) I + q 1 1^T (symmetric): A @ pr and A.T @ r in O(k)
+        # instead of O(k^2); tests/test_mechanisms.py checks it against the dense matrix
+        p, q = self._pq()
+
+        def apply(v: np.ndarray) -> np.ndarray:
+            return (p - q) * v + q * v.sum()
+
+        return apply, apply
 
 
 class WarnerRR(_Categorical):
@@ -610,7 +795,7 @@ class WarnerRR(_Categorical):
     def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
         return warner_disguise(self._check_values(values), self.theta, rng=rng)
 
-    def _pq(self):
+    def _pq(self) -> tuple[float, float]:
         return self.theta, 1.0 - self.theta
 
 
@@ -649,9 +834,10 @@ class GeneralizedRR(_KAry):
 
     name = "grr"
 
-    def _pq(self):
-        e = math.exp(self._epsilon)
-        return e / (e + self.k - 1), 1.0 / (e + self.k - 1)
+    def _pq(self) -> tuple[float, float]:
+        # p = e^eps / (e^eps + k - 1) written with e^-eps, which cannot overflow (eps >= 710)
+        t = math.exp(-self._epsilon)
+        return 1.0 / (1.0 + (self.k - 1) * t), t / (1.0 + (self.k - 1) * t)
 
     def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
         x = self._check_values(values)
@@ -685,17 +871,28 @@ class OptimizedUnaryEncoding(_KAry):
 
     name = "oue"
 
-    def _pq(self):
-        return 0.5, 1.0 / (math.exp(self._epsilon) + 1.0)
+    def _pq(self) -> tuple[float, float]:
+        t = math.exp(-self._epsilon)  # q = 1 / (e^eps + 1), without overflow at eps >= 710
+        return 0.5, t / (1.0 + t)
 
     def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
         x = self._check_values(values)
         check_size(x.size, "values (OUE reports k bits per value)", per_item=self.k)
         gen = check_random_state(rng)
         p, q = self._pq()
-        onehot = x[..., None] == np.arange(self.k)
-        u = gen.random(onehot.shape)
-        return (u < np.where(onehot, p, q)).astype(np.int8)
+        own = x.ravel()
+        bits = np.empty((own.size, self.k), dtype=bool)
+        # one uniform per bit: the value's own bit is 1 when u < p, every other bit when u < q.
+        # Drawn a block of rows at a time (the same stream as one draw of all n x k), so the
+        # uniforms never take 8 bytes per bit of the whole report at once.
+        rows = max(1, _OUE_BLOCK_ENTRIES // self.k)
+        for start in range(0, own.size, rows):
+            u = gen.random((min(rows, own.size - start), self.k))
+            block = bits[start:start + u.shape[0]]
+            np.less(u, q, out=block)
+            r = np.arange(u.shape[0])
+            block[r, own[start:start + u.shape[0]]] = u[r, own[start:start + u.shape[0]]] < p
+        return bits.view(np.int8).reshape(x.shape + (self.k,))
 
     def audit_view(self):  # noqa: D102
         # one integer per bit vector (bit j -> 2^j): the audit compares 1-D outputs far faster
@@ -718,44 +915,30 @@ class OptimizedUnaryEncoding(_KAry):
         ndarray of float, shape (k,)
             Column sums.
         """
-        bits = np.asarray(reports)
-        if bits.ndim != 2 or bits.shape[1] != self.k or not np.isin(bits, (0, 1)).all():
+        bits = self._check_bits(reports)
+        # 0/1 bits: their column sums are the counts (summed in int64, not as n x k floats)
+        return bits.sum(axis=0, dtype=np.int64).astype(float)
+
+    def _check_bits(self, reports) -> np.ndarray:
+        bits = reports
+        if isinstance(bits, np.ma.MaskedArray) or np.asarray(bits).dtype.kind not in "biu":
+            bits = check_real_values(reports, "reports")  # perturb's refusals, then floats
+        bits = np.asarray(bits)
+        if bits.ndim != 2 or bits.shape[1] != self.k:
             raise ValueError(f"reports must be an (n, {self.k}) array of 0/1 bits, got shape {bits.shape}")
-        return bits.sum(axis=0).astype(float)
+        if bits.shape[0] == 0:
+            raise ValueError(f"reports is empty (shape {bits.shape}): at least one report is needed")
+        if bits.dtype.kind in "iu":
+            ok = bits.min() >= 0 and bits.max() <= 1  # two passes, no n x k temporary
+        else:
+            ok = bits.dtype == bool or bool(((bits == 0) | (bits == 1)).all())
+        if not ok:
+            bad = np.flatnonzero(((bits != 0) & (bits != 1)).ravel())[0]
+            raise ValueError(f"reports must be 0/1 bits, got {bits.ravel()[bad].item()!r} in row "
+                             f"{bad // self.k}, column {bad % self.k}")
+        return bits
 
-    def estimate(self, reports, method: str = "bayes", max_iter: int = DEFAULT_MAX_ITER,
-                 tol: float = 0.01, keep_history: bool = False) -> DistributionEstimate:
-        """The distribution from OUE reports (Wang et al. Eq. 2, or iterative Bayes).
-
-        Parameters
-        ----------
-        reports : array-like, shape (n, k)
-            Bit vectors from :meth:`randomize`.
-        method : {"bayes", "inversion"}, default "bayes"
-            ``"inversion"``: Wang et al.'s unbiased ``(c_v / n − q) / (p − q)``, clipped and
-            renormalized. ``"bayes"``: the iterative Bayes on the bit counts with
-            ``A = p I + q (1 − I)`` (as multi-freq-ldpy's IBU does for unary encoding: the bit
-            counts are treated as if they were counts of single reports).
-        max_iter : int, default 1000
-            Iteration limit of ``"bayes"``.
-        tol : float, default 0.01
-            Stopping tolerance of ``"bayes"``.
-        keep_history : bool, default False
-            Keep every iterate.
-
-        Returns
-        -------
-        DistributionEstimate
-            The estimated probabilities.
-        """
-        method = _check_method(method)
-        if method == "bayes":
-            return super().estimate(reports, method, max_iter, tol, keep_history)
-        N = self.counts(reports)
-        n = np.shape(reports)[0]
-        p, q = self._pq()
-        est = np.clip((N / n - q) / (p - q), 0.0, None)  # Wang et al. 2017, Eq. 2
-        total = est.sum()
-        est = est / total if total > 0 else np.full(self.k, 1.0 / self.k)
-        return DistributionEstimate(probabilities=est, method=method, n=int(n), n_iter=0,
-                                    converged=True)
+    def _counted(self, reports) -> tuple[np.ndarray, int]:
+        if np.ndim(reports) == 0:
+            return super()._counted(reports)  # (its message)
+        return self.counts(reports), int(np.shape(reports)[0])

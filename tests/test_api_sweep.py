@@ -150,6 +150,7 @@ BASELINES = {
     "mechanisms.WarnerRR": (dict(theta=THETA_OK), {}),
     "mechanisms.GeneralizedRR": (dict(k=4, epsilon=1.0), {}),
     "mechanisms.OptimizedUnaryEncoding": (dict(k=4, epsilon=1.0), {}),
+    "mechanisms.project_to_simplex": (dict(v=[0.7, 0.5, -0.2]), {}),
     "tradeoff.make_mechanism": (dict(name="grr", param=1.0, task="histogram"),
                                 {"name": "choice", "task": "choice", "param": "positive"}),
     "tradeoff.task_data": (dict(task="share", n=100, rng=0), {"task": "choice"}),

@@ -40,7 +40,7 @@ ALL = [
 
 
 @pytest.mark.parametrize("make", ALL)
-@pytest.mark.parametrize("method", ["inversion", "bayes"])
+@pytest.mark.parametrize("method", ["inversion", "bayes-converged", "bayes-early-stop", "bayes"])
 def test_every_mechanism_estimates_the_share(make, method):
     mech = make()
     assert isinstance(mech, Mechanism)
@@ -57,7 +57,7 @@ def test_every_mechanism_estimates_the_share(make, method):
 def test_categorical_estimates_are_close_at_large_n(cls):
     mech = cls(10, 2.0)
     x = _hist_data(100_000)
-    for method in ("inversion", "bayes"):
+    for method in ("inversion", "bayes-converged", "bayes-early-stop", "bayes"):
         p = mech.estimate(mech.randomize(x, rng=2), method=method).probabilities
         assert 0.5 * np.abs(p - P10).sum() < 0.05
 
@@ -165,7 +165,7 @@ def _their_stop(history, tol=1e-12):
 
 @pytest.mark.parametrize("k, eps, nb_iter", [(10, 1.0, 10_000), (5, 2.0, 300), (3, 0.5, 10_000)])
 def test_grr_iterative_bayes_equals_multi_freq_ldpy_ibu(k, eps, nb_iter):
-    grr_mod = pytest.importorskip("multi_freq_ldpy.pure_frequency_oracles.GRR")
+    from multi_freq_ldpy.pure_frequency_oracles import GRR as grr_mod
     mech = GeneralizedRR(k, eps)
     x = np.random.default_rng(k).choice(k, size=5_000, p=np.arange(k, 0, -1) / (k * (k + 1) / 2))
     reports = mech.randomize(x, rng=1)
@@ -175,10 +175,48 @@ def test_grr_iterative_bayes_equals_multi_freq_ldpy_ibu(k, eps, nb_iter):
 
 
 def test_oue_iterative_bayes_equals_multi_freq_ldpy_ibu():
-    ue_mod = pytest.importorskip("multi_freq_ldpy.pure_frequency_oracles.UE")
+    from multi_freq_ldpy.pure_frequency_oracles import UE as ue_mod
     mech = OptimizedUnaryEncoding(8, 1.0)
     reports = mech.randomize(np.random.default_rng(0).choice(8, size=5_000), rng=2)
     # their UE aggregator sums the rows with Python's sum: int64 keeps it from overflowing int8
     theirs = ue_mod.UE_Aggregator_IBU(reports.astype(np.int64), 8, 1.0, optimal=True, nb_iter=2_000)
     ours = mech.reconstruct(reports, max_iter=2_000, tol=0.0, keep_history=True)
     assert np.abs(_their_stop(ours.history) - theirs).max() < 1e-10
+
+
+# ---- the estimators against multi-freq-ldpy's (a test dependency: these never skip) -----------
+@pytest.mark.parametrize("eps", [0.5, 1.0, 4.0])
+def test_unbiased_inversion_is_multi_freq_ldpys_before_its_clipping(eps):
+    # their MI clips the unbiased estimate at 0 and renormalizes; ours projects it instead:
+    # the unbiased estimate itself must be theirs
+    from multi_freq_ldpy.pure_frequency_oracles import GRR as grr_mod
+    from multi_freq_ldpy.pure_frequency_oracles import UE as ue_mod
+    x = _hist_data(5_000, seed=3)
+    for mech, theirs in (
+        (GeneralizedRR(10, eps), lambda r: grr_mod.GRR_Aggregator_MI(r, 10, eps)),
+        (OptimizedUnaryEncoding(10, eps), lambda r: ue_mod.UE_Aggregator_MI(r.astype(np.int64), eps, optimal=True)),
+    ):
+        reports = mech.randomize(x, rng=4)
+        raw = np.clip(mech.unbiased_estimate(reports), 0.0, None)
+        np.testing.assert_allclose(raw / raw.sum(), theirs(reports), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0, 4.0])
+def test_converged_bayes_is_multi_freq_ldpys_ibu_run_to_convergence(eps):
+    from multi_freq_ldpy.pure_frequency_oracles import GRR as grr_mod
+    from multi_freq_ldpy.pure_frequency_oracles import UE as ue_mod
+    # a distribution away from 0 in every category: its maximum-likelihood estimate is inside the
+    # simplex, where the iteration converges geometrically (towards a 0 it slows to a crawl)
+    x = np.random.default_rng(5).choice(10, size=20_000, p=np.arange(10, 0, -1) / 55)
+    tol = 1e-6
+    for mech, theirs in (
+        (GeneralizedRR(10, eps), lambda r: grr_mod.GRR_Aggregator_IBU(r, 10, eps, nb_iter=200_000, tol=1e-13)),
+        (OptimizedUnaryEncoding(10, eps),
+         lambda r: ue_mod.UE_Aggregator_IBU(r.astype(np.int64), 10, eps, optimal=True, nb_iter=200_000, tol=1e-13)),
+    ):
+        reports = mech.randomize(x, rng=6)
+        ours = mech.estimate(reports, method="bayes-converged", tol=tol)
+        assert ours.converged
+        # both approach the same fixed point: ours within tol of it (L1), theirs stopped when a
+        # step moved no entry by 1e-13
+        assert np.abs(ours.probabilities - theirs(reports)).sum() < 2 * tol
