@@ -1,0 +1,49 @@
+"""Audited bounds before/after (issue 42): median over seeds per mechanism.
+
+Run: PYTHONPATH=$PWD python benchmarks/audit_bounds.py [n_seeds] [old_audit.py]
+The old audit (``git show 64107f9:ppdm_edu/audit.py`` with absolute imports) is optional.
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+
+import numpy as np
+
+from ppdm_edu.audit import audit_epsilon
+from ppdm_edu.mechanisms import GaussianNoiseMechanism, OptimizedUnaryEncoding
+from ppdm_edu.tradeoff import LOCAL_MECHANISMS, make_mechanism
+
+
+def configs():
+    g = GaussianNoiseMechanism.for_epsilon(1.0, delta=1e-5)
+    yield "gaussian eps=1 delta=1e-5 (share)", g, 0.0, 1.0, 100_000, g.delta
+    yield "oue eps=0.5 k=10 (0 vs 9)", OptimizedUnaryEncoding(10, 0.5), 0, 9, 20_000, 0.0
+    for task, names in LOCAL_MECHANISMS.items():
+        k = 2 if task == "share" else 10
+        for name in names:
+            m = make_mechanism(name, 1.0, task)
+            yield f"{name} {task} param=1", m, 0, k - 1, 20_000, m.delta
+
+
+def main(n_seeds=10, old_path=None):
+    old = None
+    if old_path:
+        spec = importlib.util.spec_from_file_location("old_audit", old_path)
+        old = importlib.util.module_from_spec(spec)
+        sys.modules["old_audit"] = old
+        spec.loader.exec_module(old)
+    print(f"{'configuration':38s} {'claim eps':>9s} {'delta':>7s} {'old med':>8s} {'new med':>8s} "
+          f"{'new min':>8s} {'nonzero':>8s}")
+    for name, m, x0, x1, trials, delta in configs():
+        new = np.array([audit_epsilon(m, x0, x1, trials=trials, delta=delta, rng=s).lower_bound
+                        for s in range(n_seeds)])
+        old_med = (np.median([old.audit_epsilon(m, x0, x1, trials=trials, rng=s).lower_bound
+                              for s in range(n_seeds)]) if old else math.nan)
+        print(f"{name:38s} {m.epsilon:9.3f} {delta:7.0e} {old_med:8.3f} {np.median(new):8.3f} "
+              f"{new.min():8.3f} {int((new > 0).sum()):>4d}/{n_seeds}", flush=True)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10, sys.argv[2] if len(sys.argv) > 2 else None)
