@@ -511,9 +511,9 @@ def _describe(choice: _Choice) -> tuple[str, str]:
 
 
 class _Parts(NamedTuple):
-    fit: tuple      # learns the scores
-    tune: tuple     # chooses the event (fresh runs: a learned ratio table cannot flatter itself)
-    est: tuple      # bounds the chosen event
+    fit: tuple[np.ndarray, np.ndarray]    # learns the scores
+    tune: tuple[np.ndarray, np.ndarray]   # chooses the event (fresh runs: a learned table cannot flatter itself)
+    est: tuple[np.ndarray, np.ndarray]    # bounds the chosen event
 
 
 def _split(out0, out1, selection: float) -> _Parts:
