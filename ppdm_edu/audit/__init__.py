@@ -3,6 +3,10 @@
 * :func:`audit_epsilon` and :func:`audit_delta`: a statistically valid lower bound on ε at a
   given δ (or on δ at a given ε) from runs on two neighbouring inputs (Jagielski, Ullman &
   Oprea 2020; Nasr et al. 2021), with the event chosen by a learned likelihood ratio;
+* :func:`tradeoff_curve`: the measured type I / type II trade-off with bands, against the
+  curves ε, (ε, δ) or μ-GDP promise (:mod:`ppdm_edu.audit.curve`);
+* :func:`audit_one_run`: one release, many canaries (Steinke, Nasr & Jagielski 2023);
+* :mod:`ppdm_edu.audit.library`: a maintained library's claim (OpenDP, optional extra);
 * the adapters (:func:`warner_randomizer`, ...): thin views of the course's
   :class:`~ppdm_edu.mechanisms.Mechanism` objects, which the audits also take directly.
 
@@ -24,6 +28,8 @@ from ._two_input import (
     audit_delta,
     audit_epsilon,
 )
+from .curve import TradeoffCurve, epsilon_delta_tradeoff, gdp_tradeoff, tradeoff_curve
+from .one_run import OneRunAudit, audit_one_run, laplace_histogram
 
 __all__ = [
     "EpsilonAudit",
@@ -31,6 +37,13 @@ __all__ = [
     "audit_epsilon",
     "audit_delta",
     "as_randomizer",
+    "TradeoffCurve",
+    "tradeoff_curve",
+    "epsilon_delta_tradeoff",
+    "gdp_tradeoff",
+    "OneRunAudit",
+    "audit_one_run",
+    "laplace_histogram",
     "warner_randomizer",
     "mrr_randomizer",
     "laplace_randomizer",
