@@ -1,6 +1,7 @@
 """Audited bounds before/after (issue 42): median over seeds per mechanism.
 
 Run: PYTHONPATH=$PWD python benchmarks/audit_bounds.py [n_seeds] [old_audit.py]
+(one-run audit: ``size`` is canaries for one release, runs per input for the two-input audit)
 The old audit (``git show 64107f9:ppdm_edu/audit.py`` with absolute imports) is optional.
 """
 from __future__ import annotations
@@ -45,5 +46,28 @@ def main(n_seeds=10, old_path=None):
               f"{new.min():8.3f} {int((new > 0).sum()):>4d}/{n_seeds}", flush=True)
 
 
+def one_run(n_seeds=10):
+    """One release of m canaries against the two-input audit of the same per-bin Laplace noise."""
+    import time
+
+    from ppdm_edu.audit import audit_one_run, laplace_histogram
+    from ppdm_edu.mechanisms import LaplaceMechanism
+
+    print(f"\n{'epsilon':>7s} {'audit':>10s} {'size':>9s} {'releases':>9s} {'median bound':>13s} {'s/audit':>8s}")
+    for eps in (1.0, 2.0):
+        for m in (1_000, 10_000, 100_000):
+            t = time.perf_counter()
+            b = [audit_one_run(laplace_histogram(eps), m, guesses=m // 10, rng=s).lower_bound
+                 for s in range(n_seeds)]
+            el = (time.perf_counter() - t) / n_seeds
+            print(f"{eps:7.1f} {'one-run':>10s} {m:9,d} {1:9,d} {np.median(b):13.3f} {el:8.3f}")
+            t = time.perf_counter()
+            b = [audit_epsilon(LaplaceMechanism(eps), 0.0, 1.0, trials=m, rng=s).lower_bound
+                 for s in range(n_seeds)]
+            el = (time.perf_counter() - t) / n_seeds
+            print(f"{eps:7.1f} {'two-input':>10s} {m:9,d} {2 * m:9,d} {np.median(b):13.3f} {el:8.3f}", flush=True)
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 10, sys.argv[2] if len(sys.argv) > 2 else None)
+    one_run(int(sys.argv[1]) if len(sys.argv) > 1 else 10)

@@ -77,7 +77,8 @@ WRONG = {
     "07.2": lambda r: [100 * r, 1.0, 2.0],
     "07.3": lambda r: [(r[0] / math.log(2), r[1]), (r[0], 1 - r[1]), (r[0], 100 * r[1]), (-r[0], r[1])],
     "07.4": lambda r: [0.5, 0.05, 0.5 * math.sqrt(10)],
-    "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
+    # 30: the smallest option offered; the next option above the reference is already refuted
+    "07.6": lambda r: [30, 10_000] + [t for t in nb07.AUDIT_TRIALS if t > r][:1],
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
                        98.0, 100.0],  # 98: §4's measured ratio; 100: θ = 2/3

@@ -510,6 +510,10 @@ def _describe(choice: _Choice) -> tuple[str, str]:
     return f"{words[0]} (x1/x0) and {words[1]} (x0/x1)", "pooled"
 
 
+#: Share of the selection runs that learn the scores (the rest tune the threshold on fresh runs).
+_FIT_SHARE = 0.5
+
+
 class _Parts(NamedTuple):
     fit: tuple[np.ndarray, np.ndarray]    # learns the scores
     tune: tuple[np.ndarray, np.ndarray]   # chooses the event (fresh runs: a learned table cannot flatter itself)
@@ -519,7 +523,7 @@ class _Parts(NamedTuple):
 def _split(out0, out1, selection: float) -> _Parts:
     n = out0.shape[0]
     n_sel = min(max(int(round(n * selection)), 2), n - 2)
-    n_fit = n_sel // 2
+    n_fit = int(n_sel * _FIT_SHARE)
     return _Parts((out0[:n_fit], out1[:n_fit]), (out0[n_fit:n_sel], out1[n_fit:n_sel]),
                   (out0[n_sel:], out1[n_sel:]))
 
