@@ -68,6 +68,26 @@ def one_run(n_seeds=10):
             print(f"{eps:7.1f} {'two-input':>10s} {m:9,d} {2 * m:9,d} {np.median(b):13.3f} {el:8.3f}", flush=True)
 
 
+def coverage(n_seeds=400):
+    """Share of seeds whose bound exceeds the true epsilon (the cases of tests/test_audit_coverage.py)."""
+    sys.path.insert(0, "tests")
+    from test_audit_coverage import CASES
+
+    print(f"\n{'case':12s} {'trials':>7s} {'conf':>5s} {'misses':>7s} {'allowed':>8s} {'median bound':>13s} {'true eps':>9s}")
+    from scipy import stats
+    for name, (make, x0, x1, delta, true_eps, trials) in CASES.items():
+        mech = make()
+        for conf in (0.5, 0.95):
+            b = np.array([audit_epsilon(mech, x0, x1, trials=trials, confidence=conf, delta=delta, rng=s).lower_bound
+                          for s in range(n_seeds)])
+            allowed = int(stats.binom.ppf(0.999, n_seeds, 1 - conf))
+            print(f"{name:12s} {trials:7,d} {conf:5.2f} {int((b > true_eps).sum()):4d}/{n_seeds} {allowed:8d} "
+                  f"{np.median(b):13.3f} {true_eps:9.3f}", flush=True)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["coverage"]:
+        coverage()
+        sys.exit()
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 10, sys.argv[2] if len(sys.argv) > 2 else None)
     one_run(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
