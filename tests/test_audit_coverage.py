@@ -1,4 +1,4 @@
-"""audit_epsilon keeps its stated confidence (issue 27, item 3).
+"""audit_epsilon and audit_delta keep their stated confidence.
 
 The direction of the ratio (x0/x1 or x1/x0) is chosen on the selection half with the event;
 the estimation half bounds one ratio. Bounding both directions on the estimation half and
@@ -12,25 +12,32 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ppdm_edu.audit import audit_epsilon, warner_randomizer
+from ppdm_edu.audit import audit_delta, audit_epsilon, warner_randomizer
+from ppdm_edu.mechanisms import (
+    GaussianNoiseMechanism,
+    GeneralizedRR,
+    LaplaceMechanism,
+    OptimizedUnaryEncoding,
+    UniformNoiseMechanism,
+    WarnerRR,
+)
 
 
 def test_direction_is_chosen_on_the_selection_half():
-    # A test double that ignores its input and rng: the first half of the runs (selection) and
-    # the second half (estimation) are set. Selection: "a" is 49 times likelier from x0 than
-    # from x1 (x0/x1 looks strongest; x1/x0's best event "c" only 48 times). Estimation: "a"
-    # is only twice as likely from x0, while "c" never comes from x0 (x1/x0 would look
-    # infinite there). The direction is fixed by the selection half: x0/x1 on "a".
-    half = 500
-    runs = {
-        0: np.r_[["a"] * 490, ["c"] * 10, ["a"] * 500],
-        1: np.r_[["a"] * 10, ["c"] * 480, ["b"] * 10, ["a"] * 250, ["c"] * 250],
-    }
+    # A test double that ignores its input and rng: the runs that learn and tune the event (the
+    # first half with selection=0.5: two blocks of 250) and those that estimate it (the second
+    # half) are set. Selection: "a" is 50 times likelier from x0 than from x1 (x0/x1 looks
+    # strongest; "c" from x1 only 4.9 times, and pooling the two dilutes "a"). Estimation: "a" is
+    # only twice as likely from x0, while "c" never comes from x0 (x1/x0 would look infinite
+    # there). The direction is fixed by the selection half: x0/x1 on "a".
+    block0 = ["a"] * 200 + ["c"] * 50
+    block1 = ["a"] * 4 + ["c"] * 246
+    runs = {0: np.array(block0 * 2 + ["a"] * 500), 1: np.array(block1 * 2 + ["a"] * 250 + ["c"] * 250)}
 
     def randomizer(values, rng):
         return runs[int(values[0])][: len(values)]
 
-    result = audit_epsilon(randomizer, 0, 1, trials=2 * half, rng=0)
+    result = audit_epsilon(randomizer, 0, 1, trials=1000, selection=0.5, rng=0)
     assert (result.direction, result.event) == ("x0/x1", "output = 'a'"), result
     assert result.lower_bound < math.log(2.0), result
 
@@ -56,3 +63,53 @@ def test_a_randomizer_taking_one_argument_is_refused_by_name():
 
     with pytest.raises(TypeError, match=r"randomizer must take two arguments \(values, rng\).*'one'"):
         audit_epsilon(one, 1, 0, trials=100, rng=0)
+
+
+def _gaussian():
+    return GaussianNoiseMechanism.for_epsilon(1.0, delta=1e-5)
+
+
+# (mechanism, x0, x1, delta, the true epsilon of that pair at delta, runs per input)
+CASES = {
+    "warner-0.75": (lambda: WarnerRR(0.75), 1, 0, 0.0, math.log(3), 1_000),
+    "warner-0.9": (lambda: WarnerRR(0.9), 1, 0, 0.0, math.log(9), 1_000),
+    "warner-0.99": (lambda: WarnerRR(0.99), 1, 0, 0.0, math.log(99), 1_000),
+    "grr-k4": (lambda: GeneralizedRR(4, 1.0), 0, 1, 0.0, 1.0, 1_000),
+    "oue-k4": (lambda: OptimizedUnaryEncoding(4, 1.0), 0, 3, 0.0, 1.0, 1_000),
+    "laplace": (lambda: LaplaceMechanism(1.0), 0.0, 1.0, 0.0, 1.0, 1_000),
+    # the Gaussian's epsilon at its delta is exact for the extreme pair (Balle & Wang 2018)
+    "gaussian": (_gaussian, 0.0, 1.0, 1e-5, _gaussian().epsilon, 20_000),
+}
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.95])
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_mechanism_keeps_the_stated_confidence(case, confidence):
+    # 400 seeds: the bound exceeds the true epsilon (at the audited delta) in at most a share
+    # 1 - confidence of them, up to what a Binomial(400, 1 - confidence) exceeds with probability
+    # 0.001. Small audits on purpose: coverage must hold at any number of runs, and the
+    # event choice (learned ratio, Neyman-Pearson thresholds, pooled tails) is exercised.
+    make, x0, x1, delta, true_eps, trials = CASES[case]
+    mech = make()
+    n_seeds = 400
+    bounds = np.array([audit_epsilon(mech, x0, x1, trials=trials, confidence=confidence, delta=delta,
+                                     rng=s).lower_bound for s in range(n_seeds)])
+    misses = int((bounds > true_eps + 1e-12).sum())
+    allowed = int(stats.binom.ppf(0.999, n_seeds, 1 - confidence))
+    assert misses <= allowed, (misses, allowed)
+    assert bounds.max() > 0  # the audit does show something (a vacuous bound covers trivially)
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.95])
+def test_delta_audit_of_uniform_noise_keeps_the_stated_confidence(confidence):
+    # uniform noise of half-width a > 1/2 on inputs 0 and 1: outputs in [-a, 1 - a) come only
+    # from x0, a share 1 / (2 a) of its outputs; that share is the true delta at every finite
+    # epsilon (on the overlap both densities are equal)
+    mech = UniformNoiseMechanism(0.8)
+    true_delta = 1.0 / (2 * 0.8)
+    n_seeds = 400
+    bounds = np.array([audit_delta(mech, 0.0, 1.0, epsilon=1.0, trials=500, confidence=confidence,
+                                   rng=s).lower_bound for s in range(n_seeds)])
+    misses = int((bounds > true_delta + 1e-12).sum())
+    assert misses <= int(stats.binom.ppf(0.999, n_seeds, 1 - confidence)), misses
+    assert np.median(bounds) > 0.5

@@ -78,7 +78,8 @@ WRONG = {
     "07.2": lambda r: [100 * r, 1.0, 2.0],
     "07.3": lambda r: [(r[0] / math.log(2), r[1]), (r[0], 1 - r[1]), (r[0], 100 * r[1]), (-r[0], r[1])],
     "07.4": lambda r: [0.5, 0.05, 0.5 * math.sqrt(10)],
-    "07.6": lambda r: [30, 10_000, 300],  # 30: the smallest option offered
+    # 30: the smallest option offered; the next option above the reference is already refuted
+    "07.6": lambda r: [30, 10_000] + [t for t in nb07.AUDIT_TRIALS if t > r][:1],
     # "write it yourself": wrong functions (tests/test_write_it_yourself.py checks each one's hint)
     "02.5": lambda r: [lambda w, m, prior, pdf: prior, lambda w, m, prior, pdf: prior * 2],
     "03.5": lambda r: [(r[0], lambda reports, theta: float(np.mean(reports))),

@@ -120,7 +120,9 @@ def test_oue_bits():
 @pytest.mark.parametrize("mech", [WarnerRR.for_epsilon(1.0), GeneralizedRR(3, 1.0), OptimizedUnaryEncoding(3, 1.0),
                                   LaplaceMechanism(1.0)])
 def test_audit_accepts_a_mechanism_and_never_refutes_a_true_claim(mech):
-    audit = audit_epsilon(mech, 0, 1, trials=20_000, rng=0)
+    # at confidence 0.999 a true claim is refuted in at most 0.1 % of seeds (a 95 % audit exceeds
+    # the truth in up to 5 %: tests/test_audit_coverage.py counts that over 400 seeds)
+    audit = audit_epsilon(mech, 0, 1, trials=20_000, confidence=0.999, rng=0)
     assert 0 < audit.lower_bound <= mech.epsilon
 
 

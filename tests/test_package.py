@@ -204,6 +204,8 @@ def test_library_imports_need_no_lab_extra():
     # the [cluster] extra (dask) is imported inside functions only, when --backend dask is asked
     # for (tests/test_site.py checks that no module imports it at module level)
     allowed |= set(_requirement_names(project["optional-dependencies"]["cluster"]))
+    # the [audit-lib] extra (OpenDP) is imported inside ppdm_edu.audit.library's functions only
+    allowed |= set(_requirement_names(project["optional-dependencies"]["audit-lib"]))
     stdlib = set(sys.stdlib_module_names)
     found = {}
     for path in sorted((ROOT / "ppdm_edu").rglob("*.py")):

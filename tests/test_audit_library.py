@@ -1,0 +1,34 @@
+"""A real library's claim put to the test: OpenDP's geometric mechanism (optional extra audit-lib)."""
+from __future__ import annotations
+
+import pytest
+
+from ppdm_edu.audit import audit_epsilon
+from ppdm_edu.audit.library import opendp_available, opendp_geometric
+
+pytestmark = pytest.mark.skipif(not opendp_available(), reason="OpenDP (extra audit-lib) not installed")
+
+
+def test_opendp_geometric_claim_is_not_refuted_and_its_own_map_agrees():
+    lib = opendp_geometric(1.0)
+    assert lib.library_epsilon == pytest.approx(1.0)
+    # OpenDP cannot be seeded: confidence 0.999 keeps a false refutation below 1 in 1,000 runs
+    audit = audit_epsilon(lib.randomizer, 0, 1, trials=20_000, confidence=0.999)
+    assert not audit.refutes(lib.claimed_epsilon), audit
+    assert audit.lower_bound > 0.5, audit  # and the audit is not vacuous
+
+
+def test_a_broken_scale_is_caught():
+    # the caller claims epsilon = 1 but passes half the scale it needs: the true epsilon is 2
+    lib = opendp_geometric(1.0, scale_factor=0.5)
+    assert lib.library_epsilon == pytest.approx(2.0)  # OpenDP's own map knows
+    audit = audit_epsilon(lib.randomizer, 0, 1, trials=20_000, confidence=0.999)
+    assert audit.refutes(lib.claimed_epsilon), audit
+    assert audit.lower_bound <= 2.0
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="sensitivity"):
+        opendp_geometric(1.0, sensitivity=0)
+    with pytest.raises(ValueError, match="epsilon"):
+        opendp_geometric(0.0)
