@@ -39,7 +39,7 @@ MECH = "ppdm_edu/mechanisms.py"
 PRIV = "ppdm_edu/privacy.py"
 CHECK = "ppdm_edu/exercises/checking.py"
 ITER = "ppdm_edu/reconstruction/_iteration.py"
-T_RR = ("tests/test_randomized_response.py",)
+T_RR = ("tests/test_randomized_response.py", "tests/test_mechanism_refusals.py")
 T_MECH = ("tests/test_mechanisms.py", "tests/test_mechanism_estimators.py", "tests/test_mechanism_refusals.py",
           "tests/test_ldp.py")
 T_PRIV = ("tests/test_privacy.py",)
