@@ -24,6 +24,7 @@ from test_api_sweep import CATALOGUE, KIND, _call, _has_nan, _names_argument
 
 from ppdm_edu import GaussianNoise
 from ppdm_edu.__main__ import build_parser, main
+from ppdm_edu.experiments.shapes import Float
 
 
 def _experiments_modules() -> list[str]:
@@ -108,8 +109,8 @@ BASELINES = {
     "experiments.report.run_reproduction": (None, {}),
     "experiments.report.documented_as": (dict(step="plan"), {"step": "choice"}),
     "experiments.report.check_plan": (dict(mode="quick", seed=0), {"seed": "int"}),
-    "experiments.tasks.encode_result": (dict(value=[1.0, 2]), {}),
-    "experiments.tasks.decode_result": (dict(text='{"~":"list","items":[1.0,2]}'), {"text": "choice"}),
+    "experiments.shapes.result_shape": (dict(shape=Float()), {}),
+    "experiments.shapes.shape_of": (dict(func=len, kwargs={}), {}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
     "experiments.tasks.task_rng": (dict(seed=0), {"seed": "int"}),
     "experiments.tasks.task_seed_sequence": (dict(seed=0), {"seed": "int"}),

@@ -15,9 +15,10 @@ worker process or on a dask worker. :func:`run_tasks` runs them with joblib and
 * keeps a checkpoint per finished task (``checkpoint_dir``, one JSON file per task, named by the
   hash of the task's key, function, arguments and seed, the package version and the source of
   the code it runs): Ctrl-C stops the workers and keeps what is finished, a re-run computes only
-  the missing tasks, ``fresh=True`` ignores them. A checkpoint is data, never code (no pickle:
-  :func:`encode_result` stores numbers, arrays and tables exactly); one that does not parse is
-  recomputed with a note naming the file;
+  the missing tasks, ``fresh=True`` ignores them. A checkpoint is data, never code (no pickle):
+  plain JSON checked on load against the shape the task function declares with
+  :func:`~ppdm_edu.experiments.shapes.result_shape` (field names, types, ranges, lengths); one
+  that does not fit is recomputed with a note naming the file;
 * computes a task that appears twice (same key and arguments) once.
 
 joblib, dask and tqdm are imported inside the functions: ``import ppdm_edu`` starts no process
@@ -35,8 +36,8 @@ True
 """
 from __future__ import annotations
 
-import base64
 import contextlib
+import errno
 import functools
 import hashlib
 import json
@@ -52,14 +53,16 @@ from typing import cast
 
 import numpy as np
 
+from .outputs import disk_fault
+from .shapes import result_shape, shape_of
+
 __all__ = [
     "Task",
     "TaskFailed",
     "WorkerDied",
     "SchedulerUnreachable",
     "CheckpointError",
-    "encode_result",
-    "decode_result",
+    "result_shape",
     "TaskRun",
     "run_tasks",
     "task_rng",
@@ -366,251 +369,33 @@ def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
 
 
 # ---------------------------------------------------------------------------------------------
-# checkpoints: JSON that cannot run code (never pickle: a crafted pickle runs code when loaded)
+# checkpoints: JSON checked against the task's result shape (never pickle: a pickle runs code)
 # ---------------------------------------------------------------------------------------------
 _FORMAT = "ppdm-edu task checkpoint"
-_FORMAT_VERSION = 1
-_RAW_KINDS = "biufcmMUS"   # numpy kinds stored as their raw bytes (exact, no object)
-_TAG = "~"                  # every JSON object in a checkpoint is a tagged value
+_FORMAT_VERSION = 2
 
 
 class CheckpointError(ValueError):
-    """A checkpoint file that does not parse or has the wrong shape (the task is recomputed)."""
-
-
-def _encode_strings(values, dtype) -> dict:
-    import pandas as pd
-
-    items = [None if pd.isna(v) else str(v) for v in values]
-    na = "nan" if dtype.na_value is not pd.NA else "NA"
-    return {_TAG: "strings", "storage": dtype.storage, "na": na, "items": items}
-
-
-def _column(values, dtype):
-    """A column of a table (or an index) under its dtype: numpy dtypes and pandas' strings."""
-    import pandas as pd
-
-    if isinstance(dtype, np.dtype):
-        return _encode(np.asarray(values, dtype=dtype))
-    if isinstance(dtype, pd.StringDtype):
-        return _encode_strings(values, dtype)
-    raise TypeError(f"a checkpoint cannot hold a table column of dtype {dtype}")
-
-
-def _decode_column(data):
-    import pandas as pd
-
-    if isinstance(data, dict) and data.get(_TAG) == "strings":
-        na = np.nan if data["na"] == "nan" else pd.NA
-        dtype = pd.StringDtype(storage=data["storage"], na_value=na)
-        return pd.array([None if v is None else _expect(v, str) for v in data["items"]], dtype=dtype)
-    value = _decode(data)
-    if not isinstance(value, np.ndarray):
-        raise CheckpointError("a table column is not an array")
-    return value
-
-
-def _encode_index(index) -> dict:
-    import pandas as pd
-
-    if isinstance(index, pd.MultiIndex):
-        raise TypeError("a checkpoint cannot hold a MultiIndex")
-    if isinstance(index, pd.RangeIndex):
-        return {_TAG: "RangeIndex", "start": index.start, "stop": index.stop, "step": index.step,
-                "name": _encode(index.name)}
-    return {_TAG: "Index", "values": _column(index, index.dtype), "name": _encode(index.name)}
-
-
-def _decode_index(data):
-    import pandas as pd
-
-    tag = data.get(_TAG) if isinstance(data, dict) else None
-    if tag == "RangeIndex":
-        return pd.RangeIndex(_expect(data["start"], int), _expect(data["stop"], int),
-                             _expect(data["step"], int), name=_decode(data["name"]))
-    if tag == "Index":
-        values = _decode_column(data["values"])
-        return pd.Index(values, dtype=values.dtype, name=_decode(data["name"]))
-    raise CheckpointError(f"expected an index, got {str(data)[:60]}")
-
-
-def _encode(value):
-    """``value`` as JSON-ready data, exactly: None, bool, int, float, str, list, tuple, dict,
-    numpy scalars and arrays, pandas Series and DataFrames (numpy or string columns)."""
-    import pandas as pd
-
-    if value is None or isinstance(value, (bool, str)) and type(value) in (bool, str):
-        return value
-    if type(value) is int:
-        return value
-    if type(value) is float:
-        # JSON has no NaN/inf; repr() of a finite float reads back to the same float
-        return value if math.isfinite(value) else {_TAG: "float", "repr": repr(value)}
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
-        return {_TAG: type(value).__name__, "items": [_encode(v) for v in value]}
-    if type(value) is dict:
-        return {_TAG: "dict", "items": [[_encode(k), _encode(v)] for k, v in value.items()]}
-    if isinstance(value, np.ndarray) and type(value) is np.ndarray:
-        if value.dtype.kind in _RAW_KINDS and value.dtype.names is None:
-            raw = np.ascontiguousarray(value).tobytes()
-            return {_TAG: "ndarray", "dtype": value.dtype.str, "shape": list(value.shape),
-                    "b64": base64.b64encode(raw).decode("ascii")}
-        if value.dtype.kind == "O":
-            return {_TAG: "ndarray", "dtype": "O", "shape": list(value.shape),
-                    "items": [_encode(v) for v in value.ravel()]}
-        raise TypeError(f"a checkpoint cannot hold an array of dtype {value.dtype}")
-    if isinstance(value, np.generic) and value.dtype.kind in _RAW_KINDS:
-        return {_TAG: "scalar", "dtype": value.dtype.str,
-                "b64": base64.b64encode(value.tobytes()).decode("ascii")}
-    if type(value) is pd.Series:
-        return {_TAG: "Series", "values": _column(value.array, value.dtype),
-                "index": _encode_index(value.index), "name": _encode(value.name)}
-    if type(value) is pd.DataFrame:
-        return {_TAG: "DataFrame", "index": _encode_index(value.index),
-                "columns": _encode_index(value.columns),
-                "data": [_column(value.iloc[:, j].array, value.dtypes.iloc[j]) for j in range(value.shape[1])]}
-    raise TypeError(f"a checkpoint cannot hold a {type(value).__module__}.{type(value).__qualname__}")
-
-
-def _expect(value, kind):
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise CheckpointError(f"expected {kind.__name__}, got {type(value).__name__}")
-    return value
-
-
-def _raw_dtype(text) -> np.dtype:
-    dtype = np.dtype(_expect(text, str))
-    if dtype.kind not in _RAW_KINDS or dtype.names is not None:
-        raise CheckpointError(f"dtype {text!r} is not stored as raw bytes")
-    return dtype
-
-
-def _decode(data):
-    """The inverse of :func:`_encode`; anything else raises :class:`CheckpointError`."""
-    import pandas as pd
-
-    if data is None or isinstance(data, (bool, int, str)):
-        return data
-    if isinstance(data, float):
-        return data
-    if not isinstance(data, dict) or _TAG not in data:
-        raise CheckpointError(f"unexpected JSON value {str(data)[:60]}")
-    tag = data[_TAG]
-    if tag == "float":
-        text = _expect(data["repr"], str)
-        if text not in ("nan", "inf", "-inf"):
-            raise CheckpointError(f"bad float {text!r}")
-        return float(text)
-    if tag in ("list", "tuple"):
-        items = [_decode(v) for v in _expect(data["items"], list)]
-        return items if tag == "list" else tuple(items)
-    if tag == "dict":
-        out = {}
-        for pair in _expect(data["items"], list):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise CheckpointError("a dict item is not a [key, value] pair")
-            out[_decode(pair[0])] = _decode(pair[1])
-        return out
-    if tag == "ndarray":
-        shape = tuple(_expect(n, int) for n in _expect(data["shape"], list))
-        if data["dtype"] == "O":
-            items = [_decode(v) for v in _expect(data["items"], list)]
-            out = np.empty(len(items), dtype=object)
-            out[:] = items
-            return out.reshape(shape)
-        dtype = _raw_dtype(data["dtype"])
-        raw = base64.b64decode(_expect(data["b64"], str), validate=True)
-        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
-    if tag == "scalar":
-        dtype = _raw_dtype(data["dtype"])
-        raw = base64.b64decode(_expect(data["b64"], str), validate=True)
-        if len(raw) != dtype.itemsize:
-            raise CheckpointError("a scalar of the wrong size")
-        return np.frombuffer(raw, dtype=dtype)[0]
-    if tag == "Series":
-        index = _decode_index(data["index"])
-        values = _decode_column(data["values"])
-        return pd.Series(values, index=index, name=_decode(data["name"]), copy=True)
-    if tag == "DataFrame":
-        index, columns = _decode_index(data["index"]), _decode_index(data["columns"])
-        cols = [_decode_column(c) for c in _expect(data["data"], list)]
-        if len(cols) != len(columns) or any(len(c) != len(index) for c in cols):
-            raise CheckpointError("a table whose columns do not match its index")
-        frame = pd.DataFrame({j: c for j, c in enumerate(cols)}, index=index)
-        frame.columns = columns
-        return frame
-    raise CheckpointError(f"unknown tag {str(tag)[:40]!r}")
+    """A checkpoint file that does not parse or does not fit its task (the task is recomputed)."""
 
 
 def _reject_constant(name):
     raise CheckpointError(f"{name} is not JSON")
 
 
-def encode_result(value) -> str:
-    """A task's result as JSON text (exact; readable without running any code).
-
-    Parameters
-    ----------
-    value : object
-        None, bool, int, float, str, list, tuple, dict, numpy scalars and arrays (numeric,
-        bytes, str, or object arrays of these), pandas Series and DataFrames (numpy or
-        string columns, a plain or range index).
-
-    Returns
-    -------
-    str
-        The JSON text; :func:`decode_result` gives back an equal value of the same types.
-
-    Raises
-    ------
-    TypeError
-        For any other type (such a result is not checkpointed).
-
-    Examples
-    --------
-    >>> decode_result(encode_result({"acc": 0.1, "runs": (1, 2)}))
-    {'acc': 0.1, 'runs': (1, 2)}
-    """
-    return json.dumps(_encode(value), allow_nan=False, separators=(",", ":"))
-
-
-def decode_result(text: str):
-    """The value :func:`encode_result` wrote.
-
-    Parameters
-    ----------
-    text : str
-        JSON text from :func:`encode_result`.
-
-    Returns
-    -------
-    object
-        The value, of the same types.
-
-    Raises
-    ------
-    CheckpointError
-        If the text does not parse or has the wrong shape.
-
-    Examples
-    --------
-    >>> decode_result(encode_result([1.5, float("nan")]))
-    [1.5, nan]
-    """
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-        return _decode(data)
-    except CheckpointError:
-        raise
-    except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError) as exc:
-        raise CheckpointError(f"text is not a checkpoint's JSON ({type(exc).__name__}: {exc})") from None
+def _json_key(task: Task) -> list:
+    """The task's key as it reads back from JSON (tuples in it become lists)."""
+    return json.loads(json.dumps(list(task.key)))
 
 
 class _Checkpoints:
-    """One JSON file per finished task under ``folder`` (written atomically, never pickled)."""
+    """One JSON file per finished task under ``folder``, written atomically, read only if it
+    fits the task's key and result shape (:mod:`~ppdm_edu.experiments.shapes`)."""
 
     def __init__(self, folder):
         self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "the checkpoint folder is a file", str(self.folder))
         self.folder.mkdir(parents=True, exist_ok=True)
         self.notes: list[str] = []
         old = sorted(self.folder.glob("*.pkl"))
@@ -627,41 +412,47 @@ class _Checkpoints:
         return self.folder / f"{task.fingerprint()}.json"
 
     def load(self, task: Task):
+        """``(True, result)`` from a checkpoint that fits ``task``; else ``(False, None)``."""
         path = self.path(task)
-        if not path.exists():
+        if not os.path.lexists(path):
             return False, None
         try:
+            if not path.is_file():
+                raise CheckpointError("it is not a regular file")
             data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
             if not isinstance(data, dict) or data.get("format") != _FORMAT:
                 raise CheckpointError("not a ppdm-edu task checkpoint")
             if data.get("version") != _FORMAT_VERSION:
                 raise CheckpointError(f"format version {data.get('version')!r}, expected {_FORMAT_VERSION}")
-            if data.get("key") != _encode(tuple(task.key)):
+            if data.get("key") != _json_key(task):
                 raise CheckpointError("it belongs to another task")
-            value = _decode(data["result"])
-        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError,
-                OverflowError, RecursionError) as exc:
-            self._note(f"checkpoint {path} is unusable ({type(exc).__name__}: {str(exc)[:120]}); "
+            value = shape_of(task.func, task.kwargs).load(data.get("result"))
+        except (OSError, ValueError, RecursionError) as exc:  # ShapeError, CheckpointError, bad UTF-8
+            self._note(f"checkpoint {path} is unusable ({type(exc).__name__}: {str(exc)[:160]}); "
                        f"recomputing task {task.name}")
             return False, None
         return True, value
 
     def save(self, task: Task, result) -> None:
         try:
-            body = {"format": _FORMAT, "version": _FORMAT_VERSION, "key": _encode(tuple(task.key)),
-                    "task": task.name, "result": _encode(result)}
+            body = {"format": _FORMAT, "version": _FORMAT_VERSION, "key": _json_key(task), "task": task.name,
+                    "result": shape_of(task.func, task.kwargs).dump(result)}
             text = json.dumps(body, allow_nan=False, separators=(",", ":"))
-        except TypeError as exc:
-            self._note(f"task {task.name} is not checkpointed: {exc}")
+        except (ValueError, TypeError) as exc:   # ShapeError: the result does not fit its shape
+            self._note(f"task {task.name} is not checkpointed: its result does not fit its shape ({exc})")
             return
         path = self.path(task)
         tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
         try:
-            with open(tmp, "w", encoding="utf-8") as fh:
+            with open(tmp, "x", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, path)
+        except OSError as exc:
+            if disk_fault(exc) is not None:   # a full or read-only disk stops the run (one line)
+                raise
+            self._note(f"task {task.name} is not checkpointed: cannot write {path} ({exc.strerror or exc})")
         finally:  # a full disk must not leave a half-written file behind
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):
                 tmp.unlink()
 
 
