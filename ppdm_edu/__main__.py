@@ -7,7 +7,8 @@ independent tasks run on every core (``--jobs``, default all) or on a dask clust
 (``--backend dask``, with ``--scheduler ADDRESS`` for a running one); the same ``--seed`` gives
 the same result files whatever the parallelism. Finished tasks are kept in ``OUT/.checkpoints``:
 after Ctrl-C, the same command resumes (``--fresh`` starts over). The files are written into a
-temporary folder beside ``--out`` and moved in when all are complete; a second run into the same
+temporary folder inside ``--out`` (``.staging-PID``, on its own file system) and moved into
+place when all are complete; a second run into the same
 ``--out`` stops at once (``OUT/.lock``). A fault (full or read-only disk, an unreachable
 scheduler, a killed worker, a busy ``--out``) is one line on stderr and a non-zero exit code.
 """
@@ -147,7 +148,7 @@ def main(argv=None) -> int:
 
     failed = None
     try:
-        # one run per output folder; the files are written beside it and moved in when complete
+        # one run per output folder; the files are staged inside it and moved in when complete
         with output_lock(args.out), staged_output(args.out) as stage, \
                 execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                           timeout=args.timeout):
@@ -169,7 +170,10 @@ def main(argv=None) -> int:
     except OSError as exc:
         fault = disk_fault(exc)
         if fault is None:
-            raise
+            if exc.filename is None:
+                raise
+            # a file-system fault on one path (e.g. a file where the checkpoint folder belongs)
+            return _fail(f"cannot use {exc.filename}: {exc.strerror or exc}; {args.out} was left as it was")
         where = fault.filename or args.out
         return _fail(f"cannot write {where}: {fault.strerror} [Errno {fault.errno}]; {args.out} was "
                      "left as it was (finished tasks are kept in its .checkpoints when it is writable); "

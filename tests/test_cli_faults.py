@@ -93,19 +93,43 @@ def test_a_second_run_into_the_same_out_says_another_run_holds_it(tmp_path, caps
 
 
 # -- 5. a full or read-only disk ------------------------------------------------------------------
-@pytest.fixture
-def tmpfs(tmp_path):
-    """Mount a 1 MB tmpfs; root only (skipped otherwise)."""
-    mount = tmp_path / "mnt"
+def _mount_tmpfs(mount: Path, size: str):
+    """Mount a tmpfs of ``size`` at ``mount``; root only (skipped otherwise)."""
     mount.mkdir()
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root (a full disk cannot be made otherwise)")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+        pytest.skip("mounting a tmpfs needs root (a full disk or a mount point cannot be made otherwise)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     yield mount
     subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A 1 MB tmpfs mounted in tmp_path."""
+    yield from _mount_tmpfs(tmp_path / "mnt", "1m")
+
+
+@pytest.fixture
+def volume(tmp_path):
+    """A 64 MB tmpfs mounted in tmp_path: another file system than its parent folder's."""
+    yield from _mount_tmpfs(tmp_path / "volume", "64m")
+
+
+def test_an_out_that_is_a_mount_point_works(volume, tmp_path, capsys, tiny):
+    # a Docker volume, a USB stick: nothing may be staged beside --out, on the parent's file system
+    assert os.stat(volume).st_dev != os.stat(volume.parent).st_dev
+    code = main(["reproduce", "du-zhan", "--out", str(volume), "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 0 and "Traceback" not in err, err
+    assert (volume / "du-zhan.csv").is_file() and (volume / "du-zhan.md").is_file()
+    assert _leftovers(volume) == [] and _leftovers(volume.parent) == []
+    # a re-run (resumed from the checkpoints) replaces the files in place, same bytes
+    before = (volume / "du-zhan.csv").read_bytes()
+    assert main(["reproduce", "du-zhan", "--out", str(volume), "--jobs", "1"]) == 0
+    assert (volume / "du-zhan.csv").read_bytes() == before and _leftovers(volume) == []
 
 
 def _fill(mount: Path, leave: int) -> None:
@@ -123,7 +147,8 @@ def _fill(mount: Path, leave: int) -> None:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    return sorted(str(p) for p in folder.rglob("*") if ".tmp" in p.name or ".partial-" in p.name)
+    return sorted(str(p) for p in folder.rglob("*")
+                  if ".tmp" in p.name or ".partial-" in p.name or p.name.startswith(".staging-"))
 
 
 def test_a_full_disk_while_writing_the_outputs_leaves_out_as_it_was(tmpfs, tmp_path, capsys, tiny):

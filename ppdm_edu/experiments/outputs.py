@@ -7,8 +7,9 @@
   operating system when the process ends, even on SIGKILL). A second run into the same ``OUT``
   stops at once with :class:`OutputBusy`, which names the other run's process id, instead of
   computing everything a second time beside it.
-* :func:`staged_output` gives the run a temporary folder beside ``OUT``
-  (``.OUT.partial-PID``). The CSVs, figures and reports are written there and moved into ``OUT``
+* :func:`staged_output` gives the run a temporary folder inside ``OUT`` (``OUT/.staging-PID``,
+  on ``OUT``'s own file system, so that the final moves are renames even when ``OUT`` is a mount
+  point). The CSVs, figures and reports are written there and moved into ``OUT``
   only when all of them are complete, so a full disk or a crash leaves ``OUT`` as it was (never
   new CSVs beside an old report); the temporary folder is removed on every path. Checkpoints
   still go to ``OUT/.checkpoints`` (each one is written atomically), so a re-run resumes.
@@ -115,13 +116,17 @@ def output_lock(out_dir):
         fh.close()  # closing releases the lock
 
 
+STAGE_PREFIX = ".staging-"
+
+
 def _stage_name(out: Path, pid: int | str) -> Path:
-    return out.parent / f".{out.name}.partial-{pid}"
+    # inside OUT, not beside it: os.replace cannot cross file systems (a mount point, a volume)
+    return out / f"{STAGE_PREFIX}{pid}"
 
 
 @contextlib.contextmanager
 def staged_output(out_dir):
-    """A temporary folder beside ``out_dir`` for the run's files, moved into it when complete.
+    """A temporary folder inside ``out_dir`` for the run's files, moved into it when complete.
 
     Inside the block, :func:`~ppdm_edu.experiments.report.checkpoint_folder` of the temporary
     folder is ``out_dir/.checkpoints``. When the block ends without an exception, every file of
@@ -141,7 +146,7 @@ def staged_output(out_dir):
     """
     out = Path(out_dir).absolute()
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.parent.glob(f".{out.name}.partial-*"):  # left by a killed run (we hold the lock)
+    for stale in out.glob(f"{STAGE_PREFIX}*"):  # left by a killed run (we hold the lock)
         shutil.rmtree(stale, ignore_errors=True)
     stage = _stage_name(out, os.getpid())
     stage.mkdir()
