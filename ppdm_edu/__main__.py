@@ -142,7 +142,7 @@ def main(argv=None) -> int:
     if args.out.exists() and not args.out.is_dir() or any(p.exists() and not p.is_dir() for p in args.out.parents):
         return _fail(f"--out {args.out} is not a folder (a file of that name, or above it, exists)")
 
-    from .experiments.outputs import OutputBusy, disk_fault, output_lock, staged_output
+    from .experiments.outputs import OutputBusy, UnsafeLock, disk_fault, output_lock, staged_output
     from .experiments.reproduce_all import ReproductionFailed
     from .experiments.tasks import SchedulerUnreachable, WorkerDied, execution
 
@@ -165,7 +165,7 @@ def main(argv=None) -> int:
         print(f"\ninterrupted: the finished tasks are kept in {checkpoint_folder(args.out)}; "
               "run the same command again to resume (--fresh to start over)", file=sys.stderr)
         return 130
-    except (OutputBusy, SchedulerUnreachable, WorkerDied) as exc:
+    except (OutputBusy, UnsafeLock, SchedulerUnreachable, WorkerDied) as exc:
         return _fail(exc)
     except OSError as exc:
         fault = disk_fault(exc)

@@ -92,6 +92,31 @@ def test_a_second_run_into_the_same_out_says_another_run_holds_it(tmp_path, caps
     assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0   # free again
 
 
+@pytest.mark.parametrize("kind", ["link", "dangling link", "folder", "fifo"])
+def test_a_lock_that_is_not_a_regular_file_is_refused_and_its_target_untouched(tmp_path, capsys, kind):
+    out = tmp_path / "out"
+    out.mkdir()
+    target = tmp_path / "precious.txt"
+    if kind == "link":
+        target.write_text("do not truncate me\n")
+        (out / ".lock").symlink_to(target)
+    elif kind == "dangling link":
+        (out / ".lock").symlink_to(target)               # the run must not create the target
+    elif kind == "folder":
+        (out / ".lock").mkdir()
+    else:
+        os.mkfifo(out / ".lock")                        # opening it must not block
+    code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
+    assert code != 0
+    line = _one_error_line(capsys.readouterr().err)
+    assert str(out / ".lock") in line and "not a regular file" in line, line
+    if kind == "link":
+        assert target.read_text() == "do not truncate me\n"
+    if kind == "dangling link":
+        assert not target.exists()
+    assert not (out / ".checkpoints").exists()           # it computed nothing
+
+
 # -- 5. a full or read-only disk ------------------------------------------------------------------
 def _mount_tmpfs(mount: Path, size: str):
     """Mount a tmpfs of ``size`` at ``mount``; root only (skipped otherwise)."""

@@ -33,10 +33,11 @@ import contextvars
 import errno
 import os
 import shutil
+import stat
 import sys
 from pathlib import Path
 
-__all__ = ["OutputBusy", "output_lock", "staged_output", "published_path", "disk_fault", "DISK_ERRNOS"]
+__all__ = ["OutputBusy", "UnsafeLock", "output_lock", "staged_output", "published_path", "disk_fault", "DISK_ERRNOS"]
 
 # (temporary folder, output folder) of the staged_output block this context is in
 _STAGE: contextvars.ContextVar = contextvars.ContextVar("ppdm_edu_stage", default=None)
@@ -51,6 +52,29 @@ LOCK_NAME = ".lock"
 
 class OutputBusy(RuntimeError):
     """Another run holds the lock on the output folder."""
+
+
+class UnsafeLock(RuntimeError):
+    """``OUT/.lock`` is a symbolic link or not a regular file: it is not opened, its target untouched."""
+
+
+def _open_lock(path: Path):
+    """Open ``path`` for reading and writing without following a link (its target is never touched)."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    refused = UnsafeLock(f"{path} is not a regular file (a symbolic link, a folder or a device): a run "
+                         "never writes through it; remove it and run again")
+    if path.is_symlink():          # where O_NOFOLLOW does not exist (Windows)
+        raise refused
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+            raise refused from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):    # a FIFO opened without blocking
+        os.close(fd)
+        raise refused
+    return os.fdopen(fd, "r+", encoding="utf-8")
 
 
 def _lock_file(fh) -> bool:
@@ -94,13 +118,15 @@ def output_lock(out_dir):
     ------
     OutputBusy
         If another process holds the lock (the message names its process id).
+    UnsafeLock
+        If ``OUT/.lock`` is a symbolic link or not a regular file (nothing is written through it).
     OSError
         If the folder cannot be created or the lock file not written (see :func:`disk_fault`).
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / LOCK_NAME
-    fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole block
+    fh = _open_lock(path)  # held for the whole block
     try:
         if not _lock_file(fh):
             fh.seek(0)
