@@ -58,13 +58,16 @@ def _seed(text: str) -> int:
 
 
 def _jobs(text: str) -> int:
+    from .experiments.tasks import check_jobs
+
     try:
-        value = int(text)
+        value: object = int(text)
     except ValueError:
-        value = 0
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"--jobs must be a positive number or -1 (all cores), got {text}")
-    return value
+        value = text              # refused below, with the allowed range
+    try:
+        return check_jobs(value, "--jobs")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _seconds(text: str) -> float:

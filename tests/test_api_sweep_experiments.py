@@ -255,7 +255,7 @@ CLI_BAD = {
     "--out": [["reproduce", "du-zhan", "--out", "{file}"], ["reproduce", "du-zhan", "--out", "{file}/sub"],
               ["reproduce", "du-zhan", "--out"]],
     "--seed": [["reproduce", "du-zhan", "--seed", v] for v in ("-1", "x", "1.5", "nan", str(2**32))],
-    "--jobs": [["reproduce", "du-zhan", "--jobs", v] for v in ("0", "-2", "x", "1.5")],
+    "--jobs": [["reproduce", "du-zhan", "--jobs", v] for v in ("0", "-2", "x", "1.5", "1000000", "1e6")],
     "--backend": [["reproduce", "du-zhan", "--backend", "spark"]],
     "--scheduler": [["reproduce", "du-zhan", "--scheduler", "tcp://127.0.0.1:1"],
                     ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "not an address"]],

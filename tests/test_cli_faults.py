@@ -73,6 +73,18 @@ def test_a_refused_port_is_one_line(tmp_path):
     assert seconds < 30, seconds
 
 
+@pytest.mark.parametrize("value", ["1000000", str(4 * (os.cpu_count() or 1) + 1), "0", "-2", "many"])
+def test_too_many_jobs_is_one_line_naming_the_allowed_range(value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["reproduce", "du-zhan", "--jobs", value, "--out", "unused"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "Traceback" not in err, err
+    top = 4 * (os.cpu_count() or 1)
+    assert f"--jobs must be -1 (every core) or a whole number from 1 to {top}" in err and value in err, err
+    with pytest.raises(ValueError, match=f"n_jobs must be -1 .* from 1 to {top}"):
+        run_tasks([], n_jobs=int(value) if value.lstrip("-").isdigit() else value)
+
+
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
 def test_a_bad_timeout_is_refused(value, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -69,6 +69,8 @@ __all__ = [
     "task_seed_sequence",
     "root_seed",
     "execution",
+    "check_jobs",
+    "max_jobs",
     "BACKENDS",
 ]
 
@@ -487,6 +489,8 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     """
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
+    if n_jobs is not None:
+        n_jobs = check_jobs(n_jobs)
     tasks = list(tasks)
     bad = [t for t in tasks if not isinstance(t, Task)]
     if bad:
@@ -551,6 +555,50 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     keys = lambda idx: tuple(tuple(tasks[i].key) for i in sorted(idx))  # noqa: E731
     return TaskRun(results=results, computed=keys(computed), resumed=keys(resumed), failed=keys(failed),
                    seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else ())
+
+
+def max_jobs() -> int:
+    """The most workers a run may ask for: 4 per core (more would only wait for a core).
+
+    Returns
+    -------
+    int
+        ``4 * os.cpu_count()``.
+    """
+    return 4 * (os.cpu_count() or 1)
+
+
+def check_jobs(n_jobs, name: str = "n_jobs") -> int:
+    """``n_jobs`` if it is -1 (every core) or from 1 to :func:`max_jobs`, else a one-line error.
+
+    Parameters
+    ----------
+    n_jobs : int
+        Workers asked for.
+    name : str, default "n_jobs"
+        How the error names it (the command line: ``--jobs``).
+
+    Returns
+    -------
+    int
+        ``n_jobs``.
+
+    Raises
+    ------
+    ValueError
+        Naming `name`, the value and the allowed range.
+
+    Examples
+    --------
+    >>> check_jobs(-1)
+    -1
+    """
+    top = max_jobs()
+    if (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral)
+            or not (n_jobs == -1 or 1 <= n_jobs <= top)):
+        raise ValueError(f"{name} must be -1 (every core) or a whole number from 1 to {top} (4 per core "
+                         f"of this machine's {os.cpu_count() or 1}), got {n_jobs!r}")
+    return int(n_jobs)
 
 
 class SchedulerUnreachable(ConnectionError):
@@ -636,8 +684,7 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is an address of a dask scheduler: use it with backend='dask'")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive int or -1 (all cores), got {n_jobs!r}")
+    n_jobs = check_jobs(n_jobs)
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if backend == "loky":
