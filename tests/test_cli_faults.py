@@ -5,6 +5,7 @@ code. The disk tests mount a small tmpfs (root only; skipped with the reason oth
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -58,6 +59,76 @@ def test_a_listener_that_never_answers_is_one_line_within_the_timeout(tmp_path):
     line = _one_error_line(out.stderr)
     assert address in line and "2 s" in line, line
     assert seconds < 60, seconds
+
+
+class _TalkingServer:
+    """A loopback server that greets every connection with ``greeting`` and then waits (an SSH server
+    says its banner first, as a dask scheduler sends its handshake first); stopped by the test."""
+
+    def __init__(self, greeting: bytes):
+        import threading
+
+        self.greeting, self.stop, self.conns = greeting, threading.Event(), []
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.listener.settimeout(0.1)
+        self.address = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            self.conns.append(conn)
+            with contextlib.suppress(OSError):
+                conn.sendall(self.greeting)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(timeout=10)
+        for conn in self.conns:
+            conn.close()
+        self.listener.close()
+
+
+@pytest.mark.parametrize("greeting", [b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n",
+                                      b"\x10\x00\x00\x00\x00\x00\x00\x00" + b"\xff" * 16,   # framed, not msgpack
+                                      b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_server_that_speaks_first_but_not_dask_is_one_line(tmp_path, greeting):
+    pytest.importorskip("dask.distributed")
+    with _TalkingServer(greeting) as server:
+        out, seconds = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+                            "--scheduler", server.address, "--timeout", "5", timeout=120)
+    assert out.returncode != 0
+    line = _one_error_line(out.stderr)
+    assert server.address in line and "not a dask scheduler" in line and "handshake" in line, line
+    assert "EiB" not in out.stderr
+    assert not (tmp_path / "out" / ".checkpoints").exists()
+
+
+def test_a_real_scheduler_passes_the_handshake_probe():
+    distributed = pytest.importorskip("dask.distributed")
+    from ppdm_edu.experiments.tasks import _probe_scheduler
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        _probe_scheduler(cluster.scheduler_address, 10.0)      # no exception
+
+
+def test_a_tls_scheduler_is_one_line(tmp_path):
+    pytest.importorskip("dask.distributed")
+    out, _ = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+                  "--scheduler", "tls://127.0.0.1:8786", "--timeout", "2", timeout=120)
+    assert out.returncode != 0
+    line = _one_error_line(out.stderr)
+    assert "tls://127.0.0.1:8786" in line and "TLS" in line, line
 
 
 def test_a_refused_port_is_one_line(tmp_path):

@@ -605,29 +605,74 @@ class SchedulerUnreachable(ConnectionError):
     """No dask scheduler answered at the given address within the timeout."""
 
 
-def _probe_scheduler(address: str, timeout: float) -> None:
-    """Fail within ``timeout`` if nothing at a tcp ``address`` speaks first, as a dask scheduler does.
+#: the largest handshake a dask scheduler sends (its own is under 100 bytes)
+_HANDSHAKE_MAX = 64 * 1024
 
-    dask's own connect can wait for ever on a listener that accepts and never answers (or on
-    the dashboard's HTTP port): a scheduler sends its handshake as soon as a connection opens.
+
+def _read_exactly(sock, n: int, deadline: float) -> bytes:
+    """``n`` bytes from ``sock`` before ``deadline`` (time.monotonic), or fewer if it closes."""
+    import time
+
+    data = b""
+    while len(data) < n:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _dask_handshake(message: bytes) -> bool:
+    """Whether ``message`` (after its 8-byte length) is dask's handshake: frames of msgpack, the
+    first a map with ``python`` and ``pickle-protocol`` (distributed.comm.core.handshake_info)."""
+    import struct
+
+    import msgpack
+
+    try:
+        (n_frames,) = struct.unpack_from("<Q", message)
+        if not 1 <= n_frames <= 16:
+            return False
+        sizes = struct.unpack_from(f"<{n_frames}Q", message, 8)
+        start = 8 * (1 + n_frames)
+        if start + sum(sizes) != len(message):
+            return False
+        info = msgpack.unpackb(message[start:start + sizes[0]], raw=False)
+    except (struct.error, ValueError, msgpack.UnpackException):
+        return False
+    return isinstance(info, dict) and {"python", "pickle-protocol"} <= set(info)
+
+
+def _probe_scheduler(address: str, timeout: float) -> None:
+    """Fail within ``timeout``, in one line, unless a dask scheduler answers at a tcp ``address``.
+
+    dask's own connect waits for ever on a listener that accepts and never answers (or on the
+    dashboard's HTTP port), and reads whatever a server says first as a message length (an SSH
+    banner asks it for exbibytes). A scheduler sends its handshake as soon as a connection
+    opens: an 8-byte length, then msgpack frames (:func:`_dask_handshake`); nothing else passes.
     """
     import socket
     import time
 
     scheme, _, rest = address.rpartition("://")
+    if scheme in ("tls", "wss"):
+        raise SchedulerUnreachable(
+            f"--scheduler {address!r}: a {scheme}:// scheduler needs TLS certificates, which this "
+            "command does not take; use a tcp:// address (e.g. through an SSH tunnel), or connect a "
+            "dask Client with its Security yourself and call run_tasks inside joblib.parallel_config")
     if scheme not in ("", "tcp"):
-        return  # tls://, inproc://, ...: dask's own connect (with its timeout) decides
+        return  # inproc://, ucx://, ...: dask's own connect (with its timeout) decides
     host, _, port = rest.rpartition(":")
     host = host.strip("[]")
     if not host or not port.isdigit():
         raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
-    start = time.monotonic()
+    deadline = time.monotonic() + timeout
     try:
         with socket.create_connection((host, int(port)), timeout=timeout) as sock:
-            sock.settimeout(max(0.01, timeout - (time.monotonic() - start)))
-            if not sock.recv(1):
-                raise SchedulerUnreachable(f"the server at {address} closed the connection without "
-                                           "answering: it is not a dask scheduler")
+            head = _read_exactly(sock, 8, deadline)
+            size = int.from_bytes(head, "little") if len(head) == 8 else 0
+            body = _read_exactly(sock, size, deadline) if 16 <= size <= _HANDSHAKE_MAX else b""
     except TimeoutError:
         raise SchedulerUnreachable(
             f"no dask scheduler answered at {address} within {timeout:g} s (something may listen "
@@ -636,6 +681,14 @@ def _probe_scheduler(address: str, timeout: float) -> None:
     except OSError as exc:
         raise SchedulerUnreachable(f"cannot reach a dask scheduler at {address}: "
                                    f"{exc.strerror or exc}") from None
+    if not head:
+        raise SchedulerUnreachable(f"the server at {address} closed the connection without "
+                                   "answering: it is not a dask scheduler")
+    if len(body) != size or not _dask_handshake(body):
+        said = ((head + body)[:40].decode("ascii", "replace").splitlines() or [""])[0]
+        raise SchedulerUnreachable(f"the server at {address} is not a dask scheduler: it did not answer "
+                                   f"dask's handshake (it said {said!r}); check the address (a scheduler "
+                                   "listens on port 8786 by default)")
 
 
 def _stop_loky_workers() -> None:
