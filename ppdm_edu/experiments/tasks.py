@@ -691,6 +691,25 @@ def _probe_scheduler(address: str, timeout: float) -> None:
                                    "listens on port 8786 by default)")
 
 
+def _exit_with_parent(parent: int, interval: float = 0.25) -> None:
+    """Worker initializer: end this worker as soon as the process that started it is gone.
+
+    After its parent is killed (SIGKILL, the OOM killer), a loky worker waits for its idle
+    timeout and then up to 30 s for the parent to release it, and loky's resource tracker waits
+    for the workers: they lived 40-50 s. An orphan is adopted by another process, so its
+    parent's id changes: a daemon thread polls it and exits at once (the tracker follows).
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _stop_loky_workers() -> None:
     """Shut down loky's reusable workers of this process, if it started any (none linger)."""
     try:
@@ -741,10 +760,9 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if backend == "loky":
-        # idle workers exit after 10 s (loky's default: 300 s): if this process is killed, its
-        # workers do not linger for minutes
+        # idle workers exit after 10 s (loky's default: 300 s), and at once if this process dies
         with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1,
-                             idle_worker_timeout=10):
+                             idle_worker_timeout=10, initializer=_exit_with_parent, initargs=(os.getpid(),)):
             try:
                 yield
             finally:
