@@ -53,6 +53,7 @@ from typing import cast
 
 import numpy as np
 
+from ..validation import check_bool
 from .outputs import disk_fault
 from .shapes import result_shape, shape_of
 
@@ -491,6 +492,7 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
         raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
     if n_jobs is not None:
         n_jobs = check_jobs(n_jobs)
+    fresh, progress = check_bool(fresh, "fresh"), check_bool(progress, "progress")
     tasks = list(tasks)
     bad = [t for t in tasks if not isinstance(t, Task)]
     if bad:
@@ -722,7 +724,6 @@ def _stop_loky_workers() -> None:
             executor.shutdown(wait=True, kill_workers=True)
 
 
-@contextlib.contextmanager
 def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, timeout: float = 30.0):
     """Where :func:`run_tasks` (with ``n_jobs=None``) runs inside this ``with`` block.
 
@@ -740,18 +741,17 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
     timeout : float, default 30
         Seconds to wait for the scheduler to answer; then :class:`SchedulerUnreachable`.
 
-    Yields
-    ------
-    None
-        Inside the block, joblib (and so :func:`run_tasks`) uses this configuration.
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Inside its ``with`` block, joblib (and so :func:`run_tasks`) uses this configuration.
+        The arguments are checked when it is called, before the block.
 
     Examples
     --------
     >>> with execution(n_jobs=1):             # doctest: +SKIP
     ...     reproduce("quick", "reports/quick")
     """
-    from joblib import parallel_config
-
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if scheduler is not None and backend != "dask":
@@ -759,6 +759,13 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
     n_jobs = check_jobs(n_jobs)
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    return _execution(n_jobs, backend, scheduler, float(timeout))   # checked now, not at `with`
+
+
+@contextlib.contextmanager
+def _execution(n_jobs: int, backend: str, scheduler: str | None, timeout: float):
+    from joblib import parallel_config
+
     if backend == "loky":
         # idle workers exit after 10 s (loky's default: 300 s), and at once if this process dies
         with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1,
