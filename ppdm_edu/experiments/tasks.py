@@ -596,8 +596,8 @@ def check_jobs(n_jobs, name: str = "n_jobs") -> int:
     -1
     """
     top = max_jobs()
-    if (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral)
-            or not (n_jobs == -1 or 1 <= n_jobs <= top)):
+    whole = isinstance(n_jobs, numbers.Integral) and not isinstance(n_jobs, bool)
+    if not whole or not (int(n_jobs) == -1 or 1 <= int(n_jobs) <= top):
         raise ValueError(f"{name} must be -1 (every core) or a whole number from 1 to {top} (4 per core "
                          f"of this machine's {os.cpu_count() or 1}), got {n_jobs!r}")
     return int(n_jobs)
@@ -626,24 +626,26 @@ def _read_exactly(sock, n: int, deadline: float) -> bytes:
 
 
 def _dask_handshake(message: bytes) -> bool:
-    """Whether ``message`` (after its 8-byte length) is dask's handshake: frames of msgpack, the
-    first a map with ``python`` and ``pickle-protocol`` (distributed.comm.core.handshake_info)."""
+    """Whether ``message`` (after its 8-byte length) is dask's handshake: its frame count and
+    sizes, then a msgpack map with ``python`` and ``pickle-protocol`` (``handshake_info`` of
+    ``distributed.comm.core``), read without msgpack (not a dependency of the package)."""
     import struct
-
-    import msgpack
 
     try:
         (n_frames,) = struct.unpack_from("<Q", message)
         if not 1 <= n_frames <= 16:
             return False
         sizes = struct.unpack_from(f"<{n_frames}Q", message, 8)
-        start = 8 * (1 + n_frames)
-        if start + sum(sizes) != len(message):
-            return False
-        info = msgpack.unpackb(message[start:start + sizes[0]], raw=False)
-    except (struct.error, ValueError, msgpack.UnpackException):
+    except struct.error:
         return False
-    return isinstance(info, dict) and {"python", "pickle-protocol"} <= set(info)
+    start = 8 * (1 + n_frames)
+    if start + sum(sizes) != len(message):
+        return False
+    first = message[start:start + sizes[0]]
+    # a msgpack map (fixmap 0x80-0x8f or map16 0xde) holding the keys "python" and
+    # "pickle-protocol" as msgpack strings (0xa0 | length, then the bytes)
+    return (len(first) > 0 and (0x80 <= first[0] <= 0x8F or first[0] == 0xDE)
+            and b"\xa6python" in first and b"\xafpickle-protocol" in first)
 
 
 def _probe_scheduler(address: str, timeout: float) -> None:
