@@ -272,7 +272,8 @@ CLI_BAD = {
     "--jobs": [["reproduce", "du-zhan", "--jobs", v] for v in ("0", "-2", "x", "1.5", "1000000", "1e6")],
     "--backend": [["reproduce", "du-zhan", "--backend", "spark"]],
     "--scheduler": [["reproduce", "du-zhan", "--scheduler", "tcp://127.0.0.1:1"],
-                    ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "not an address"]],
+                    ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "not an address"],
+                    ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "tls://127.0.0.1:8786"]],
     "--timeout": [["reproduce", "du-zhan", "--timeout", v] for v in ("0", "-1", "nan", "inf", "x")],
     "--fresh": [["reproduce", "du-zhan", "--fresh=yes"]],
     "--help": [],       # prints the help, exit 0
