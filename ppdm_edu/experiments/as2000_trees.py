@@ -44,6 +44,7 @@ from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import perturb_columns
 from ..validation import check_bool, check_frame, check_integer, check_positive
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
+from .shapes import Float, Int, Tuple, result_shape
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
@@ -166,12 +167,14 @@ def _agrawal_sets(seed, function, run, n_train, n_test, balanced):
     return X, y, Xt, yt
 
 
+@result_shape(Tuple(Float(0, 1), Float(0), Int(1)))   # accuracy, seconds, leaves
 def original_task(seed, function, run, n_train, n_test, balanced):
     """Original: the gini tree on the original training records of (function, run)."""
     X, y, Xt, yt = _agrawal_sets(seed, function, run, n_train, n_test, balanced)
     return _train_test(DecisionTree(), X, y, Xt, yt)
 
 
+@result_shape(Tuple(Float(0, 1), Float(0), Int(1)))
 def perturbed_task(seed, function, run, kind, privacy, algorithm, n_train, n_test, balanced,
                    local_min_records):
     """One algorithm trained on the perturbed records of (function, run, noise, privacy).
