@@ -113,14 +113,27 @@ def stand_in(png: bytes, alt: str, settings: str, shown: str, picture: bool) -> 
 
 
 class _LegacyStandIn(HTMLParser):
-    """The picture and read-out of a stand-in saved before it carried :data:`MIME_TYPE`."""
+    """The picture and read-out of a stand-in saved before it carried :data:`MIME_TYPE`: the
+    ``<img>``'s data and alt, and the read-out ``<div>``'s inner HTML, cut from the text as is."""
 
-    def __init__(self):
+    def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
         self.png = ""
         self.alt = ""
-        self.readout: list[str] = []
+        self.readout = ""
+        self._text = text
+        self._line_starts = [0]
+        for k, ch in enumerate(text):
+            if ch == "\n":
+                self._line_starts.append(k + 1)
         self._depth = 0  # open <div>s inside the read-out
+        self._start = 0
+        self.feed(text)
+        self.close()
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self._line_starts[line - 1] + column
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -128,23 +141,16 @@ class _LegacyStandIn(HTMLParser):
             self.png = attrs["src"].split(",", 1)[1]
             self.alt = attrs.get("alt") or ""
         if self._depth:
-            self.readout.append(self.get_starttag_text() or "")
             self._depth += tag == "div"
         elif tag == "div" and attrs.get("class") == _READOUT_CLASS:
             self._depth = 1
-
-    def handle_startendtag(self, tag, attrs):  # <br/>: no end tag of its own
-        self.handle_starttag(tag, attrs)
+            self._start = self._offset() + len(self.get_starttag_text() or "")
 
     def handle_endtag(self, tag):
-        if self._depth:
-            self._depth -= tag == "div"
-            if self._depth:
-                self.readout.append(f"</{tag}>")
-
-    def handle_data(self, data):
-        if self._depth:
-            self.readout.append(html.escape(data, quote=False))
+        if self._depth and tag == "div":
+            self._depth -= 1
+            if not self._depth:
+                self.readout = self._text[self._start:self._offset()]
 
 
 def _content(output: dict) -> dict | None:
@@ -155,9 +161,8 @@ def _content(output: dict) -> dict | None:
     text = "".join(text) if isinstance(text, list) else text
     if STATIC_CLASS not in text:
         return None
-    parser = _LegacyStandIn()
-    parser.feed(text)
-    return {"png": parser.png, "alt": parser.alt, "readout_html": "".join(parser.readout)}
+    parser = _LegacyStandIn(text)
+    return {"png": parser.png, "alt": parser.alt, "readout_html": parser.readout}
 
 
 def static_picture(output: dict) -> tuple[bytes, str] | None:
