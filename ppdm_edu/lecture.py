@@ -20,12 +20,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
+# the plots' palette (Okabe & Ito 2008) is the styles' colour cycle. The notebooks' setup sits
+# above the plots: it imports them (the palette, the figures' alt text), never the other way.
+from .plots.palette import OKABE_ITO
 
-# Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:
-# blue, vermilion and bluish green stay distinguishable under every common colour-vision
-# deficiency and are dark enough for a projector).
-OKABE_ITO = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
 
 STYLES = ("classroom", "projector")
 
