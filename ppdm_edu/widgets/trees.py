@@ -13,7 +13,7 @@ import numpy as np
 from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, AlgorithmBarsDrawing
-from ..randomization import perturb
+from ..randomization import NOISE_KINDS, perturb
 from ..trees.as2000 import ALGORITHMS, make_classifier
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
@@ -77,9 +77,7 @@ def _unit_noise(kind: str, n: int, n_attr: int, seed: int) -> np.ndarray:
     """Standard noise (sigma = 1 or alpha = 1) drawn once: moving the privacy slider rescales
     the same draws, so what changes is the privacy level, not the luck of the draw."""
     rng = np.random.default_rng([seed, 99, 0 if kind == "gaussian" else 1])
-    if kind == "gaussian":
-        return rng.standard_normal((n, n_attr))
-    return rng.uniform(-1.0, 1.0, (n, n_attr))
+    return NOISE_KINDS[kind].unit_sample((n, n_attr), rng)
 
 
 class TreesPanel(Panel):
