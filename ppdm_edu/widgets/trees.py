@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import html
-import time
 import weakref
 from dataclasses import dataclass
 
@@ -14,7 +13,7 @@ from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, AlgorithmBarsDrawing
 from ..randomization import NOISE_KINDS, perturb
-from ..trees.as2000 import ALGORITHMS, make_classifier
+from ..trees.as2000 import ALGORITHMS, make_classifier, train_and_score
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
@@ -66,10 +65,7 @@ def _data(function: int, n_train: int, n_test: int, seed: int):
 def _original(function: int, n_train: int, n_test: int, seed: int):
     """Original does not depend on the noise: train it once per function (accuracy, s, leaves)."""
     X, y, Xt, yt = _data(function, n_train, n_test, seed)
-    clf = make_classifier("original")
-    start = time.perf_counter()
-    clf.fit(X, y)
-    return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
+    return train_and_score(make_classifier("original"), X, y, Xt, yt)
 
 
 @functools.lru_cache(maxsize=8)
@@ -180,10 +176,7 @@ class TreesPanel(Panel):
         noises = agrawal_noise(noise, privacy / 100.0)
         unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
         W = perturb(X, noises, unit=unit)  # x + scale * unit: alpha or sigma, the noise knows
-        clf = make_classifier(alg, noises)
-        start = time.perf_counter()
-        clf.fit(W, y)
-        return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
+        return train_and_score(make_classifier(alg, noises), W, y, Xt, yt)
 
     def after_update(self, result: TreesResult) -> None:
         """Train the selected algorithms ahead while the room looks at the figure: at the
