@@ -156,3 +156,25 @@ def test_no_private_matplotlib_name_in_the_package(private):
         for line, what in private_uses(path.read_text(encoding="utf-8"), private, own):
             offenders.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {what}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_the_animation_player_names_each_frame_by_what_it_draws():
+    """Each frame's alt text is read off the figure once the frame function has drawn it (a
+    wrapped frame function, no matplotlib internals): one per frame, each with its own numbers."""
+    import json
+    import re
+
+    import numpy as np
+
+    from ppdm_edu.plots.reconstruction import animate_reconstruction
+    from ppdm_edu.randomization import GaussianNoise
+    from ppdm_edu.reconstruction import reconstruct
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 1, 2_000)
+    w = x + GaussianNoise(0.25).sample(x.size, rng=rng)
+    rec = reconstruct(w, GaussianNoise(0.25), bounds=(0, 1), n_intervals=20, keep_history=True)
+    html = animate_reconstruction(rec, x, w, frames=[0, 1]).to_jshtml()
+    alts = json.loads(re.search(r"var alts = (\[.*?\]);", html)[1])
+    assert [a.split(":")[0] for a in alts] == [f"Animation, frame {k} of 2" for k in (1, 2)]
+    assert alts[0].split(":", 1)[1] != alts[1].split(":", 1)[1]  # each frame described apart

@@ -376,7 +376,8 @@ class ReconstructionAnimation(FuncAnimation):
         ``interval``, ``repeat``, ... as for :class:`matplotlib.animation.FuncAnimation`.
     """
 
-    def __init__(self, fig, func, *args, **kwargs):
+    def __init__(self, fig, func, frames=None, init_func=None, fargs=None, save_count=None, *,
+                 cache_frame_data=True, **kwargs):
         # each frame's text alternative, read off the figure once ``func`` has drawn it (the
         # artists are what is saved); a list only while to_jshtml runs
         self._frame_alts: list[str] | None = None
@@ -387,7 +388,8 @@ class ReconstructionAnimation(FuncAnimation):
                 self._frame_alts.append(figure_description(fig))
             return drawn
 
-        super().__init__(fig, draw_and_describe, *args, **kwargs)
+        super().__init__(fig, draw_and_describe, frames=frames, init_func=init_func, fargs=fargs,
+                         save_count=save_count, cache_frame_data=cache_frame_data, **kwargs)
 
     def to_jshtml(self, fps=None, embed_frames=True, default_mode=None):
         """matplotlib's JavaScript player, with no CDN reference (:func:`offline_jshtml`).
