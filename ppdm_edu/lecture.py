@@ -241,7 +241,7 @@ def _display_widget_css() -> None:
     display(HTML(widget_css()))
 
 
-# -- alt text for inline figures (issue 26 §1) ---------------------------------------------------
+# -- alt text for inline figures (WCAG 2.1 SC 1.1.1) ----------------------------------------------
 # JupyterLab's image renderer gives an image/png output no alt attribute (jupyterlab#9399), and
 # myst-nb takes an image's alt only from cell metadata. So inside a kernel every matplotlib
 # Figure is also formatted as text/html, an <img> with the PNG and its description

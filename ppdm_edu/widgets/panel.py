@@ -122,7 +122,7 @@ class Panel(KeptFigures, abc.ABC):
         self._static_pending: asyncio.TimerHandle | None = None
         self._init_kept_figures()
         _layout.align_labels(self.controls.values(), self.lecture)
-        # issue 26 §2: every control's tooltip says what it means ("θ, probability of a truthful
+        # every control's tooltip says what it means ("θ, probability of a truthful
         # answer"), not just its symbol (ipywidgets puts it on the label as its title)
         for name, control in self.controls.items():
             control.tooltip = accessible_name(type(self).__name__, name, control)
@@ -361,7 +361,7 @@ class Panel(KeptFigures, abc.ABC):
         # zlib level 1: 5-10 ms less per update than the default 6, the PNG ~10 % larger
         self.figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
         _layout.keep_x_labels_placed(self.figure)
-        # issue 26 §1: the image's text alternative, from what was just drawn. ipywidgets' Image
+        # the image's text alternative, from what was just drawn. ipywidgets' Image
         # has no alt trait; its tooltip becomes the <img>'s title, which is its accessible name
         # (HTML-AAM: an img without alt is named by its title) and changes with every update.
         self.alt_text = self.describe(result)
@@ -426,7 +426,7 @@ class Panel(KeptFigures, abc.ABC):
         The stand-in is hidden while the live panel is shown: sent with the new picture, its
         ~20-80 kB of HTML (the picture again, in base64) reach the page right behind the
         picture, and re-rendering them (its style rule re-inserted restyles the whole notebook,
-        10-20 ms) delays the painting of the picture the student is waiting for (issue 31 §5).
+        10-20 ms) delays the painting of the picture the student is waiting for.
         """
         if self._static_handle is None:
             return
