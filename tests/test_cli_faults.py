@@ -104,7 +104,7 @@ class _TalkingServer:
 def test_a_server_that_speaks_first_but_not_dask_is_one_line(tmp_path, greeting):
     pytest.importorskip("dask.distributed")
     with _TalkingServer(greeting) as server:
-        out, seconds = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+        out = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
                             "--scheduler", server.address, "--timeout", "5", timeout=120)
     assert out.returncode != 0
     line = _one_error_line(out.stderr)
@@ -124,8 +124,8 @@ def test_a_real_scheduler_passes_the_handshake_probe():
 
 def test_a_tls_scheduler_is_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
-    out, _ = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
-                  "--scheduler", "tls://127.0.0.1:8786", "--timeout", "2", timeout=120)
+    out = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+               "--scheduler", "tls://127.0.0.1:8786", "--timeout", "2", timeout=120)
     assert out.returncode != 0
     line = _one_error_line(out.stderr)
     assert "tls://127.0.0.1:8786" in line and "TLS" in line, line

@@ -387,8 +387,17 @@ def _reject_constant(name):
 
 
 def _json_key(task: Task) -> list:
-    """The task's key as it reads back from JSON (tuples in it become lists)."""
-    return json.loads(json.dumps(list(task.key)))
+    """The task's key as it reads back from JSON (tuples in it become lists; a non-finite float,
+    such as the ε = ∞ of a noise-free row, becomes its name, which strict JSON can hold)."""
+
+    def plain(part):
+        if isinstance(part, (list, tuple)):
+            return [plain(p) for p in part]
+        if isinstance(part, float) and not math.isfinite(part):
+            return repr(part)  # 'inf', '-inf', 'nan'
+        return part
+
+    return json.loads(json.dumps(plain(list(task.key)), allow_nan=False))
 
 
 class _Checkpoints:
