@@ -17,6 +17,7 @@ The package enables this module through ``etc/jupyter/jupyter_server_config.d/pp
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ def reset_deck(settings_dir: str | Path) -> bool:
     -------
     bool
         True if the file said ``"active": true`` and was rewritten; False when there was nothing
-        to reset (no file, no deck saved as active, or a file JupyterLab could not read either).
+        to reset (no file, no deck saved as active, or not JSON with // comment lines).
 
     Examples
     --------
@@ -44,15 +45,14 @@ def reset_deck(settings_dir: str | Path) -> bool:
     >>> reset_deck(folder)
     False
     >>> (folder / "jupyterlab-slideshow").mkdir()
-    >>> _ = (folder / _DECK_SETTINGS).write_text('{"active": true, "showCodeCellPrompt": true}')
+    >>> _ = (folder / _DECK_SETTINGS).write_text('// Decks\\n{"active": true, "showCodeCellPrompt": true}')
     >>> reset_deck(folder), json.loads((folder / _DECK_SETTINGS).read_text())
     (True, {'active': False, 'showCodeCellPrompt': True})
     """
-    import json5  # jupyterlab_server's own reader of these files (comments, trailing commas)
-
     path = Path(settings_dir) / _DECK_SETTINGS
     try:
-        values = json5.loads(path.read_text(encoding="utf-8"))
+        # JupyterLab writes JSON with // comment lines (JSON5); other JSON5 is left alone
+        values = json.loads(re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M))
     except (OSError, ValueError):
         return False
     if not isinstance(values, dict) or values.get("active") is not True:
