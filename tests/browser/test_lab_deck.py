@@ -3,8 +3,9 @@
 jupyterlab-slideshow writes ``"active": true`` to JupyterLab's user settings when a deck starts;
 left there, every later JupyterLab opens presenting, with no menu bar. ``make lab`` keeps the
 settings inside ``.venv`` and resets them on every start (``tools/lab_settings.py``). This test
-does what a lecturer does: start the server as ``make lab`` does, present notebook 00, quit the
-server while presenting, start it again the ``make lab`` way, and find the menu bar. It also
+does what a lecturer does: start the server as ``make lab`` does, present notebook 00, reload the
+page (normal view: the package's server extension, below, which ``make lab`` switches on), present
+again, quit the server while presenting, start it again the ``make lab`` way, and find the menu bar. It also
 checks that the news pop-up is off.
 
 Plain ``jupyter lab`` (the conda route) has no such reset: there the package's server extension
@@ -67,11 +68,14 @@ def _make_lab(tmp: Path):
     assert "tools/lab_settings.py $(LAB_USER)/settings" in lab
     assert "JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings" in lab
     assert "JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces" in lab
+    assert "cp jupyter-config/$(LAB_SERVER_CONFIG) $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG)" in lab
     settings, workspaces = tmp / "lab-user" / "settings", tmp / "lab-user" / "workspaces"
     subprocess.run([sys.executable, str(REPO / "tools" / "lab_settings.py"), str(settings)], check=True)
     port, token = _free_port(), os.urandom(16).hex()
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
-               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+               # the copy into the environment's etc/jupyter, made here without writing there
+               JUPYTER_CONFIG_PATH=str(REPO / "jupyter-config"))
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
            "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={REPO}",
            "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
@@ -158,6 +162,11 @@ def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
                 break
             time.sleep(0.5)
         assert saved is not None and saved.get("active") is True, saved
+        page.reload()  # the same server: the normal view, then present again
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        _normal_view(page)
+        _start_deck(page)
+        _presenting(page)
         context.close()
     finally:
         _quit(proc)  # quit while presenting
