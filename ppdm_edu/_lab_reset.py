@@ -75,10 +75,13 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     previous = settings.get("page_config_hook")
 
     def hook(handler: Any, page_config: dict) -> dict:
-        folder = getattr(handler.extensionapp, "user_settings_dir", None)
-        if folder and reset_deck(folder):
-            handler.log.info("ppdm_edu: the deck was saved as presenting; this page opens "
-                             "in the normal view")
+        folder = getattr(getattr(handler, "extensionapp", None), "user_settings_dir", None)
+        try:
+            if folder and reset_deck(folder):
+                handler.log.info("ppdm_edu: the deck was saved as presenting; this page opens "
+                                 "in the normal view")
+        except OSError as err:  # a read-only settings folder must not stop the page
+            handler.log.warning("ppdm_edu: could not reset the deck setting: %s", err)
         return previous(handler, page_config) if previous else page_config
 
     settings["page_config_hook"] = hook
