@@ -218,6 +218,9 @@ def widget_css() -> str:
         ".jp-RenderedMarkdown, .jp-RenderedHTMLCommon { font-size: 20px; }\n"
         ".jp-Notebook .cm-content, .jp-OutputArea-output pre { font-size: 17px; }\n"
         ".widget-readout { flex-shrink: 0; }\n"
+        # no gutter left of outputs (a panel's has no "[n]:" anyway; the input keeps its count):
+        # its 64 px go to the figure, which a 1024 px window with the file browser open shrinks
+        ".jp-OutputArea-child > .jp-OutputArea-prompt { display: none; }\n"
         "</style>"
     )
 
