@@ -55,7 +55,6 @@ from .ldp import (
 )
 from .random_state import check_random_state, spawn_rngs
 from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, noise_for_privacy, perturb
-from .randomization import _check_real_values as check_real_values  # perturb's own refusals
 from .randomized_response import check_theta, theta_for_epsilon, warner_disguise
 from .randomized_response import epsilon as rr_epsilon
 from .reconstruction import DEFAULT_MAX_ITER, reconstruct_counts, response_matrix
@@ -66,6 +65,7 @@ from .validation import (
     check_integer,
     check_positive,
     check_probability,
+    check_real_values,  # perturb's own refusals
     check_size,
 )
 

@@ -36,6 +36,7 @@ from .validation import (
     check_positive,
     check_probability,
     check_real,
+    check_real_values,
     check_size,
 )
 
@@ -846,27 +847,6 @@ def _noise_class(kind: str) -> type[Noise]:
         ) from None
 
 
-def _check_real_values(x, name: str = "x") -> np.ndarray:
-    """``x`` as a finite float array, refusing what ``np.asarray(x, float)`` would silently coerce.
-
-    A masked array would lose its mask (the masked values perturbed as data), complex input its
-    imaginary part, datetimes would become nanoseconds and an object array of strings numbers:
-    each is refused with what to do instead (issue 27, item 8).
-    """
-    if isinstance(x, np.ma.MaskedArray):
-        raise TypeError(f"{name} is a masked array: its mask would be ignored and the masked values "
-                        f"perturbed as data; pass {name}.compressed() or fill the masked values first")
-    # text ("U"/"S") is left to check_finite_array, whose message every module shares
-    kinds = ({np.asarray(x[c]).dtype.kind for c in x.columns} if hasattr(x, "columns")
-             else {np.asarray(x).dtype.kind} if not isinstance(x, (str, bytes)) else set())
-    for kind, what in (("c", "complex numbers (the imaginary part would be dropped)"),
-                       ("mM", "datetimes or durations (they would become nanoseconds)"),
-                       ("O", "Python objects (e.g. strings or None), not numbers")):
-        if kinds & set(kind):
-            raise TypeError(f"{name} must hold real numbers, got {what}; convert it to float first")
-    return check_finite_array(x, name)
-
-
 def perturb(x, noise, rng=None, *, unit=None):
     """Value distortion: return ``x + r`` with ``r`` drawn independently from ``noise``.
 
@@ -921,7 +901,7 @@ def perturb(x, noise, rng=None, *, unit=None):
     """
     if not isinstance(noise, dict):
         check_noise(noise)
-    arr = _check_real_values(x, "x")
+    arr = check_real_values(x, "x")
     if unit is not None and rng is not None:
         raise ValueError("give rng (perturb draws the noise) or unit (perturb rescales the draws "
                          "given), not both")

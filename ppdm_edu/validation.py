@@ -918,3 +918,24 @@ def __getattr__(name: str):
 
         return getattr(importlib.import_module(f"ppdm_edu.{_MOVED[name]}"), name)
     raise AttributeError(f"module 'ppdm_edu.validation' has no attribute {name!r}")
+
+
+def check_real_values(x, name: str = "x") -> np.ndarray:
+    """``x`` as a finite float array, refusing what ``np.asarray(x, float)`` would silently coerce.
+
+    A masked array would lose its mask (the masked values perturbed as data), complex input its
+    imaginary part, datetimes would become nanoseconds and an object array of strings numbers:
+    each is refused with what to do instead (issue 27, item 8).
+    """
+    if isinstance(x, np.ma.MaskedArray):
+        raise TypeError(f"{name} is a masked array: its mask would be ignored and the masked values "
+                        f"perturbed as data; pass {name}.compressed() or fill the masked values first")
+    # text ("U"/"S") is left to check_finite_array, whose message every module shares
+    kinds = ({np.asarray(x[c]).dtype.kind for c in x.columns} if hasattr(x, "columns")
+             else {np.asarray(x).dtype.kind} if not isinstance(x, (str, bytes)) else set())
+    for kind, what in (("c", "complex numbers (the imaginary part would be dropped)"),
+                       ("mM", "datetimes or durations (they would become nanoseconds)"),
+                       ("O", "Python objects (e.g. strings or None), not numbers")):
+        if kinds & set(kind):
+            raise TypeError(f"{name} must hold real numbers, got {what}; convert it to float first")
+    return check_finite_array(x, name)
