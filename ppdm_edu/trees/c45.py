@@ -349,7 +349,10 @@ class _BaseC45(TreeClassifier):
         n_left = np.arange(1, n, dtype=np.int32)
         # class c among the first i+1 records (class 0: the rest of them)
         lefts = [np.cumsum(self._is_class[c].take(S[:, :-1]), axis=1, dtype=np.int32) for c in range(1, k)]
-        lefts.insert(0, n_left - sum(lefts) if k > 1 else np.broadcast_to(n_left, (b, n - 1)))
+        rest = np.broadcast_to(n_left, (b, n - 1))
+        for left in lefts:
+            rest = rest - left
+        lefts.insert(0, rest)
         children = self._sum_xlog(lefts)                       # sum_c c_left log c_left
         np.subtract(xlog[1:n], children, out=children)         # xlog[n_left]
         right = self._sum_xlog([int(counts[c]) - left for c, left in enumerate(lefts)])
