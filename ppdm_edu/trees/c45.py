@@ -218,7 +218,8 @@ def _stable_partition(rows, go_left) -> int:
     ``rows`` is 1-d or 2-d (then every row has the same number of entries going left, as the
     attribute lists of one node do). Returns that number.
     """
-    n_left = int(np.count_nonzero(go_left)) // max(rows.size // max(rows.shape[-1], 1), 1)
+    n_rows = 1 if rows.ndim == 1 else rows.shape[0]
+    n_left = int(np.count_nonzero(go_left)) // n_rows
     left, right = rows[go_left], rows[~go_left]           # copies, row by row in order
     rows[..., :n_left] = left.reshape(rows.shape[:-1] + (n_left,))
     rows[..., n_left:] = right.reshape(rows.shape[:-1] + (-1,))
@@ -252,7 +253,8 @@ class _BaseC45(TreeClassifier):
         C4.5 sorts the values of every continuous attribute at every node (Quinlan 1993,
         Section 2.4). Here each attribute is sorted once, at the root, into an *attribute list*
         (SLIQ's idea): row ``a`` of ``lists`` holds the record numbers in increasing order of
-        attribute ``a`` (ties by record number, as a stable sort of the node's records gives).
+        attribute ``a`` (ties by record number; their order never changes a tree, as cuts lie
+        only between distinct values).
         A node owns the same slice ``lo:hi`` of every row, and of ``records`` (its record
         numbers in increasing order). Splitting a node reorders each of its slices in place,
         left records first: both halves stay sorted, so no node sorts again, and the lists take
