@@ -4,7 +4,7 @@
    Agrawal's Function 5 at n = 10^6 records (9 attributes, float64), against scikit-learn's
    ``DecisionTreeClassifier`` (gini) on the same array. Each fit runs in a fresh process that
    loads the data from a ``.npy`` file; the extra memory is the process's peak resident set
-   (``ru_maxrss``) minus its resident set just before ``fit``. Ours and sklearn's alternate.
+   (``VmHWM``, reset just before ``fit``) minus its resident set just before ``fit``. Ours and sklearn's alternate.
    The same for :class:`~ppdm_edu.trees.C45` against ``DecisionTreeClassifier(criterion=
    "entropy")`` at each ``--c45-n`` (default 10^5 and 10^6), with the CPU time of that fit and a
    sha256 of our fitted tree's arrays (to check that two versions grow the same trees).
@@ -66,7 +66,15 @@ except OSError:
 start = time.process_time()
 clf.fit(X, y)
 cpu = time.process_time() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+def high_water():
+    # this process's own peak resident set (VmHWM, reset by clear_refs above); ru_maxrss would
+    # also count the parent's resident set at fork time, which Linux carries over to the child
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak = high_water()
 t = getattr(clf, "tree_", None)
 # a fingerprint of the whole fitted tree, to check that two versions grow the same trees
 tree_sha = hashlib.sha256(b"".join(np.ascontiguousarray(getattr(t, key)).tobytes() for key in
