@@ -101,3 +101,29 @@ def test_perturbed_tree_panel_updates_and_reports_bad_values():
         panel.compute(threshold=0.3, snr=0.0, kind="gaussian")
     with pytest.raises(ValueError, match="threshold"):
         panel.compute(threshold=1.0, snr=1.0, kind="gaussian")
+
+
+def test_reconstruct_by_class_uses_the_trees_rank_to_interval_assignment(monkeypatch):
+    # one AS2000 §4 rank-to-interval rule for the package: the reconstruction tree's
+    from ppdm_edu.trees.reconstruction_tree import assign_intervals
+
+    calls = []
+
+    def spy(w, counts):
+        calls.append(len(w))
+        return assign_intervals(w, counts)
+
+    monkeypatch.setattr(liu, "assign_intervals", spy)
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 10, 800)
+    y = (x > 5).astype(int)
+    noise = GaussianNoise(1.0)
+    w = x + noise.sample(x.size, rng)
+    R = liu.reconstruct_by_class(w[:, None], y, [noise], [(0.0, 10.0)], classes=[0, 1], n_intervals=20)
+    assert sorted(calls) == sorted([int((y == 0).sum()), int((y == 1).sum())])
+    mids = 0.25 + 0.5 * np.arange(20)
+    for c in (0, 1):
+        rows = y == c
+        codes = np.searchsorted(mids, R[rows, 0])
+        # values keep their order: the codes are non-decreasing in w
+        assert np.all(np.diff(codes[np.argsort(w[rows], kind="stable")]) >= 0)

@@ -42,6 +42,7 @@ from ..naive_bayes import PerturbedGaussianNB
 from ..random_state import check_random_state
 from ..randomization import perturb
 from ..trees.c45 import C45, PPDTC45
+from ..trees.reconstruction_tree import assign_intervals
 from ..validation import check_finite_1d, check_finite_2d, check_frame, check_integer
 from .report import (
     Comparison,
@@ -250,12 +251,8 @@ def reconstruct_by_class(W, y, noises, bounds, classes=None, n_intervals=100):
             w = W[rows, j]
             rec = reconstruct(w, noises[j], bounds=bounds[j], n_intervals=n_intervals,
                               keep_history=False)
-            counts = np.round(np.cumsum(rec.probabilities) * rows.size).astype(int)
-            counts[-1] = rows.size
-            rank = np.empty(rows.size, dtype=int)
-            rank[np.argsort(w, kind="stable")] = np.arange(rows.size)
-            interval = np.searchsorted(counts, rank, side="right")
-            out[rows, j] = rec.midpoints[np.minimum(interval, rec.midpoints.size - 1)]
+            # the lowest N(I_1) values get interval 1, the next N(I_2) interval 2, ... (AS2000 §4)
+            out[rows, j] = rec.midpoints[assign_intervals(w, rec.probabilities)]
     return out
 
 

@@ -212,6 +212,20 @@ def add_errors(n: float, e: float, confidence: float = 0.25) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
+def _stable_partition(rows, go_left) -> int:
+    """Reorder every row of ``rows`` in place: entries with ``go_left`` first, order kept.
+
+    ``rows`` is 1-d or 2-d (then every row has the same number of entries going left, as the
+    attribute lists of one node do). Returns that number.
+    """
+    n_rows = 1 if rows.ndim == 1 else rows.shape[0]
+    n_left = int(np.count_nonzero(go_left)) // n_rows
+    left, right = rows[go_left], rows[~go_left]           # copies, row by row in order
+    rows[..., :n_left] = left.reshape(rows.shape[:-1] + (n_left,))
+    rows[..., n_left:] = right.reshape(rows.shape[:-1] + (-1,))
+    return n_left
+
+
 def _p_left(noise: Noise, w, t):
     """p_S1(w | t) = P(R >= w - t) (Section 6); for continuous noise P(R >= x) = sf(x)."""
     return noise.sf(np.asarray(w, dtype=float) - t)
@@ -229,101 +243,145 @@ class _BaseC45(TreeClassifier):
         return X, y_index
 
     # -- growing --------------------------------------------------------------------------
+    # at most this many (attribute, record) cells in the cut search's temporaries: small nodes
+    # search all attributes in one vectorized step, big nodes one attribute at a time
+    _BLOCK_CELLS = 1 << 16
+
     def _grow(self, V, y, rng) -> TreeBuilder:
-        """Grow the full tree on the split-search values V (x for C4.5, w for PPDTC4.5)."""
+        """Grow the full tree on the split-search values V (x for C4.5, w for PPDTC4.5).
+
+        C4.5 sorts the values of every continuous attribute at every node (Quinlan 1993,
+        Section 2.4). Here each attribute is sorted once, at the root, into an *attribute list*
+        (SLIQ's idea): row ``a`` of ``lists`` holds the record numbers in increasing order of
+        attribute ``a`` (ties by record number; their order never changes a tree, as cuts lie
+        only between distinct values).
+        A node owns the same slice ``lo:hi`` of every row, and of ``records`` (its record
+        numbers in increasing order). Splitting a node reorders each of its slices in place,
+        left records first: both halves stay sorted, so no node sorts again, and the lists take
+        d * n integers for the whole tree.
+        """
         n, d = V.shape
         k = self.classes_.size
         min_instances, max_depth = self._p["min_instances"], self._p["max_depth"]
-        VT = np.ascontiguousarray(V.T)   # one attribute per row
         # c log2 c of every count 0..n, computed once: the cut search looks its counts up
         self._xlog_table = _xlog2x(np.arange(n + 1, dtype=float))
-        # SLIQ-style attribute lists: every attribute sorted once here; a node keeps, per
-        # attribute, its records in sorted order (ties by record number, as a stable sort of the
-        # node's own records would give), and partitioning filters them (no sort per node)
-        root_sorted = np.argsort(VT, axis=1, kind="stable")
+        self._is_class = np.arange(k)[:, None] == y      # (k, n): record j is of class c
+        index = np.int32 if n < 2**31 else np.int64
+        lists = np.empty((d, n), dtype=index)
+        for a in range(d):
+            lists[a] = np.argsort(V[:, a], kind="stable")
+        records = np.arange(n, dtype=index)
         is_left = np.zeros(n, dtype=bool)
         tree = TreeBuilder(k)
         root = tree.add(np.bincount(y, minlength=k), 0)
-        stack = [(root, np.arange(n), root_sorted, 0)]
-        del root_sorted
+        stack = [(root, 0, n, 0)]
         while stack:
-            node, idx, S, depth = stack.pop()
+            node, lo, hi, depth = stack.pop()
             counts = tree.counts[node]
-            m = idx.size
+            m = hi - lo
             if (m < 2 * min_instances or counts.max() == m
                     or (max_depth is not None and depth >= max_depth)):
                 continue  # Section 4.3 stopping rules
-            best = self._best_split(VT, y, idx, S, counts)
+            idx = records[lo:hi]
+            best = self._best_split(V, y, idx, lists[:, lo:hi], counts)
             if best is None:
                 continue
             a, t = best
-            go_left = self._partition(VT[a, idx], a, t, rng)
-            li, ri = idx[go_left], idx[~go_left]
+            go_left = self._partition(V[idx, a], a, t, rng)
             is_left[idx] = go_left
-            mask = is_left.take(S).ravel()
-            SL = S.ravel().compress(mask).reshape(d, li.size)      # each row stays sorted
-            SR = S.ravel().compress(~mask).reshape(d, ri.size)
+            mid = lo + _stable_partition(records[lo:hi], go_left)
+            for rows in self._attribute_blocks(d, m):
+                _stable_partition(lists[rows, lo:hi], is_left[lists[rows, lo:hi]])
             parent_label = tree.label[node]
             # an empty child predicts its parent's majority class
             children = [tree.add(np.bincount(y[sub], minlength=k), depth + 1, None if sub.size else parent_label)
-                        for sub in (li, ri)]
+                        for sub in (records[lo:mid], records[mid:hi])]
             tree.split(node, a, t, *children)
-            stack += [(children[0], li, SL, depth + 1), (children[1], ri, SR, depth + 1)]
-        del self._xlog_table
+            stack += [(children[0], lo, mid, depth + 1), (children[1], mid, hi, depth + 1)]
+        del self._xlog_table, self._is_class
         return tree
+
+    def _attribute_blocks(self, d, m):
+        """Slices of attributes with at most ``_BLOCK_CELLS`` (attribute, record) cells each."""
+        step = max(1, self._BLOCK_CELLS // max(m, 1))
+        return [slice(a, min(a + step, d)) for a in range(0, d, step)]
 
     def _min_split(self, n):
         k = self.classes_.size
         return float(min(max(0.1 * n / k, self._p["min_instances"]), 25.0))
 
-    def _sorted_cuts(self, VT, y, S, counts):
-        """C4.5's cut search, all attributes at once from sorted cumulative class counts.
+    def _best_cuts(self, V, S, counts):
+        """The best cut of every attribute at a node: (corrected gain, gain ratio, cut value).
 
-        ``VT`` holds the values one attribute per row, ``y`` the class indices, ``S`` the node's
-        records sorted per attribute (shape (d, n)). The counts are integers, so every c log2 c
-        is looked up in the table made in :meth:`_grow` (the same numbers, without a log per
-        cell). Returns (corrected gain, gain ratio, cut value) per attribute; gain -inf if none.
+        ``S`` holds the node's attribute lists (shape (d, n)); the attributes are searched in
+        blocks of at most ``_BLOCK_CELLS`` cells so that the temporaries stay small.
         """
         d, n = S.shape
-        Vs = VT.ravel().take(S + (np.arange(d) * VT.shape[1])[:, None])   # (d, n) sorted values
-        ys = y.take(S)
+        parts = [self._sorted_cuts(V, S[rows], np.arange(d)[rows], counts)
+                 for rows in self._attribute_blocks(d, n)]
+        best_gain, ratio, cut = (np.concatenate(p) for p in zip(*parts))
+        return best_gain, ratio, cut
+
+    def _sorted_cuts(self, V, S, attributes, counts):
+        """C4.5's cut search for some attributes, from sorted cumulative class counts.
+
+        For a continuous attribute C4.5 sorts the node's records by its value ``v_1 <= ... <=
+        v_n`` and tries every cut between two distinct neighbours (Quinlan 1993, Section 2.4;
+        Liu et al. Section 4.2): the records left of cut ``i`` are the first ``i + 1`` of the
+        sorted list, so the class counts on the left are cumulative sums along it and one pass
+        scores all cuts. The cut value is the midpoint of the two neighbours (J48).
+
+        ``V`` holds the values (one column per attribute), ``S`` the node's records sorted by
+        each of the given ``attributes`` (shape (b, n)). The counts are integers, so every
+        c log2 c is looked up in the table made in :meth:`_grow`. Returns (corrected gain, gain
+        ratio, cut value) per attribute; gain -inf if no cut is allowed.
+        """
+        b, n = S.shape
+        Vs = V[S, attributes[:, None]]                  # (b, n): values in sorted order
         xlog = self._xlog_table
-        n_left_i = np.arange(1, n, dtype=np.int32)
-        n_left = n_left_i.astype(float)
-        n_right = n - n_left
-        min_split = self._min_split(n)
-        valid = (Vs[:, 1:] > Vs[:, :-1]) & ((n_left >= min_split) & (n_right >= min_split))
+        # cut i leaves n_left = i + 1 records on the left, n - n_left on the right; it is a cut
+        # between distinct values, with at least min_split records on each side (J48)
+        valid = Vs[:, 1:] > Vs[:, :-1]
+        least = math.ceil(self._min_split(n))           # n_left >= min_split <=> n_left >= least
+        valid[:, :least - 1] = False
+        valid[:, max(n - least, 0):] = False
         # n * Info_Test(S) (Eq. 4) and n * Info(S) (Eq. 3) in "sum of c log c" form; the class
         # terms are added in class order (as a sum over the class axis adds them)
         k = counts.size
+        n_left = np.arange(1, n, dtype=np.int32)
         # class c among the first i+1 records (class 0: the rest of them)
-        lefts = [None] + [np.cumsum(ys[:, :-1] == c, axis=1, dtype=np.int32) for c in range(1, k)]
-        lefts[0] = n_left_i - sum(lefts[1:]) if k > 1 else np.broadcast_to(n_left_i, (d, n - 1))
-        sum_left = sum_right = None
-        for c, left in enumerate(lefts):
-            tl, tr = xlog.take(left), xlog.take(int(counts[c]) - left)
-            if sum_left is None:
-                sum_left, sum_right = tl, tr
-            else:
-                sum_left += tl
-                sum_right += tr
-        children = np.subtract(xlog[n_left_i], sum_left, out=sum_left)
-        children += np.subtract(xlog[n - n_left_i], sum_right, out=sum_right)
+        lefts = [np.cumsum(self._is_class[c].take(S[:, :-1]), axis=1, dtype=np.int32) for c in range(1, k)]
+        rest = np.broadcast_to(n_left, (b, n - 1))
+        for left in lefts:
+            rest = rest - left
+        lefts.insert(0, rest)
+        children = self._sum_xlog(lefts)                       # sum_c c_left log c_left
+        np.subtract(xlog[1:n], children, out=children)         # xlog[n_left]
+        right = self._sum_xlog([int(counts[c]) - left for c, left in enumerate(lefts)])
+        children += np.subtract(xlog[n - 1:0:-1], right, out=right)  # xlog[n - n_left]
+        del lefts, right
         parent = _xlog2x(float(n)) - _xlog2x(counts).sum()
         gain = np.subtract(parent, children, out=children)
         gain /= n                                                  # Eq. 5
         np.copyto(gain, -np.inf, where=~valid)
         pos = np.argmax(gain, axis=1)
-        cols = np.arange(d)
+        cols = np.arange(b)
         n_cuts = valid.sum(1)
         best_gain = gain[cols, pos] - np.log2(np.maximum(n_cuts, 1)) / n  # J48 MDL correction
         best_gain[n_cuts == 0] = -np.inf
-        p = n_left[pos] / n
+        p = (pos + 1) / n                                          # n_left / n at the best cut
         split_info = -(_xlog2x(p) + _xlog2x(1.0 - p))  # Eq. 6
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(split_info > 0, best_gain / split_info, 0.0)  # Eq. 7
         cut = 0.5 * (Vs[cols, pos] + Vs[cols, np.minimum(pos + 1, n - 1)])
         return best_gain, ratio, cut
+
+    def _sum_xlog(self, class_counts):
+        """sum_c c log2 c over the classes, added in class order, from the lookup table."""
+        total = self._xlog_table.take(class_counts[0])
+        for c in class_counts[1:]:
+            total += self._xlog_table.take(c)
+        return total
 
     @staticmethod
     def _choose(best_gain, ratio):
@@ -455,8 +513,8 @@ class C45(_BaseC45):
         X, y = self._prepare(X, y)
         return self._finish(self._grow(X, y, None))
 
-    def _best_split(self, VT, y, idx, S, counts):
-        best_gain, ratio, cut = self._sorted_cuts(VT, y, S, counts)
+    def _best_split(self, V, y, idx, S, counts):
+        best_gain, ratio, cut = self._best_cuts(V, S, counts)
         a = self._choose(best_gain, ratio)
         return None if a is None else (a, float(cut[a]))
 
@@ -579,13 +637,13 @@ class PPDTC45(_BaseC45):
         rng = check_random_state(self.random_state, "random_state")
         return self._finish(self._grow(W, y, rng))
 
-    def _best_split(self, VT, y, idx, S, counts):
+    def _best_split(self, V, y, idx, S, counts):
         if self.split == "threshold":
-            best_gain, ratio, cut = self._sorted_cuts(VT, y, S, counts)
+            best_gain, ratio, cut = self._best_cuts(V, S, counts)
             a = self._choose(best_gain, ratio)
             # Eq. 10-12: the threshold partition {p_S1 > threshold} is {w < t + c}
             return None if a is None else (a, float(cut[a] - self.shift_[a]))
-        return self._weighted_cuts(VT[:, idx].T, np.eye(counts.size)[y[idx]], counts)
+        return self._weighted_cuts(V[idx], np.eye(counts.size)[y[idx]], counts)
 
     def _weighted_cuts(self, V, Y, counts):
         """Eq. 13-22 for every attribute: weighted class counts sum_j I(c_j) p_S1(w_j | t)."""

@@ -435,7 +435,8 @@ class ReconstructionTree(TreeClassifier):
             return np.bincount(flat.ravel(), minlength=k * dM).reshape(k, d, M)
 
         root = builder.add(np.bincount(y, minlength=k), 0)
-        stack = [(root, np.arange(n), 0, frozenset(), None, None)]
+        # (node, its records, depth, attributes split on above, class histogram, search it?)
+        stack: list[tuple] = [(root, np.arange(n), 0, frozenset(), None, None)]
         while stack:
             node, idx, depth, path, hist, search = stack.pop()
             counts = builder.counts[node]
