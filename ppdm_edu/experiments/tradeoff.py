@@ -45,9 +45,9 @@ from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseM
 from ..tradeoff import (
     CONVERGED_ITER,
     CONVERGED_TOL,
+    DELTA_AUDIT_EPSILON,
     EARLY_TOL,
     HISTOGRAM,
-    DELTA_AUDIT_EPSILON,
     UNIT,
     audit_claim,
     make_mechanism,
