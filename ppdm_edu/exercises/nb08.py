@@ -4,7 +4,16 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from .checking import EXACT, AnswerFormatError, Exercise, Precision, Verdict, as_choice, as_number, numeric_verdict
+from .checking import (
+    EXACT,
+    AnswerFormatError,
+    Exercise,
+    Precision,
+    Verdict,
+    as_choice,
+    as_number,
+    numeric_verdict,
+)
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 

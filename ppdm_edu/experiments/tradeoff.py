@@ -471,8 +471,9 @@ def _comparisons(df: pd.DataFrame, mode: str, extra=None) -> list[Comparison]:
             verdict="reproduced" if all(a < b for a, b in zip(growth, growth[1:])) else "not reproduced"))
         if "uniform_delta" in cal:
             deltas = cal["uniform_delta"]
-            half = make_mechanism("uniform", 1.0, "share").noise.alpha
-            true = min(1.0, 1 / (2 * half))  # the share of 0/1 answers disclosed exactly
+            uniform = make_mechanism("uniform", 1.0, "share")
+            assert isinstance(uniform, UniformNoiseMechanism)
+            true = min(1.0, 1 / (2 * uniform.noise.alpha))  # the share of 0/1 answers disclosed exactly
             out.append(Comparison(
                 experiment="audit", item=f"uniform noise, 100 % privacy: audited δ at ε = {DELTA_AUDIT_EPSILON:g}, "
                                          "same run counts",
