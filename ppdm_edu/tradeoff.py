@@ -581,7 +581,21 @@ class AuditedClaim:
     delta_at_epsilon: float
 
     def refutes(self, epsilon: float, delta: float = 0.0) -> bool:
-        """True if the measurement contradicts an (ε, δ) claim (at either of its two points)."""
+        """Whether the measurement contradicts an (ε, δ) claim (at either of its two points).
+
+        Parameters
+        ----------
+        epsilon : float
+            The claimed ε.
+        delta : float, default 0.0
+            The claimed δ.
+
+        Returns
+        -------
+        bool
+            True if the ε bound exceeds ``epsilon`` at a δ no smaller than ``delta``, or the δ
+            bound exceeds ``delta`` at an ε no smaller than ``epsilon``.
+        """
         return bool(self.epsilon > epsilon and self.epsilon_at_delta >= delta) or \
             bool(self.delta > delta and self.delta_at_epsilon >= epsilon)
 
