@@ -53,11 +53,16 @@ $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
 
 # JupyterLab's user settings and workspaces live inside .venv, not ~/.jupyter, and are reset on
 # every start (tools/lab_settings.py): the deck is off (jupyterlab-slideshow writes "active": true
-# when one starts) and there is no news pop-up.
+# when one starts) and there is no news pop-up. The package's server extension (ppdm_edu/_lab_reset.py)
+# turns the deck off on every page load too; `pip install -e` leaves out the file that switches it
+# on (pyproject's data-files), so it is copied where a regular install puts it.
 LAB_USER := $(VENV)/lab-user
+LAB_SERVER_CONFIG := jupyter_server_config.d/ppdm_edu.json
 lab: $(VENV)/.lab-installed
 	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open.
 	$(BIN)/python tools/lab_settings.py $(LAB_USER)/settings
+	mkdir -p $(dir $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG))
+	cp jupyter-config/$(LAB_SERVER_CONFIG) $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG)
 	JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces \
 	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb

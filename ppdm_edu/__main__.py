@@ -7,7 +7,8 @@ independent tasks run on every core (``--jobs``, default all) or on a dask clust
 (``--backend dask``, with ``--scheduler ADDRESS`` for a running one); the same ``--seed`` gives
 the same result files whatever the parallelism. Finished tasks are kept in ``OUT/.checkpoints``:
 after Ctrl-C, the same command resumes (``--fresh`` starts over). The files are written into a
-temporary folder beside ``--out`` and moved in when all are complete; a second run into the same
+temporary folder inside ``--out`` (``.staging-PID``, on its own file system) and moved into
+place when all are complete; a second run into the same
 ``--out`` stops at once (``OUT/.lock``). A fault (full or read-only disk, an unreachable
 scheduler, a killed worker, a busy ``--out``) is one line on stderr and a non-zero exit code.
 """
@@ -57,13 +58,16 @@ def _seed(text: str) -> int:
 
 
 def _jobs(text: str) -> int:
+    from .experiments.tasks import check_jobs
+
     try:
-        value = int(text)
+        value: object = int(text)
     except ValueError:
-        value = 0
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"--jobs must be a positive number or -1 (all cores), got {text}")
-    return value
+        value = text              # refused below, with the allowed range
+    try:
+        return check_jobs(value, "--jobs")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _seconds(text: str) -> float:
@@ -141,13 +145,13 @@ def main(argv=None) -> int:
     if args.out.exists() and not args.out.is_dir() or any(p.exists() and not p.is_dir() for p in args.out.parents):
         return _fail(f"--out {args.out} is not a folder (a file of that name, or above it, exists)")
 
-    from .experiments.outputs import OutputBusy, disk_fault, output_lock, staged_output
+    from .experiments.outputs import OutputBusy, UnsafeLock, disk_fault, output_lock, staged_output
     from .experiments.reproduce_all import ReproductionFailed
     from .experiments.tasks import SchedulerUnreachable, WorkerDied, execution
 
     failed = None
     try:
-        # one run per output folder; the files are written beside it and moved in when complete
+        # one run per output folder; the files are staged inside it and moved in when complete
         with output_lock(args.out), staged_output(args.out) as stage, \
                 execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                           timeout=args.timeout):
@@ -164,12 +168,15 @@ def main(argv=None) -> int:
         print(f"\ninterrupted: the finished tasks are kept in {checkpoint_folder(args.out)}; "
               "run the same command again to resume (--fresh to start over)", file=sys.stderr)
         return 130
-    except (OutputBusy, SchedulerUnreachable, WorkerDied) as exc:
+    except (OutputBusy, UnsafeLock, SchedulerUnreachable, WorkerDied) as exc:
         return _fail(exc)
     except OSError as exc:
         fault = disk_fault(exc)
         if fault is None:
-            raise
+            if exc.filename is None:
+                raise
+            # a file-system fault on one path (e.g. a file where the checkpoint folder belongs)
+            return _fail(f"cannot use {exc.filename}: {exc.strerror or exc}; {args.out} was left as it was")
         where = fault.filename or args.out
         return _fail(f"cannot write {where}: {fault.strerror} [Errno {fault.errno}]; {args.out} was "
                      "left as it was (finished tasks are kept in its .checkpoints when it is writable); "

@@ -20,12 +20,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
+# the plots' palette (Okabe & Ito 2008) is the styles' colour cycle. The notebooks' setup sits
+# above the plots: it imports them (the palette, the figures' alt text), never the other way.
+from .plots.palette import OKABE_ITO
 
-# Okabe & Ito (2008) colour-blind-safe palette, used by both styles (most-used colours first:
-# blue, vermilion and bluish green stay distinguishable under every common colour-vision
-# deficiency and are dark enough for a projector).
-OKABE_ITO = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+__all__ = ["lecture_mode", "is_lecture_mode", "OKABE_ITO"]
 
 STYLES = ("classroom", "projector")
 
@@ -219,6 +218,9 @@ def widget_css() -> str:
         ".jp-RenderedMarkdown, .jp-RenderedHTMLCommon { font-size: 20px; }\n"
         ".jp-Notebook .cm-content, .jp-OutputArea-output pre { font-size: 17px; }\n"
         ".widget-readout { flex-shrink: 0; }\n"
+        # no gutter left of outputs (a panel's has no "[n]:" anyway; the input keeps its count):
+        # its 64 px go to the figure, which a 1024 px window with the file browser open shrinks
+        ".jp-OutputArea-child > .jp-OutputArea-prompt { display: none; }\n"
         "</style>"
     )
 
@@ -242,7 +244,7 @@ def _display_widget_css() -> None:
     display(HTML(widget_css()))
 
 
-# -- alt text for inline figures (issue 26 §1) ---------------------------------------------------
+# -- alt text for inline figures (WCAG 2.1 SC 1.1.1) ----------------------------------------------
 # JupyterLab's image renderer gives an image/png output no alt attribute (jupyterlab#9399), and
 # myst-nb takes an image's alt only from cell metadata. So inside a kernel every matplotlib
 # Figure is also formatted as text/html, an <img> with the PNG and its description

@@ -246,6 +246,35 @@ class Noise(abc.ABC):
         """
         return cls(**{cls.scale_name: math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance"))})
 
+    @classmethod
+    def unit_sample(cls, size, rng=None) -> np.ndarray:
+        """Draws of this kind of noise at scale 1 (alpha, sigma or b = 1).
+
+        Scaled, they are draws at any scale: ``noise.scale * unit`` has the law of ``noise``
+        (every kind here is a scale family), and ``perturb(x, noise, unit=unit)`` adds them. A
+        panel whose slider changes the privacy level draws the unit noise once and rescales it,
+        so that moving the slider changes the level, not the luck of the draw.
+
+        Parameters
+        ----------
+        size : int or tuple of int
+            Shape of the output.
+        rng : None, int or numpy.random.Generator, optional
+            Seed or generator.
+
+        Returns
+        -------
+        numpy.ndarray
+            Noise values of shape ``size`` at scale 1.
+
+        Examples
+        --------
+        >>> unit = GaussianNoise.unit_sample(3, rng=0)
+        >>> bool(np.allclose(2.5 * unit, GaussianNoise(2.5).sample(3, rng=0)))
+        True
+        """
+        return cls(**{cls.scale_name: 1.0}).sample(size, rng)
+
     @abc.abstractmethod
     def _entropy(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError

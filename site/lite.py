@@ -4,7 +4,8 @@ Output: ``site/_build/html/lite`` (git-ignored), next to the website, whose note
 to it ("JupyterLite" launch button). Publish ``site/_build/html`` as a whole.
 
 1. ``pip wheel --no-deps .`` builds the ``ppdm_edu`` wheel; ``pip download`` fetches the pure-Python
-   wheels of seaborn and tqdm (dependencies Pyodide does not ship). All three go into the lite
+   wheels Pyodide does not ship (``EXTRA_WHEELS``: seaborn, ipywidgets, comm, jupyterlab_widgets),
+   each pinned by version and SHA-256 and checked (pip's hash-checking mode, then here). All three go into the lite
    folder's ``pypi/``: JupyterLite copies them into the site and indexes them in
    ``pypi/all.json``, which ``jupyter-lite.json`` lists under ``pipliteUrls``: the in-browser
    installer (piplite) finds ``ppdm-edu`` there first.
@@ -35,11 +36,24 @@ import _course  # noqa: E402  (issue 30: the course's notebooks, one list for si
 
 WORK = HERE / "_build" / "lite-src"
 OUT = HERE / "_build" / "html" / "lite"
-# pure-Python wheels Pyodide's own distribution lacks, served with ppdm-edu (versions: the ones
-# installed here, so the browser runs what the tests ran). site/_lite_deps.py checks that this and
-# Pyodide's lock cover every import of the package and the notebooks (tqdm is in the lock);
-# ipywidgets needs comm and jupyterlab_widgets, which Pyodide lacks too.
-EXTRA_WHEELS = ["seaborn", "ipywidgets", "comm", "jupyterlab_widgets"]
+# pure-Python wheels Pyodide's own distribution lacks, served with ppdm-edu: name -> (version,
+# SHA-256 of its py3-none-any wheel as published on PyPI). The version is the one installed here,
+# so the browser runs what the tests ran; the digest makes the build refuse any other file (a
+# replaced upload, a tampered mirror or cache), checked by pip (--require-hashes) and again here.
+# To update: pip download --no-deps --only-binary=:all: NAME==VERSION, then sha256sum the wheel.
+# site/_lite_deps.py checks that this and Pyodide's lock cover every import of the package and
+# the notebooks (tqdm is in the lock); ipywidgets needs comm and jupyterlab_widgets, which
+# Pyodide lacks too.
+EXTRA_WHEELS = {
+    "seaborn": ("0.13.2", "636f8336facf092165e27924f223d3c62ca560b1f2bb5dff7ab7fad265361987"),
+    "ipywidgets": ("8.1.9", "f2b8cbcaae10252b809fbe4d7470db75c09b769a32cbf816d20e5ca6d3c5a79d"),
+    "comm": ("0.2.3", "c615d91d75f7f04f095b30d1c1711babd43bdc6419c1be9886a85f2f4e489417"),
+    "jupyterlab_widgets": ("3.0.17", "40ac1e9955acf116c4d995d9bfa082d86ad9ec6d91c4f134827cf5e0a5eb75e0"),
+}
+
+
+class WheelMismatch(RuntimeError):
+    """A downloaded wheel is not the pinned one (version or SHA-256)."""
 
 INSTALL_CELL_SOURCE = '''\
 # JupyterLite only (added when the site was built; the notebook in the repository has no such
@@ -88,9 +102,7 @@ def build_wheels(dest: Path) -> list[Path]:
     finally:
         if not had_scratch:
             shutil.rmtree(scratch, ignore_errors=True)
-    for dist in EXTRA_WHEELS:
-        subprocess.run([*pip, "download", "--no-deps", "--only-binary=:all:", "-d", str(dest),
-                        f"{dist}=={_version(dist)}"], check=True)
+    download_pinned(dest, pip)
     return sorted(dest.glob("*.whl"))
 
 
@@ -114,6 +126,49 @@ def write_runtime_config(lite_dir: Path, contents: Path) -> Path:
         "jupyter-config-data": {"contentsStorageName": storage_name(contents)},
     }, indent=2))
     return path
+
+
+def sha256_of(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_wheel(path: Path, sha256: str) -> None:
+    """Raise WheelMismatch unless the file's SHA-256 is the pinned one."""
+    actual = sha256_of(path)
+    if actual != sha256:
+        raise WheelMismatch(f"{path.name} has SHA-256 {actual}, but site/lite.py pins {sha256}: it is "
+                            "not the wheel that was reviewed (delete it; update EXTRA_WHEELS only "
+                            "after checking the digest on PyPI)")
+
+
+def download_pinned(dest: Path, pip: list[str]) -> list[Path]:
+    """pip download every EXTRA_WHEELS pin into ``dest`` (hash-checking mode), then check each file."""
+    import tempfile
+
+    for dist, (version, _) in EXTRA_WHEELS.items():
+        if _version(dist) != version:
+            raise WheelMismatch(f"{dist} {_version(dist)} is installed but site/lite.py pins {version}: "
+                                "update the pin (version and SHA-256) so the browser runs what the tests ran")
+    lines = [f"{dist}=={version} --hash=sha256:{sha}" for dist, (version, sha) in EXTRA_WHEELS.items()]
+    with tempfile.TemporaryDirectory() as tmp:   # not in dest: every file there is served
+        req = Path(tmp) / "pinned-wheels.txt"
+        req.write_text("\n".join(lines) + "\n")
+        subprocess.run([*pip, "download", "--no-deps", "--only-binary=:all:", "--require-hashes",
+                        "-d", str(dest), "-r", str(req)], check=True)
+    wheels = []
+    for dist, (version, sha) in EXTRA_WHEELS.items():
+        found = sorted(dest.glob(f"{dist.replace('-', '_')}-{version}-*.whl"))
+        if len(found) != 1:
+            raise WheelMismatch(f"expected one wheel of {dist} {version} in {dest}, found {len(found)}")
+        check_wheel(found[0], sha)
+        wheels.append(found[0])
+    return wheels
 
 
 def build(out: Path = OUT) -> Path:

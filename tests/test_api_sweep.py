@@ -94,6 +94,9 @@ CATALOGUE = {
     "choice": ["nonsense", 3],
     "thetas": [[], [1.5], "abc", [NAN]],
     "bool": ["yes", 2],
+    "jobs": [0, -2, 2.5, "4", 10**6, True],
+    "seed": [-1, 2.5, NAN, "3", True],          # any non-negative int is a seed
+    "duration": [-1.0, NAN, INF, "1"],          # 0 s is a duration
 }
 KIND = {  # parameter name -> kind (overridden per callable in BASELINES where a name means another thing)
     **dict.fromkeys(["n", "m", "k", "size", "runs", "n_surveys", "max_iter", "folds", "n_intervals",
@@ -113,7 +116,9 @@ KIND = {  # parameter name -> kind (overridden per callable in BASELINES where a
     **dict.fromkeys(["rng", "random_state"], "rng"),
     **dict.fromkeys(["kind", "method", "mode", "stop", "interval", "split", "partition", "estimator"],
                     "choice"),
-    **dict.fromkeys(["keep_history", "balanced", "disguised_label", "correct_variance"], "bool"),
+    **dict.fromkeys(["keep_history", "balanced", "disguised_label", "correct_variance", "fresh", "progress"],
+                    "bool"),
+    "n_jobs": "jobs", "timeout": "positive",
 }
 
 

@@ -24,6 +24,7 @@ from test_api_sweep import CATALOGUE, KIND, _call, _has_nan, _names_argument
 
 from ppdm_edu import GaussianNoise
 from ppdm_edu.__main__ import build_parser, main
+from ppdm_edu.experiments.shapes import Float
 
 
 def _experiments_modules() -> list[str]:
@@ -105,24 +106,27 @@ BASELINES = {
     "experiments.report.prepare_output": (dict(mode="quick", out_dir="out"), {}),
     "experiments.report.checkpoint_folder": (dict(out_dir="reports/quick"), {}),
     "experiments.report.with_task_counts": (None, {}),
-    "experiments.report.run_reproduction": (None, {}),
+    "experiments.report.run_reproduction": (None, {"n_jobs": "skip", "fresh": "skip", "progress": "skip"}),
     "experiments.report.documented_as": (dict(step="plan"), {"step": "choice"}),
     "experiments.report.check_plan": (dict(mode="quick", seed=0), {"seed": "int"}),
-    "experiments.tasks.encode_result": (dict(value=[1.0, 2]), {}),
-    "experiments.tasks.decode_result": (dict(text='{"~":"list","items":[1.0,2]}'), {"text": "choice"}),
+    "experiments.shapes.result_shape": (dict(shape=Float()), {}),
+    "experiments.shapes.shape_of": (dict(func=len, kwargs={}), {}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
-    "experiments.tasks.task_rng": (dict(seed=0), {"seed": "int"}),
-    "experiments.tasks.task_seed_sequence": (dict(seed=0), {"seed": "int"}),
+    "experiments.tasks.check_jobs": (dict(n_jobs=2), {"name": "skip"}),
+    "experiments.tasks.max_jobs": (dict(), {}),
+    "experiments.tasks.task_rng": (dict(seed=0), {"seed": "seed"}),
+    "experiments.tasks.task_seed_sequence": (dict(seed=0), {"seed": "seed"}),
     "experiments.tasks.root_seed": (dict(rng=3), {}),
     "experiments.tasks.execution": (None, {}),
     "experiments.outputs.output_lock": (None, {}),
     "experiments.outputs.staged_output": (None, {}),
     "experiments.outputs.published_path": (dict(path="reports/quick/REPORT.md"), {}),
     "experiments.outputs.disk_fault": (dict(exc=OSError(28, "No space left on device")), {}),
-    "experiments.reproduce_all.reproduce_all": (None, {"seed": "int"}),
+    "experiments.reproduce_all.reproduce_all": (None, {"seed": "int", "checkpoint": "bool", "echo": "bool",
+                                                       "raise_on_error": "bool"}),
     "experiments.reproduce_all.summary_markdown": (dict(outcomes=[]), {}),
     "experiments.reproduce_all.report_markdown": (dict(outcomes=[], mode="quick", seed=0, seconds=1.0),
-                                                   {"seed": "int", "seconds": "positive"}),
+                                                   {"seed": "int", "seconds": "duration"}),
     "experiments.as2000_reconstruction.fig2_case": (dict(n=500, width=0.1), {"shape": "choice", "noise": "choice"}),
     "experiments.as2000_reconstruction.fig2_distances": (dict(n_seeds=1, n=500, width=0.1, n_jobs=1),
                                                           {"n_seeds": "int"}),
@@ -237,6 +241,17 @@ def test_experiments_no_hang_no_nan_no_obscure_exception(sweep):
     assert not bad, f"{len(bad)} cases:\n" + "\n".join(map(str, bad))
 
 
+# the modules of the command line's own machinery: every bad value is refused (none accepted)
+CLI_MODULES = ("experiments.tasks.", "experiments.outputs.", "experiments.reproduce_all.", "experiments.shapes.",
+               "experiments.load")
+
+
+def test_the_cli_machinery_accepts_no_bad_value(sweep):
+    accepted = [(r["callable"], r["parameter"], r["value"]) for r in sweep
+                if r["status"] == "accepted" and r["callable"].startswith(CLI_MODULES)]
+    assert not accepted, f"{len(accepted)} bad values accepted:\n" + "\n".join(map(str, accepted))
+
+
 def test_experiments_refusals_name_the_argument(sweep):
     refused = [r for r in sweep if r["status"] == "refused"]
     unnamed = [(r["callable"], r["parameter"], r["value"], r["error"]) for r in refused if not r["named"]]
@@ -254,10 +269,11 @@ CLI_BAD = {
     "--out": [["reproduce", "du-zhan", "--out", "{file}"], ["reproduce", "du-zhan", "--out", "{file}/sub"],
               ["reproduce", "du-zhan", "--out"]],
     "--seed": [["reproduce", "du-zhan", "--seed", v] for v in ("-1", "x", "1.5", "nan", str(2**32))],
-    "--jobs": [["reproduce", "du-zhan", "--jobs", v] for v in ("0", "-2", "x", "1.5")],
+    "--jobs": [["reproduce", "du-zhan", "--jobs", v] for v in ("0", "-2", "x", "1.5", "1000000", "1e6")],
     "--backend": [["reproduce", "du-zhan", "--backend", "spark"]],
     "--scheduler": [["reproduce", "du-zhan", "--scheduler", "tcp://127.0.0.1:1"],
-                    ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "not an address"]],
+                    ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "not an address"],
+                    ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "tls://127.0.0.1:8786"]],
     "--timeout": [["reproduce", "du-zhan", "--timeout", v] for v in ("0", "-1", "nan", "inf", "x")],
     "--fresh": [["reproduce", "du-zhan", "--fresh=yes"]],
     "--help": [],       # prints the help, exit 0

@@ -1,4 +1,4 @@
-"""Checkpoints are data, never code, and never stale (issue 27, items 1 and 2)."""
+"""Checkpoints are data, never code, never stale, and used only if they fit their task's shape."""
 from __future__ import annotations
 
 import json
@@ -10,17 +10,19 @@ import sys
 import textwrap
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
 import ppdm_edu
-from ppdm_edu.experiments import tasks as tasks_module
+from ppdm_edu.__main__ import main
+from ppdm_edu.experiments import du_zhan
+from ppdm_edu.experiments import shapes as S
 from ppdm_edu.experiments.tasks import Task, run_tasks
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@S.result_shape(lambda kw: S.Record(x=S.Exactly(kw["x"]), twice=S.Int()))
 def double(x):
     """A task for the tests: module-level, so it can be checkpointed."""
     return {"x": x, "twice": 2 * x}
@@ -62,10 +64,10 @@ def test_a_crafted_pickle_never_runs(tmp_path, capsys):
     b"\x80\x04not json at all",
     b"[1, 2]",
     b'{"format": "ppdm-edu task checkpoint", "version": 1}',
-    b'{"format": "ppdm-edu task checkpoint", "version": 1, "key": {"~": "tuple", "items": ["double", 3]},'
-    b' "result": {"~": "no such tag"}}',
-    b'{"format": "ppdm-edu task checkpoint", "version": 1, "key": {"~": "tuple", "items": ["double", 3]},'
-    b' "result": NaN}',
+    b'{"format": "ppdm-edu task checkpoint", "version": 2, "key": ["double", 3], "result": {"~": "tag"}}',
+    b'{"format": "ppdm-edu task checkpoint", "version": 2, "key": ["double", 3], "result": NaN}',
+    b'{"format": "ppdm-edu task checkpoint", "version": 2, "key": ["double", 3], "result": "hello"}',
+    b'{"format": "ppdm-edu task checkpoint", "version": 2, "key": ["double", 4], "result": {"x": 3, "twice": 6}}',
 ])
 def test_an_unusable_checkpoint_is_recomputed_with_a_note_naming_the_file(tmp_path, capsys, content):
     folder = tmp_path / "ckpt"
@@ -89,55 +91,98 @@ def _same(a, b) -> bool:
         return (a.equals(b) and list(a.dtypes) == list(b.dtypes) and a.index.equals(b.index)
                 and a.index.dtype == b.index.dtype and a.index.name == b.index.name
                 and a.columns.equals(b.columns) and a.to_csv() == b.to_csv())
-    if isinstance(a, pd.Series):
-        return a.equals(b) and a.dtype == b.dtype and a.name == b.name and a.index.equals(b.index)
-    if isinstance(a, np.ndarray):
-        return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
     if isinstance(a, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
-    if isinstance(a, np.generic):
-        return a.dtype == b.dtype and (a == b or (a != a and b != b))
     return a == b
 
 
-ROUND_TRIP = [
-    None, True, 0, -(2**70), 0.1, 1e-310, float("nan"), float("inf"), -0.0, "ü",
-    (0.8123456789012345, 0.25, 17),                    # as2000 trees: (accuracy, seconds, leaves)
-    ([0.5, 0.75], 0.7),                                 # liu curve
-    [{"table": "t4", "row": "C4.5", "data": "data1", "accuracy": 81.25}],   # liu repeat
-    {"theta": 0.6, "run": 3, "accuracy": 0.9, "n_nodes": 7},                # du-zhan sweep
-    {1: "int key", (2, "a"): "tuple key", 2.5: None},
-    np.float64(0.1), np.int32(-7), np.bool_(True), np.str_("abc"),
-    np.arange(6, dtype=np.int16).reshape(2, 3), np.array([0.1, np.nan, -np.inf]),
-    np.array([True, False]), np.array(["a", "bcd"]), np.array([1, "x", None], dtype=object),
-    np.zeros((0, 3)), np.array([1 + 2j]), np.array(["2020-01-01"], dtype="datetime64[D]"),
-    pd.DataFrame({"noise": ["gaussian", "uniform"], "bits": [0.1, float("nan")], "n": [1, 2]},
-                 index=pd.Index(["data1", "data2"], name="data")),                 # liu table 1
-    pd.DataFrame({"a": [1.5, 2.5]}),
-    pd.DataFrame({"o": np.array(["x", None], dtype=object), "b": [True, False]}),
-    pd.Series([1.0, 2.0], index=["p", "q"], name="s"),
+ROUND_TRIP = [   # (shape, a result of that shape)
+    (S.Float(nan=True), float("nan")), (S.Float(), -0.0), (S.Float(0), float("inf")), (S.Int(0), 2**70),
+    (S.Tuple(S.Float(0, 1), S.Float(0), S.Int(1)), (0.8123456789012345, 0.25, 17)),   # as2000 trees
+    (S.Tuple(S.List(S.Float(0, 100), length=2), S.Float()), ([50.0, 75.5], 70.0)),      # liu curve
+    (S.List(S.Record(table=S.Str(), accuracy=S.Float(0, 100))), [{"table": "t4", "accuracy": 81.25}]),
+    (S.Record(theta=S.Exactly(0.6), run=S.Exactly(3), n_nodes=S.Int(1)), {"theta": 0.6, "run": 3, "n_nodes": 7}),
+    (S.Table("data", {"noise": S.Str(), "bits": S.Float(nan=True)}, length=2),
+     pd.DataFrame({"data": ["data1", "data2"], "noise": ["gaussian", "uniform"],
+                   "bits": [0.1, float("nan")]}).set_index("data")),                        # liu table 1
+    (S.Plain(), {"x": [1, 2.5, None, True, "ü"]}),
 ]
 
 
-@pytest.mark.parametrize("value", ROUND_TRIP, ids=[type(v).__name__ + str(i) for i, v in enumerate(ROUND_TRIP)])
-def test_every_result_type_round_trips_exactly(value):
-    encode_result, decode_result = tasks_module.encode_result, tasks_module.decode_result
-    text = encode_result(value)
-    json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
-    assert _same(value, decode_result(text)), (value, decode_result(text))
+@pytest.mark.parametrize("shape, value", ROUND_TRIP, ids=[type(s).__name__ + str(i) for i, (s, _) in enumerate(ROUND_TRIP)])
+def test_every_result_shape_round_trips_exactly_through_standard_json(shape, value):
+    text = json.dumps(shape.dump(value), allow_nan=False)
+    assert _same(value, shape.load(json.loads(text))), (value, text)
+    if not isinstance(shape, S.Plain):
+        with pytest.raises(S.ShapeError):
+            shape.load("hello")
 
 
-def test_an_unknown_type_is_refused_and_such_a_result_not_checkpointed(tmp_path, capsys):
-    with pytest.raises(TypeError, match="cannot hold"):
-        tasks_module.encode_result(object())
+def test_a_result_that_does_not_fit_its_shape_is_not_checkpointed(tmp_path, capsys):
     folder = tmp_path / "ckpt"
     done = run_tasks([Task(("set",), frozenset, {})], n_jobs=1, checkpoint_dir=folder, progress=False)
     assert done.results == [frozenset()]
     assert not list(folder.iterdir()) and "not checkpointed" in done.notes[0]
+
+
+# -- checkpoints that parse but do not fit their task: recomputed, the CSV as a fresh run's ----------
+@pytest.fixture
+def tiny(monkeypatch):
+    """The Du & Zhan reproduction at 2 runs per theta (25 tasks, seconds)."""
+    monkeypatch.setattr(du_zhan, "_runs", lambda mode: 2)
+
+
+def _sweep_checkpoints(out: Path) -> list[Path]:
+    found = []
+    for path in sorted((out / ".checkpoints").glob("*.json")):
+        if json.loads(path.read_text())["key"][:2] == ["du-zhan", "sweep"]:
+            found.append(path)
+    return found
+
+
+def _missing_fields(body):
+    body["result"] = {"theta": body["result"]["theta"]}          # only theta: "0.900000,,,,"
+
+
+def _wrong_type(body):
+    body["result"] = "hello"
+
+
+def _other_theta(body):
+    body["result"]["theta"] = 0.9 if body["result"]["theta"] != 0.9 else 0.7   # 9 runs at one θ, 11 at another
+
+
+def _float_for_int(body):
+    body["result"]["n_nodes"] = float(body["result"]["n_nodes"])  # integers written as floats
+
+
+def _out_of_range(body):
+    body["result"]["accuracy"] = 1.5
+
+
+@pytest.mark.parametrize("tamper", [_missing_fields, _wrong_type, _other_theta, _float_for_int, _out_of_range, "dir"])
+def test_a_checkpoint_that_does_not_fit_its_task_is_recomputed_and_named(tiny, tmp_path, capsys, tamper):
+    out = tmp_path / "out"
+    assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0
+    before = (out / "du-zhan.csv").read_bytes()
+    victim = _sweep_checkpoints(out)[3]
+    if tamper == "dir":                    # a directory where the checkpoint file should be
+        victim.unlink()
+        victim.mkdir()
+    else:
+        body = json.loads(victim.read_text())
+        tamper(body)
+        victim.write_text(json.dumps(body))
+    capsys.readouterr()
+    assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    assert f"note: checkpoint {victim} is unusable" in err, err
+    assert (out / "du-zhan.csv").read_bytes() == before
 
 
 def test_a_new_package_version_recomputes(tmp_path, monkeypatch):
@@ -176,3 +221,34 @@ def test_a_changed_task_is_recomputed(tmp_path):
     assert _run(tmp_path) == ["0", "1", "1"]          # unchanged: resumed
     module.write_text(module.read_text().replace("return 1", "return 2"))
     assert _run(tmp_path) == ["1", "0", "2"]          # changed: recomputed, the new number
+
+
+def test_every_reproduction_task_declares_its_result_shape():
+    from ppdm_edu.experiments import REPRODUCTIONS, load
+
+    for name in REPRODUCTIONS:
+        for mode in ("quick", "full"):
+            bare = {t.func.__qualname__ for t in load(name).plan(mode, 0) if not hasattr(t.func, "result_shape")}
+            assert not bare, (name, mode, bare)
+
+
+def test_every_reproduction_result_fits_its_shape_and_resumes_to_the_same_files(tmp_path, monkeypatch, capsys):
+    from test_reproduce_parallel import _result_files
+
+    from ppdm_edu.experiments import as2000_reconstruction, as2000_trees, liu, tradeoff
+
+    monkeypatch.setattr(as2000_trees, "_scale", lambda mode, runs: (800, 1))
+    monkeypatch.setattr(as2000_reconstruction, "_n_seeds", lambda mode: 1)
+    monkeypatch.setattr(du_zhan, "_runs", lambda mode: 2)
+    monkeypatch.setattr(liu, "_scale", lambda mode: dict(n_rep=1, n_train=800, n_curve=1, fig1_train=800,
+                                                         fig2_train=800))
+    monkeypatch.setattr(tradeoff, "_scale", lambda mode: dict(ns=(1_000,), runs=2, epsilons=(1.0,), trials=2_000,
+                                                              classifier_runs=2, classifier_n=(1_000,)))
+    out = tmp_path / "out"
+    assert main(["reproduce", "all", "--out", str(out), "--jobs", "1"]) == 0
+    first = _result_files(out)
+    assert "note:" not in capsys.readouterr().err          # every result was checkpointed
+    assert main(["reproduce", "all", "--out", str(out), "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "note:" not in err, err
+    assert _result_files(out) == first

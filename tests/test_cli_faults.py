@@ -5,6 +5,7 @@ code. The disk tests mount a small tmpfs (root only; skipped with the reason oth
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -60,6 +61,76 @@ def test_a_listener_that_never_answers_is_one_line_within_the_timeout(tmp_path):
     assert address in line and "2 s" in line, line  # it gave up after its own 2 s timeout
 
 
+class _TalkingServer:
+    """A loopback server that greets every connection with ``greeting`` and then waits (an SSH server
+    says its banner first, as a dask scheduler sends its handshake first); stopped by the test."""
+
+    def __init__(self, greeting: bytes):
+        import threading
+
+        self.greeting, self.stop, self.conns = greeting, threading.Event(), []
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.listener.settimeout(0.1)
+        self.address = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            self.conns.append(conn)
+            with contextlib.suppress(OSError):
+                conn.sendall(self.greeting)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(timeout=10)
+        for conn in self.conns:
+            conn.close()
+        self.listener.close()
+
+
+@pytest.mark.parametrize("greeting", [b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n",
+                                      b"\x10\x00\x00\x00\x00\x00\x00\x00" + b"\xff" * 16,   # framed, not msgpack
+                                      b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_server_that_speaks_first_but_not_dask_is_one_line(tmp_path, greeting):
+    pytest.importorskip("dask.distributed")
+    with _TalkingServer(greeting) as server:
+        out = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+                            "--scheduler", server.address, "--timeout", "5", timeout=120)
+    assert out.returncode != 0
+    line = _one_error_line(out.stderr)
+    assert server.address in line and "not a dask scheduler" in line and "handshake" in line, line
+    assert "EiB" not in out.stderr
+    assert not (tmp_path / "out" / ".checkpoints").exists()
+
+
+def test_a_real_scheduler_passes_the_handshake_probe():
+    distributed = pytest.importorskip("dask.distributed")
+    from ppdm_edu.experiments.tasks import _probe_scheduler
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        _probe_scheduler(cluster.scheduler_address, 10.0)      # no exception
+
+
+def test_a_tls_scheduler_is_one_line(tmp_path):
+    pytest.importorskip("dask.distributed")
+    out = _cli("reproduce", "du-zhan", "--out", str(tmp_path / "out"), "--backend", "dask",
+               "--scheduler", "tls://127.0.0.1:8786", "--timeout", "2", timeout=120)
+    assert out.returncode != 0
+    line = _one_error_line(out.stderr)
+    assert "tls://127.0.0.1:8786" in line and "TLS" in line, line
+
+
 def test_a_refused_port_is_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
     with socket.socket() as probe:
@@ -70,6 +141,18 @@ def test_a_refused_port_is_one_line(tmp_path):
                         "--scheduler", address, "--timeout", "5", timeout=90)
     assert out.returncode != 0
     assert address in _one_error_line(out.stderr)
+
+
+@pytest.mark.parametrize("value", ["1000000", str(4 * (os.cpu_count() or 1) + 1), "0", "-2", "many"])
+def test_too_many_jobs_is_one_line_naming_the_allowed_range(value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["reproduce", "du-zhan", "--jobs", value, "--out", "unused"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "Traceback" not in err, err
+    top = 4 * (os.cpu_count() or 1)
+    assert f"--jobs must be -1 (every core) or a whole number from 1 to {top}" in err and value in err, err
+    with pytest.raises(ValueError, match=f"n_jobs must be -1 .* from 1 to {top}"):
+        run_tasks([], n_jobs=int(value) if value.lstrip("-").isdigit() else value)
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
@@ -91,20 +174,69 @@ def test_a_second_run_into_the_same_out_says_another_run_holds_it(tmp_path, caps
     assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0   # free again
 
 
+@pytest.mark.parametrize("kind", ["link", "dangling link", "folder", "fifo"])
+def test_a_lock_that_is_not_a_regular_file_is_refused_and_its_target_untouched(tmp_path, capsys, kind):
+    out = tmp_path / "out"
+    out.mkdir()
+    target = tmp_path / "precious.txt"
+    if kind == "link":
+        target.write_text("do not truncate me\n")
+        (out / ".lock").symlink_to(target)
+    elif kind == "dangling link":
+        (out / ".lock").symlink_to(target)               # the run must not create the target
+    elif kind == "folder":
+        (out / ".lock").mkdir()
+    else:
+        os.mkfifo(out / ".lock")                        # opening it must not block
+    code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
+    assert code != 0
+    line = _one_error_line(capsys.readouterr().err)
+    assert str(out / ".lock") in line and "not a regular file" in line, line
+    if kind == "link":
+        assert target.read_text() == "do not truncate me\n"
+    if kind == "dangling link":
+        assert not target.exists()
+    assert not (out / ".checkpoints").exists()           # it computed nothing
+
+
 # -- 5. a full or read-only disk ------------------------------------------------------------------
-@pytest.fixture
-def tmpfs(tmp_path):
-    """Mount a 1 MB tmpfs; root only (skipped otherwise)."""
-    mount = tmp_path / "mnt"
+def _mount_tmpfs(mount: Path, size: str):
+    """Mount a tmpfs of ``size`` at ``mount``; root only (skipped otherwise)."""
     mount.mkdir()
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root (a full disk cannot be made otherwise)")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+        pytest.skip("mounting a tmpfs needs root (a full disk or a mount point cannot be made otherwise)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     yield mount
     subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A 1 MB tmpfs mounted in tmp_path."""
+    yield from _mount_tmpfs(tmp_path / "mnt", "1m")
+
+
+@pytest.fixture
+def volume(tmp_path):
+    """A 64 MB tmpfs mounted in tmp_path: another file system than its parent folder's."""
+    yield from _mount_tmpfs(tmp_path / "volume", "64m")
+
+
+def test_an_out_that_is_a_mount_point_works(volume, tmp_path, capsys, tiny):
+    # a Docker volume, a USB stick: nothing may be staged beside --out, on the parent's file system
+    assert os.stat(volume).st_dev != os.stat(volume.parent).st_dev
+    code = main(["reproduce", "du-zhan", "--out", str(volume), "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 0 and "Traceback" not in err, err
+    assert (volume / "du-zhan.csv").is_file() and (volume / "du-zhan.md").is_file()
+    assert _leftovers(volume) == [] and _leftovers(volume.parent) == []
+    # a re-run (resumed from the checkpoints) replaces the files in place, same bytes
+    before = (volume / "du-zhan.csv").read_bytes()
+    assert main(["reproduce", "du-zhan", "--out", str(volume), "--jobs", "1"]) == 0
+    assert (volume / "du-zhan.csv").read_bytes() == before and _leftovers(volume) == []
 
 
 def _fill(mount: Path, leave: int) -> None:
@@ -122,7 +254,8 @@ def _fill(mount: Path, leave: int) -> None:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    return sorted(str(p) for p in folder.rglob("*") if ".tmp" in p.name or ".partial-" in p.name)
+    return sorted(str(p) for p in folder.rglob("*")
+                  if ".tmp" in p.name or ".partial-" in p.name or p.name.startswith(".staging-"))
 
 
 def test_a_full_disk_while_writing_the_outputs_leaves_out_as_it_was(tmpfs, tmp_path, capsys, tiny):
@@ -190,8 +323,8 @@ def test_a_killed_worker_is_one_line_in_the_cli(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.slow
 def test_no_worker_lingers_after_the_run_is_killed(tmp_path):
-    # loky keeps idle workers for 300 s (and so did a killed run's, for ~5.5 min); ours leave
-    # after 10 s idle, once their queued tasks are done: well within 2 min on a loaded machine
+    # loky's workers wait for their idle timeout and then up to 30 s for the dead parent, and its
+    # resource tracker for them (40-50 s); ours watch their parent and leave within 10 s
     psutil = pytest.importorskip("psutil")
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -205,7 +338,8 @@ def test_no_worker_lingers_after_the_run_is_killed(tmp_path):
         assert children, "the run started no worker"
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=30)
-        _, alive = psutil.wait_procs(children, timeout=120)
+        assert any("resource_tracker" in " ".join(p.cmdline()) for p in children), "no resource tracker"
+        _, alive = psutil.wait_procs(children, timeout=10)   # polls; returns as soon as all are gone
         assert not alive, [p.cmdline()[:3] for p in alive]
     finally:
         if run.poll() is None:

@@ -108,9 +108,6 @@ def test_the_non_finite_guard():
 
 
 # The answer cell's comment is what a student reads first; it must state the exercise's format.
-# These four notebook cells are not this change's to edit (notebooks 04, 05, 07's existing cells):
-# the new comment of each is its answer_format, listed for the lead.
-STALE_COMMENTS = {"04.1", "04.4", "05.1", "07.6"}
 
 
 def _answer_cells():
@@ -127,9 +124,6 @@ def _answer_cells():
                 yield m.group(1), comment.group(1)
 
 
-@pytest.mark.parametrize("exercise_id, comment", [
-    pytest.param(i, c, marks=pytest.mark.xfail(reason="stale comment in a notebook cell this change may not edit; "
-                                                      "its new text is the exercise's answer_format"))
-    if i in STALE_COMMENTS else (i, c) for i, c in _answer_cells()])
+@pytest.mark.parametrize("exercise_id, comment", list(_answer_cells()))
 def test_answer_cell_comment_states_the_answer_format(exercise_id, comment):
     assert comment == EXERCISES[exercise_id].answer_format

@@ -154,7 +154,7 @@ def test_the_native_variant_really_tries_a_thread(monkeypatch):
 
     panel = RRTreePanel()
     panel.controls["theta"].value = 0.8
-    assert tried == ["ppdm-panel-ahead"], tried  # tried once, then never again
+    assert len(tried) == 1 and tried[0].startswith("ppdm-panel-ahead"), tried  # tried once, then never again
     assert panel.error is None and panel.image.value
 
 

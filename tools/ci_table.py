@@ -59,11 +59,58 @@ def table(artifacts: Path, title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+README_START = "<!-- measured: written by tools/ci_table.py from a .ci/run; do not edit by hand -->"
+README_END = "<!-- end measured -->"
+
+
+def _size_mb(path: Path, skip: str | None = None) -> float | None:
+    if not path.exists():
+        return None
+    total = sum(f.stat().st_size for f in path.rglob("*")
+                if f.is_file() and not (skip and skip in f.relative_to(path).parts[:1]))
+    return total / 1e6
+
+
+def readme_block(artifacts: Path) -> str:
+    """The README's measured figures: the last .ci/run's stages and the built site's sizes."""
+    rows = {name: seconds for name, seconds, _ in stages(artifacts / "ci-stages.tsv")}
+    load = os.getloadavg()
+    when = datetime.datetime.fromtimestamp((artifacts / "ci-stages.tsv").stat().st_mtime,
+                                           datetime.timezone.utc)
+    test = sum(rows.get(k, 0) for k in ("lint", "types", "pytest"))
+    html = REPO / "site" / "_build" / "html"
+    site_mb, lite_mb = _size_mb(html, skip="lite"), _size_mb(html / "lite")
+    lines = [README_START,
+             f"Measured by `CI=true bash .ci/run` in a fresh clone on {when:%Y-%m-%d %H:%M} UTC, "
+             f"{os.cpu_count()} cores (load average {load[0]:.1f} when written; table in "
+             "[benchmarks/ci.md](benchmarks/ci.md)):", "",
+             f"- `make test` (ruff, mypy, pytest on every core): {test / 60:.1f} min once `.venv` exists;",
+             f"- the whole `.ci/run` (three environments, site, JupyterLite, browser): "
+             f"{rows.get('total', 0) / 60:.1f} min;",
+             f"- `make site`: {rows.get('site', 0)} s (the twins from the tests' cache); "
+             f"`make lite`: {rows.get('lite', 0)} s;"]
+    if site_mb is not None:
+        lines.append(f"- the site is {site_mb:.0f} MB without JupyterLite, which adds {lite_mb or 0:.0f} MB.")
+    lines.append(README_END)
+    return "\n".join(lines)
+
+
+def write_readme(artifacts: Path) -> None:
+    readme = REPO / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise SystemExit(f"README.md has no {README_START} ... {README_END} block")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(head + readme_block(artifacts) + tail, encoding="utf-8")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("artifacts", nargs="?", type=Path, default=REPO / "artifacts")
     parser.add_argument("--title", default="A fresh clone's `.ci/run`")
     parser.add_argument("--append", action="store_true", help="add to benchmarks/ci.md")
+    parser.add_argument("--readme", action="store_true", help="also rewrite README.md's measured block")
     args = parser.parse_args(argv)
     text = table(args.artifacts, args.title)
     out = REPO / "benchmarks" / "ci.md"
@@ -71,6 +118,8 @@ def main(argv=None) -> int:
         text = out.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + text
     out.write_text(text, encoding="utf-8")
     print(text)
+    if args.readme:
+        write_readme(args.artifacts)
     return 0
 
 

@@ -4,6 +4,8 @@ inside the project's ``.venv`` (``JUPYTERLAB_SETTINGS_DIR``), never ``~/.jupyter
 * ``jupyterlab-slideshow``: ``"active": false``. Starting a deck writes ``"active": true`` to the
   user settings; left there, every later JupyterLab opens presenting, with no menu bar. Resetting
   it on each ``make lab`` start means a lecturer who quit while presenting gets the normal view.
+  (The package's server extension ``ppdm_edu/_lab_reset.py`` does the same on every page load,
+  in plain ``jupyter lab`` too; this reset stays for a server started without it.)
 * JupyterLab's notifications: no "get notified about news?" pop-up over the panels
   (``fetchNews: "false"``, no update check), as the browser tests configure it.
 

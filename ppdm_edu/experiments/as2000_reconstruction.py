@@ -38,6 +38,7 @@ from ..reconstruction import (
 )
 from ..validation import check_integer
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
+from .shapes import Exactly, Float, Int, Record, result_shape
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = [
@@ -214,6 +215,10 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     )
 
 
+@result_shape(lambda kw: Record(
+    shape=Exactly(kw["shape"]), noise=Exactly(kw["noise"]), seed=Exactly(kw["run_seed"]),
+    tv_randomized=Float(0), tv_bayes=Float(0), tv_em=Float(0), tv_bayes_em=Float(0), iter_bayes=Int(0),
+    iter_em=Int(0), **(dict(tv_cv=Float(0), iter_cv=Int(0)) if kw.get("cross_validation") else {})))
 def fig2_row(shape: str, noise: str, run_seed: int, n: int = FIG2_N, width: float = FIG2_WIDTH,
              tol: float = DEFAULT_TOL, cross_validation: bool = False) -> dict:
     """One run of one Fig. 2 panel (a task): TV distances and iterations, as a row."""

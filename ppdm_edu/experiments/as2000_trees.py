@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import numbers
-import time
 from pathlib import Path
 
 import numpy as np
@@ -39,11 +38,12 @@ from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise  # noqa: F401
 from ..random_state import renamed_seed_to_rng, spawn_rngs
 from ..randomization import NOISE_KINDS
-from ..trees.as2000 import ALGORITHMS, make_classifier  # noqa: F401
+from ..trees.as2000 import ALGORITHMS, make_classifier, train_and_score  # noqa: F401
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import perturb_columns
 from ..validation import check_bool, check_frame, check_integer, check_positive
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
+from .shapes import Float, Int, Tuple, result_shape
 from .tasks import Task, root_seed, run_tasks, task_rng
 
 __all__ = [
@@ -129,10 +129,10 @@ def compare_stop_rules(functions=(1, 2, 3, 4, 5), kind: str = "gaussian", privac
         for alg in algorithms:
             row = {"function": f, "algorithm": alg}
             for stop, tag in (("paper", "paper"), ("cross-validation", "cv")):
-                start = time.perf_counter()
-                clf = make_classifier(alg, noises, stop=stop, random_state=int(seed)).fit(W, y)
-                row[f"seconds_{tag}"] = time.perf_counter() - start
-                row[f"accuracy_{tag}"] = 100.0 * clf.score(Xt, yt)
+                accuracy, seconds, _leaves = train_and_score(
+                    make_classifier(alg, noises, stop=stop, random_state=int(seed)), W, y, Xt, yt)
+                row[f"seconds_{tag}"] = seconds
+                row[f"accuracy_{tag}"] = 100.0 * accuracy
             row["gain"] = row["accuracy_cv"] - row["accuracy_paper"]
             rows.append(row)
     return pd.DataFrame(rows)
@@ -166,12 +166,14 @@ def _agrawal_sets(seed, function, run, n_train, n_test, balanced):
     return X, y, Xt, yt
 
 
+@result_shape(Tuple(Float(0, 1), Float(0), Int(1)))   # accuracy, seconds, leaves
 def original_task(seed, function, run, n_train, n_test, balanced):
     """Original: the gini tree on the original training records of (function, run)."""
     X, y, Xt, yt = _agrawal_sets(seed, function, run, n_train, n_test, balanced)
-    return _train_test(DecisionTree(), X, y, Xt, yt)
+    return train_and_score(DecisionTree(), X, y, Xt, yt)
 
 
+@result_shape(Tuple(Float(0, 1), Float(0), Int(1)))
 def perturbed_task(seed, function, run, kind, privacy, algorithm, n_train, n_test, balanced,
                    local_min_records):
     """One algorithm trained on the perturbed records of (function, run, noise, privacy).
@@ -182,7 +184,7 @@ def perturbed_task(seed, function, run, kind, privacy, algorithm, n_train, n_tes
     X, y, Xt, yt = _agrawal_sets(seed, function, run, n_train, n_test, balanced)
     noise = agrawal_noise(kind, privacy)
     W = perturb_columns(X, noise, rng=task_rng(seed, "noise", function, run, kind, float(privacy)))
-    return _train_test(make_classifier(algorithm, noise, local_min_records), W, y, Xt, yt)
+    return train_and_score(make_classifier(algorithm, noise, local_min_records), W, y, Xt, yt)
 
 
 #: training seconds per tree at 100,000 records (reports/full): the longest tasks start first
@@ -313,13 +315,6 @@ def as2000_accuracy(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     df = _rows_from_results(tasks, done.results, noises, tuple(privacy))
     df.attrs.update(n_train=n_train, n_test=n_test, runs=runs, seed=seed, balanced=balanced)
     return df
-
-
-def _train_test(clf, X, y, Xt, yt):
-    start = time.perf_counter()
-    clf.fit(X, y)
-    seconds = time.perf_counter() - start
-    return float(clf.score(Xt, yt)), float(seconds), int(clf.n_leaves_)
 
 
 def _row(function, kind, level, algorithm, run, accuracy, seconds, leaves):

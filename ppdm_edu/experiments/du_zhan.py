@@ -43,6 +43,7 @@ from .report import (
     run_reproduction,
     verdict,
 )
+from .shapes import Exactly, Float, Int, Record, result_shape
 from .tasks import Task, root_seed, run_tasks
 
 __all__ = ["rr_theta_sweep", "summarize_sweep", "plan", "assemble", "reproduce", "PAPER_THETAS",
@@ -84,12 +85,15 @@ def _arrays(data, disguised_label):
     return train, test, keep
 
 
+@result_shape(Float(0, 1))
 def original_task(data=None):
     """Step 2: plain ID3 on the original training records, tested on the test records."""
     train, test, _ = _arrays(data, True)
     return float(ID3().fit(train[:, :-1], train[:, -1]).score(test[:, :-1], test[:, -1]))
 
 
+@result_shape(lambda kw: Record(theta=Exactly(kw["theta"]), run=Exactly(kw["run"]), accuracy=Float(0, 1),
+                                estimated_accuracy=Float(), n_nodes=Int(1)))
 def sweep_task(seed, theta, run, disguised_label=True, data=None):
     """Step 3 for one (theta, run): disguise, build RR-ID3, test; and the Section 4.3 estimate."""
     train, test, keep = _arrays(data, disguised_label)

@@ -52,6 +52,7 @@ from .report import (
     run_reproduction,
     verdict,
 )
+from .shapes import Float, List, Record, Str, Table, Tuple, result_shape
 from .tasks import Task
 
 __all__ = [
@@ -595,6 +596,8 @@ def _child(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(index),)))
 
 
+@result_shape(Table("data", dict(noise=Str(), bits=Float(), nats=Float(), nats_known_noise=Float(),
+                                 paper=Float()), length=len(DATASETS)))
 def table1_task(seed, child, n_train):
     """Table 1 on a draw of ``n_train`` records; the draw and the noise from independent streams."""
     data_seq, noise_seq = np.random.SeedSequence(int(seed), spawn_key=(int(child),)).spawn(2)
@@ -602,11 +605,13 @@ def table1_task(seed, child, n_train):
     return privacy_loss_table(X1, np.random.default_rng(noise_seq))
 
 
+@result_shape(List(Record(table=Str(), row=Str(), data=Str(), accuracy=Float(0, 100)), min_length=1))
 def repeat_task(seed, child, n_train):
     """One repeat of Tables 4, 5 and 7 (:func:`run_repeat`) on its own stream."""
     return run_repeat(_child(seed, child), n_train=n_train)
 
 
+@result_shape(Tuple(List(Float(0, 100), length=len(THRESHOLDS)), Float(0, 100)))
 def curve_task(seed, child, kind, snr, n_train):
     """One repeat of Fig. 1 or 2 (:func:`threshold_curve`) on its own stream."""
     accs, plain = threshold_curve(THRESHOLDS, kind, snr, n_train, _child(seed, child))

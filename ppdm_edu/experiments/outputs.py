@@ -7,8 +7,9 @@
   operating system when the process ends, even on SIGKILL). A second run into the same ``OUT``
   stops at once with :class:`OutputBusy`, which names the other run's process id, instead of
   computing everything a second time beside it.
-* :func:`staged_output` gives the run a temporary folder beside ``OUT``
-  (``.OUT.partial-PID``). The CSVs, figures and reports are written there and moved into ``OUT``
+* :func:`staged_output` gives the run a temporary folder inside ``OUT`` (``OUT/.staging-PID``,
+  on ``OUT``'s own file system, so that the final moves are renames even when ``OUT`` is a mount
+  point). The CSVs, figures and reports are written there and moved into ``OUT``
   only when all of them are complete, so a full disk or a crash leaves ``OUT`` as it was (never
   new CSVs beside an old report); the temporary folder is removed on every path. Checkpoints
   still go to ``OUT/.checkpoints`` (each one is written atomically), so a re-run resumes.
@@ -32,10 +33,11 @@ import contextvars
 import errno
 import os
 import shutil
+import stat
 import sys
 from pathlib import Path
 
-__all__ = ["OutputBusy", "output_lock", "staged_output", "published_path", "disk_fault", "DISK_ERRNOS"]
+__all__ = ["OutputBusy", "UnsafeLock", "output_lock", "staged_output", "published_path", "disk_fault", "DISK_ERRNOS"]
 
 # (temporary folder, output folder) of the staged_output block this context is in
 _STAGE: contextvars.ContextVar = contextvars.ContextVar("ppdm_edu_stage", default=None)
@@ -50,6 +52,29 @@ LOCK_NAME = ".lock"
 
 class OutputBusy(RuntimeError):
     """Another run holds the lock on the output folder."""
+
+
+class UnsafeLock(RuntimeError):
+    """``OUT/.lock`` is a symbolic link or not a regular file: it is not opened, its target untouched."""
+
+
+def _open_lock(path: Path):
+    """Open ``path`` for reading and writing without following a link (its target is never touched)."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    refused = UnsafeLock(f"{path} is not a regular file (a symbolic link, a folder or a device): a run "
+                         "never writes through it; remove it and run again")
+    if path.is_symlink():          # where O_NOFOLLOW does not exist (Windows)
+        raise refused
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+            raise refused from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):    # a FIFO opened without blocking
+        os.close(fd)
+        raise refused
+    return os.fdopen(fd, "r+", encoding="utf-8")
 
 
 def _lock_file(fh) -> bool:
@@ -93,13 +118,15 @@ def output_lock(out_dir):
     ------
     OutputBusy
         If another process holds the lock (the message names its process id).
+    UnsafeLock
+        If ``OUT/.lock`` is a symbolic link or not a regular file (nothing is written through it).
     OSError
         If the folder cannot be created or the lock file not written (see :func:`disk_fault`).
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / LOCK_NAME
-    fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole block
+    fh = _open_lock(path)  # held for the whole block
     try:
         if not _lock_file(fh):
             fh.seek(0)
@@ -115,13 +142,17 @@ def output_lock(out_dir):
         fh.close()  # closing releases the lock
 
 
+STAGE_PREFIX = ".staging-"
+
+
 def _stage_name(out: Path, pid: int | str) -> Path:
-    return out.parent / f".{out.name}.partial-{pid}"
+    # inside OUT, not beside it: os.replace cannot cross file systems (a mount point, a volume)
+    return out / f"{STAGE_PREFIX}{pid}"
 
 
 @contextlib.contextmanager
 def staged_output(out_dir):
-    """A temporary folder beside ``out_dir`` for the run's files, moved into it when complete.
+    """A temporary folder inside ``out_dir`` for the run's files, moved into it when complete.
 
     Inside the block, :func:`~ppdm_edu.experiments.report.checkpoint_folder` of the temporary
     folder is ``out_dir/.checkpoints``. When the block ends without an exception, every file of
@@ -141,7 +172,7 @@ def staged_output(out_dir):
     """
     out = Path(out_dir).absolute()
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.parent.glob(f".{out.name}.partial-*"):  # left by a killed run (we hold the lock)
+    for stale in out.glob(f"{STAGE_PREFIX}*"):  # left by a killed run (we hold the lock)
         shutil.rmtree(stale, ignore_errors=True)
     stage = _stage_name(out, os.getpid())
     stage.mkdir()

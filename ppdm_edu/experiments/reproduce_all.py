@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..validation import check_real
+from ..validation import check_bool, check_real
 from . import REPRODUCTIONS, load
 from .outputs import disk_fault, published_path
 from .report import (
@@ -45,7 +45,7 @@ from .report import (
     verdict,
     with_task_counts,
 )
-from .tasks import TaskFailed, TaskRun, run_tasks
+from .tasks import TaskFailed, TaskRun, check_jobs, run_tasks
 
 __all__ = ["reproduce_all", "RunOutcome", "ReproductionFailed", "summary_markdown", "report_markdown"]
 
@@ -336,6 +336,10 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     ['as2000-reconstruction', 'as2000', 'du-zhan', 'liu', 'tradeoff']
     """
     mode, seed = check_plan(mode, seed)   # before any work: a bad seed would fail every reproduction
+    raise_on_error, echo = check_bool(raise_on_error, "raise_on_error"), check_bool(echo, "echo")
+    checkpoint, fresh = check_bool(checkpoint, "checkpoint"), check_bool(fresh, "fresh")
+    progress = None if progress is None else check_bool(progress, "progress")
+    n_jobs = None if n_jobs is None else check_jobs(n_jobs)
     names = list(REPRODUCTIONS) if names is None else list(names)
     unknown = [n for n in names if n not in REPRODUCTIONS]
     if unknown:

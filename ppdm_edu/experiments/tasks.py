@@ -15,9 +15,10 @@ worker process or on a dask worker. :func:`run_tasks` runs them with joblib and
 * keeps a checkpoint per finished task (``checkpoint_dir``, one JSON file per task, named by the
   hash of the task's key, function, arguments and seed, the package version and the source of
   the code it runs): Ctrl-C stops the workers and keeps what is finished, a re-run computes only
-  the missing tasks, ``fresh=True`` ignores them. A checkpoint is data, never code (no pickle:
-  :func:`encode_result` stores numbers, arrays and tables exactly); one that does not parse is
-  recomputed with a note naming the file;
+  the missing tasks, ``fresh=True`` ignores them. A checkpoint is data, never code (no pickle):
+  plain JSON checked on load against the shape the task function declares with
+  :func:`~ppdm_edu.experiments.shapes.result_shape` (field names, types, ranges, lengths); one
+  that does not fit is recomputed with a note naming the file;
 * computes a task that appears twice (same key and arguments) once.
 
 joblib, dask and tqdm are imported inside the functions: ``import ppdm_edu`` starts no process
@@ -35,8 +36,8 @@ True
 """
 from __future__ import annotations
 
-import base64
 import contextlib
+import errno
 import functools
 import hashlib
 import json
@@ -52,20 +53,25 @@ from typing import cast
 
 import numpy as np
 
+from ..validation import check_bool
+from .outputs import disk_fault
+from .shapes import result_shape, shape_of
+
 __all__ = [
     "Task",
     "TaskFailed",
     "WorkerDied",
     "SchedulerUnreachable",
     "CheckpointError",
-    "encode_result",
-    "decode_result",
+    "result_shape",
     "TaskRun",
     "run_tasks",
     "task_rng",
     "task_seed_sequence",
     "root_seed",
     "execution",
+    "check_jobs",
+    "max_jobs",
     "BACKENDS",
 ]
 
@@ -366,251 +372,42 @@ def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
 
 
 # ---------------------------------------------------------------------------------------------
-# checkpoints: JSON that cannot run code (never pickle: a crafted pickle runs code when loaded)
+# checkpoints: JSON checked against the task's result shape (never pickle: a pickle runs code)
 # ---------------------------------------------------------------------------------------------
 _FORMAT = "ppdm-edu task checkpoint"
-_FORMAT_VERSION = 1
-_RAW_KINDS = "biufcmMUS"   # numpy kinds stored as their raw bytes (exact, no object)
-_TAG = "~"                  # every JSON object in a checkpoint is a tagged value
+_FORMAT_VERSION = 2
 
 
 class CheckpointError(ValueError):
-    """A checkpoint file that does not parse or has the wrong shape (the task is recomputed)."""
-
-
-def _encode_strings(values, dtype) -> dict:
-    import pandas as pd
-
-    items = [None if pd.isna(v) else str(v) for v in values]
-    na = "nan" if dtype.na_value is not pd.NA else "NA"
-    return {_TAG: "strings", "storage": dtype.storage, "na": na, "items": items}
-
-
-def _column(values, dtype):
-    """A column of a table (or an index) under its dtype: numpy dtypes and pandas' strings."""
-    import pandas as pd
-
-    if isinstance(dtype, np.dtype):
-        return _encode(np.asarray(values, dtype=dtype))
-    if isinstance(dtype, pd.StringDtype):
-        return _encode_strings(values, dtype)
-    raise TypeError(f"a checkpoint cannot hold a table column of dtype {dtype}")
-
-
-def _decode_column(data):
-    import pandas as pd
-
-    if isinstance(data, dict) and data.get(_TAG) == "strings":
-        na = np.nan if data["na"] == "nan" else pd.NA
-        dtype = pd.StringDtype(storage=data["storage"], na_value=na)
-        return pd.array([None if v is None else _expect(v, str) for v in data["items"]], dtype=dtype)
-    value = _decode(data)
-    if not isinstance(value, np.ndarray):
-        raise CheckpointError("a table column is not an array")
-    return value
-
-
-def _encode_index(index) -> dict:
-    import pandas as pd
-
-    if isinstance(index, pd.MultiIndex):
-        raise TypeError("a checkpoint cannot hold a MultiIndex")
-    if isinstance(index, pd.RangeIndex):
-        return {_TAG: "RangeIndex", "start": index.start, "stop": index.stop, "step": index.step,
-                "name": _encode(index.name)}
-    return {_TAG: "Index", "values": _column(index, index.dtype), "name": _encode(index.name)}
-
-
-def _decode_index(data):
-    import pandas as pd
-
-    tag = data.get(_TAG) if isinstance(data, dict) else None
-    if tag == "RangeIndex":
-        return pd.RangeIndex(_expect(data["start"], int), _expect(data["stop"], int),
-                             _expect(data["step"], int), name=_decode(data["name"]))
-    if tag == "Index":
-        values = _decode_column(data["values"])
-        return pd.Index(values, dtype=values.dtype, name=_decode(data["name"]))
-    raise CheckpointError(f"expected an index, got {str(data)[:60]}")
-
-
-def _encode(value):
-    """``value`` as JSON-ready data, exactly: None, bool, int, float, str, list, tuple, dict,
-    numpy scalars and arrays, pandas Series and DataFrames (numpy or string columns)."""
-    import pandas as pd
-
-    if value is None or isinstance(value, (bool, str)) and type(value) in (bool, str):
-        return value
-    if type(value) is int:
-        return value
-    if type(value) is float:
-        # JSON has no NaN/inf; repr() of a finite float reads back to the same float
-        return value if math.isfinite(value) else {_TAG: "float", "repr": repr(value)}
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
-        return {_TAG: type(value).__name__, "items": [_encode(v) for v in value]}
-    if type(value) is dict:
-        return {_TAG: "dict", "items": [[_encode(k), _encode(v)] for k, v in value.items()]}
-    if isinstance(value, np.ndarray) and type(value) is np.ndarray:
-        if value.dtype.kind in _RAW_KINDS and value.dtype.names is None:
-            raw = np.ascontiguousarray(value).tobytes()
-            return {_TAG: "ndarray", "dtype": value.dtype.str, "shape": list(value.shape),
-                    "b64": base64.b64encode(raw).decode("ascii")}
-        if value.dtype.kind == "O":
-            return {_TAG: "ndarray", "dtype": "O", "shape": list(value.shape),
-                    "items": [_encode(v) for v in value.ravel()]}
-        raise TypeError(f"a checkpoint cannot hold an array of dtype {value.dtype}")
-    if isinstance(value, np.generic) and value.dtype.kind in _RAW_KINDS:
-        return {_TAG: "scalar", "dtype": value.dtype.str,
-                "b64": base64.b64encode(value.tobytes()).decode("ascii")}
-    if type(value) is pd.Series:
-        return {_TAG: "Series", "values": _column(value.array, value.dtype),
-                "index": _encode_index(value.index), "name": _encode(value.name)}
-    if type(value) is pd.DataFrame:
-        return {_TAG: "DataFrame", "index": _encode_index(value.index),
-                "columns": _encode_index(value.columns),
-                "data": [_column(value.iloc[:, j].array, value.dtypes.iloc[j]) for j in range(value.shape[1])]}
-    raise TypeError(f"a checkpoint cannot hold a {type(value).__module__}.{type(value).__qualname__}")
-
-
-def _expect(value, kind):
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise CheckpointError(f"expected {kind.__name__}, got {type(value).__name__}")
-    return value
-
-
-def _raw_dtype(text) -> np.dtype:
-    dtype = np.dtype(_expect(text, str))
-    if dtype.kind not in _RAW_KINDS or dtype.names is not None:
-        raise CheckpointError(f"dtype {text!r} is not stored as raw bytes")
-    return dtype
-
-
-def _decode(data):
-    """The inverse of :func:`_encode`; anything else raises :class:`CheckpointError`."""
-    import pandas as pd
-
-    if data is None or isinstance(data, (bool, int, str)):
-        return data
-    if isinstance(data, float):
-        return data
-    if not isinstance(data, dict) or _TAG not in data:
-        raise CheckpointError(f"unexpected JSON value {str(data)[:60]}")
-    tag = data[_TAG]
-    if tag == "float":
-        text = _expect(data["repr"], str)
-        if text not in ("nan", "inf", "-inf"):
-            raise CheckpointError(f"bad float {text!r}")
-        return float(text)
-    if tag in ("list", "tuple"):
-        items = [_decode(v) for v in _expect(data["items"], list)]
-        return items if tag == "list" else tuple(items)
-    if tag == "dict":
-        out = {}
-        for pair in _expect(data["items"], list):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise CheckpointError("a dict item is not a [key, value] pair")
-            out[_decode(pair[0])] = _decode(pair[1])
-        return out
-    if tag == "ndarray":
-        shape = tuple(_expect(n, int) for n in _expect(data["shape"], list))
-        if data["dtype"] == "O":
-            items = [_decode(v) for v in _expect(data["items"], list)]
-            out = np.empty(len(items), dtype=object)
-            out[:] = items
-            return out.reshape(shape)
-        dtype = _raw_dtype(data["dtype"])
-        raw = base64.b64decode(_expect(data["b64"], str), validate=True)
-        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
-    if tag == "scalar":
-        dtype = _raw_dtype(data["dtype"])
-        raw = base64.b64decode(_expect(data["b64"], str), validate=True)
-        if len(raw) != dtype.itemsize:
-            raise CheckpointError("a scalar of the wrong size")
-        return np.frombuffer(raw, dtype=dtype)[0]
-    if tag == "Series":
-        index = _decode_index(data["index"])
-        values = _decode_column(data["values"])
-        return pd.Series(values, index=index, name=_decode(data["name"]), copy=True)
-    if tag == "DataFrame":
-        index, columns = _decode_index(data["index"]), _decode_index(data["columns"])
-        cols = [_decode_column(c) for c in _expect(data["data"], list)]
-        if len(cols) != len(columns) or any(len(c) != len(index) for c in cols):
-            raise CheckpointError("a table whose columns do not match its index")
-        frame = pd.DataFrame({j: c for j, c in enumerate(cols)}, index=index)
-        frame.columns = columns
-        return frame
-    raise CheckpointError(f"unknown tag {str(tag)[:40]!r}")
+    """A checkpoint file that does not parse or does not fit its task (the task is recomputed)."""
 
 
 def _reject_constant(name):
     raise CheckpointError(f"{name} is not JSON")
 
 
-def encode_result(value) -> str:
-    """A task's result as JSON text (exact; readable without running any code).
+def _json_key(task: Task) -> list:
+    """The task's key as it reads back from JSON (tuples in it become lists; a non-finite float,
+    such as the ε = ∞ of a noise-free row, becomes its name, which strict JSON can hold)."""
 
-    Parameters
-    ----------
-    value : object
-        None, bool, int, float, str, list, tuple, dict, numpy scalars and arrays (numeric,
-        bytes, str, or object arrays of these), pandas Series and DataFrames (numpy or
-        string columns, a plain or range index).
+    def plain(part):
+        if isinstance(part, (list, tuple)):
+            return [plain(p) for p in part]
+        if isinstance(part, float) and not math.isfinite(part):
+            return repr(part)  # 'inf', '-inf', 'nan'
+        return part
 
-    Returns
-    -------
-    str
-        The JSON text; :func:`decode_result` gives back an equal value of the same types.
-
-    Raises
-    ------
-    TypeError
-        For any other type (such a result is not checkpointed).
-
-    Examples
-    --------
-    >>> decode_result(encode_result({"acc": 0.1, "runs": (1, 2)}))
-    {'acc': 0.1, 'runs': (1, 2)}
-    """
-    return json.dumps(_encode(value), allow_nan=False, separators=(",", ":"))
-
-
-def decode_result(text: str):
-    """The value :func:`encode_result` wrote.
-
-    Parameters
-    ----------
-    text : str
-        JSON text from :func:`encode_result`.
-
-    Returns
-    -------
-    object
-        The value, of the same types.
-
-    Raises
-    ------
-    CheckpointError
-        If the text does not parse or has the wrong shape.
-
-    Examples
-    --------
-    >>> decode_result(encode_result([1.5, float("nan")]))
-    [1.5, nan]
-    """
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-        return _decode(data)
-    except CheckpointError:
-        raise
-    except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError) as exc:
-        raise CheckpointError(f"text is not a checkpoint's JSON ({type(exc).__name__}: {exc})") from None
+    return json.loads(json.dumps(plain(list(task.key)), allow_nan=False))
 
 
 class _Checkpoints:
-    """One JSON file per finished task under ``folder`` (written atomically, never pickled)."""
+    """One JSON file per finished task under ``folder``, written atomically, read only if it
+    fits the task's key and result shape (:mod:`~ppdm_edu.experiments.shapes`)."""
 
     def __init__(self, folder):
         self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "the checkpoint folder is a file", str(self.folder))
         self.folder.mkdir(parents=True, exist_ok=True)
         self.notes: list[str] = []
         old = sorted(self.folder.glob("*.pkl"))
@@ -627,41 +424,47 @@ class _Checkpoints:
         return self.folder / f"{task.fingerprint()}.json"
 
     def load(self, task: Task):
+        """``(True, result)`` from a checkpoint that fits ``task``; else ``(False, None)``."""
         path = self.path(task)
-        if not path.exists():
+        if not os.path.lexists(path):
             return False, None
         try:
+            if not path.is_file():
+                raise CheckpointError("it is not a regular file")
             data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
             if not isinstance(data, dict) or data.get("format") != _FORMAT:
                 raise CheckpointError("not a ppdm-edu task checkpoint")
             if data.get("version") != _FORMAT_VERSION:
                 raise CheckpointError(f"format version {data.get('version')!r}, expected {_FORMAT_VERSION}")
-            if data.get("key") != _encode(tuple(task.key)):
+            if data.get("key") != _json_key(task):
                 raise CheckpointError("it belongs to another task")
-            value = _decode(data["result"])
-        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError,
-                OverflowError, RecursionError) as exc:
-            self._note(f"checkpoint {path} is unusable ({type(exc).__name__}: {str(exc)[:120]}); "
+            value = shape_of(task.func, task.kwargs).load(data.get("result"))
+        except (OSError, ValueError, RecursionError) as exc:  # ShapeError, CheckpointError, bad UTF-8
+            self._note(f"checkpoint {path} is unusable ({type(exc).__name__}: {str(exc)[:160]}); "
                        f"recomputing task {task.name}")
             return False, None
         return True, value
 
     def save(self, task: Task, result) -> None:
         try:
-            body = {"format": _FORMAT, "version": _FORMAT_VERSION, "key": _encode(tuple(task.key)),
-                    "task": task.name, "result": _encode(result)}
+            body = {"format": _FORMAT, "version": _FORMAT_VERSION, "key": _json_key(task), "task": task.name,
+                    "result": shape_of(task.func, task.kwargs).dump(result)}
             text = json.dumps(body, allow_nan=False, separators=(",", ":"))
-        except TypeError as exc:
-            self._note(f"task {task.name} is not checkpointed: {exc}")
+        except (ValueError, TypeError) as exc:   # ShapeError: the result does not fit its shape
+            self._note(f"task {task.name} is not checkpointed: its result does not fit its shape ({exc})")
             return
         path = self.path(task)
         tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
         try:
-            with open(tmp, "w", encoding="utf-8") as fh:
+            with open(tmp, "x", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, path)
+        except OSError as exc:
+            if disk_fault(exc) is not None:   # a full or read-only disk stops the run (one line)
+                raise
+            self._note(f"task {task.name} is not checkpointed: cannot write {path} ({exc.strerror or exc})")
         finally:  # a full disk must not leave a half-written file behind
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):
                 tmp.unlink()
 
 
@@ -696,6 +499,9 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     """
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
+    if n_jobs is not None:
+        n_jobs = check_jobs(n_jobs)
+    fresh, progress = check_bool(fresh, "fresh"), check_bool(progress, "progress")
     tasks = list(tasks)
     bad = [t for t in tasks if not isinstance(t, Task)]
     if bad:
@@ -762,33 +568,124 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
                    seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else ())
 
 
+def max_jobs() -> int:
+    """The most workers a run may ask for: 4 per core (more would only wait for a core).
+
+    Returns
+    -------
+    int
+        ``4 * os.cpu_count()``.
+    """
+    return 4 * (os.cpu_count() or 1)
+
+
+def check_jobs(n_jobs, name: str = "n_jobs") -> int:
+    """``n_jobs`` if it is -1 (every core) or from 1 to :func:`max_jobs`, else a one-line error.
+
+    Parameters
+    ----------
+    n_jobs : int
+        Workers asked for.
+    name : str, default "n_jobs"
+        How the error names it (the command line: ``--jobs``).
+
+    Returns
+    -------
+    int
+        ``n_jobs``.
+
+    Raises
+    ------
+    ValueError
+        Naming `name`, the value and the allowed range.
+
+    Examples
+    --------
+    >>> check_jobs(-1)
+    -1
+    """
+    top = max_jobs()
+    whole = isinstance(n_jobs, numbers.Integral) and not isinstance(n_jobs, bool)
+    if not whole or not (int(n_jobs) == -1 or 1 <= int(n_jobs) <= top):
+        raise ValueError(f"{name} must be -1 (every core) or a whole number from 1 to {top} (4 per core "
+                         f"of this machine's {os.cpu_count() or 1}), got {n_jobs!r}")
+    return int(n_jobs)
+
+
 class SchedulerUnreachable(ConnectionError):
     """No dask scheduler answered at the given address within the timeout."""
 
 
-def _probe_scheduler(address: str, timeout: float) -> None:
-    """Fail within ``timeout`` if nothing at a tcp ``address`` speaks first, as a dask scheduler does.
+#: the largest handshake a dask scheduler sends (its own is under 100 bytes)
+_HANDSHAKE_MAX = 64 * 1024
 
-    dask's own connect can wait for ever on a listener that accepts and never answers (or on
-    the dashboard's HTTP port): a scheduler sends its handshake as soon as a connection opens.
+
+def _read_exactly(sock, n: int, deadline: float) -> bytes:
+    """``n`` bytes from ``sock`` before ``deadline`` (time.monotonic), or fewer if it closes."""
+    import time
+
+    data = b""
+    while len(data) < n:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _dask_handshake(message: bytes) -> bool:
+    """Whether ``message`` (after its 8-byte length) is dask's handshake: its frame count and
+    sizes, then a msgpack map with ``python`` and ``pickle-protocol`` (``handshake_info`` of
+    ``distributed.comm.core``), read without msgpack (not a dependency of the package)."""
+    import struct
+
+    try:
+        (n_frames,) = struct.unpack_from("<Q", message)
+        if not 1 <= n_frames <= 16:
+            return False
+        sizes = struct.unpack_from(f"<{n_frames}Q", message, 8)
+    except struct.error:
+        return False
+    start = 8 * (1 + n_frames)
+    if start + sum(sizes) != len(message):
+        return False
+    first = message[start:start + sizes[0]]
+    # a msgpack map (fixmap 0x80-0x8f or map16 0xde) holding the keys "python" and
+    # "pickle-protocol" as msgpack strings (0xa0 | length, then the bytes)
+    return (len(first) > 0 and (0x80 <= first[0] <= 0x8F or first[0] == 0xDE)
+            and b"\xa6python" in first and b"\xafpickle-protocol" in first)
+
+
+def _probe_scheduler(address: str, timeout: float) -> None:
+    """Fail within ``timeout``, in one line, unless a dask scheduler answers at a tcp ``address``.
+
+    dask's own connect waits for ever on a listener that accepts and never answers (or on the
+    dashboard's HTTP port), and reads whatever a server says first as a message length (an SSH
+    banner asks it for exbibytes). A scheduler sends its handshake as soon as a connection
+    opens: an 8-byte length, then msgpack frames (:func:`_dask_handshake`); nothing else passes.
     """
     import socket
     import time
 
     scheme, _, rest = address.rpartition("://")
+    if scheme in ("tls", "wss"):
+        raise SchedulerUnreachable(
+            f"--scheduler {address!r}: a {scheme}:// scheduler needs TLS certificates, which this "
+            "command does not take; use a tcp:// address (e.g. through an SSH tunnel), or connect a "
+            "dask Client with its Security yourself and call run_tasks inside joblib.parallel_config")
     if scheme not in ("", "tcp"):
-        return  # tls://, inproc://, ...: dask's own connect (with its timeout) decides
+        return  # inproc://, ucx://, ...: dask's own connect (with its timeout) decides
     host, _, port = rest.rpartition(":")
     host = host.strip("[]")
     if not host or not port.isdigit():
         raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
-    start = time.monotonic()
+    deadline = time.monotonic() + timeout
     try:
         with socket.create_connection((host, int(port)), timeout=timeout) as sock:
-            sock.settimeout(max(0.01, timeout - (time.monotonic() - start)))
-            if not sock.recv(1):
-                raise SchedulerUnreachable(f"the server at {address} closed the connection without "
-                                           "answering: it is not a dask scheduler")
+            head = _read_exactly(sock, 8, deadline)
+            size = int.from_bytes(head, "little") if len(head) == 8 else 0
+            body = _read_exactly(sock, size, deadline) if 16 <= size <= _HANDSHAKE_MAX else b""
     except TimeoutError:
         raise SchedulerUnreachable(
             f"no dask scheduler answered at {address} within {timeout:g} s (something may listen "
@@ -797,6 +694,33 @@ def _probe_scheduler(address: str, timeout: float) -> None:
     except OSError as exc:
         raise SchedulerUnreachable(f"cannot reach a dask scheduler at {address}: "
                                    f"{exc.strerror or exc}") from None
+    if not head:
+        raise SchedulerUnreachable(f"the server at {address} closed the connection without "
+                                   "answering: it is not a dask scheduler")
+    if len(body) != size or not _dask_handshake(body):
+        said = ((head + body)[:40].decode("ascii", "replace").splitlines() or [""])[0]
+        raise SchedulerUnreachable(f"the server at {address} is not a dask scheduler: it did not answer "
+                                   f"dask's handshake (it said {said!r}); check the address (a scheduler "
+                                   "listens on port 8786 by default)")
+
+
+def _exit_with_parent(parent: int, interval: float = 0.25) -> None:
+    """Worker initializer: end this worker as soon as the process that started it is gone.
+
+    After its parent is killed (SIGKILL, the OOM killer), a loky worker waits for its idle
+    timeout and then up to 30 s for the parent to release it, and loky's resource tracker waits
+    for the workers: they lived 40-50 s. An orphan is adopted by another process, so its
+    parent's id changes: a daemon thread polls it and exits at once (the tracker follows).
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _stop_loky_workers() -> None:
@@ -811,7 +735,6 @@ def _stop_loky_workers() -> None:
             executor.shutdown(wait=True, kill_workers=True)
 
 
-@contextlib.contextmanager
 def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, timeout: float = 30.0):
     """Where :func:`run_tasks` (with ``n_jobs=None``) runs inside this ``with`` block.
 
@@ -829,31 +752,35 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
     timeout : float, default 30
         Seconds to wait for the scheduler to answer; then :class:`SchedulerUnreachable`.
 
-    Yields
-    ------
-    None
-        Inside the block, joblib (and so :func:`run_tasks`) uses this configuration.
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Inside its ``with`` block, joblib (and so :func:`run_tasks`) uses this configuration.
+        The arguments are checked when it is called, before the block.
 
     Examples
     --------
     >>> with execution(n_jobs=1):             # doctest: +SKIP
     ...     reproduce("quick", "reports/quick")
     """
-    from joblib import parallel_config
-
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is an address of a dask scheduler: use it with backend='dask'")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive int or -1 (all cores), got {n_jobs!r}")
+    n_jobs = check_jobs(n_jobs)
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    return _execution(n_jobs, backend, scheduler, float(timeout))   # checked now, not at `with`
+
+
+@contextlib.contextmanager
+def _execution(n_jobs: int, backend: str, scheduler: str | None, timeout: float):
+    from joblib import parallel_config
+
     if backend == "loky":
-        # idle workers exit after 10 s (loky's default: 300 s): if this process is killed, its
-        # workers do not linger for minutes
+        # idle workers exit after 10 s (loky's default: 300 s), and at once if this process dies
         with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1,
-                             idle_worker_timeout=10):
+                             idle_worker_timeout=10, initializer=_exit_with_parent, initargs=(os.getpid(),)):
             try:
                 yield
             finally:

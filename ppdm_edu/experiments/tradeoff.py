@@ -58,6 +58,7 @@ from ..tradeoff import (
 )
 from ..validation import check_integer
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
+from .shapes import Exactly, Float, List, Record, result_shape
 from .tasks import Task, task_rng
 
 __all__ = ["plan", "assemble", "reproduce", "task_error", "audit_task", "calibration_task", "ibu_task",
@@ -183,6 +184,7 @@ def _classifier_error(seed: int, name: str, param: float, run: int) -> float:
     return 1.0 - float(model.score(Xt, yt))
 
 
+@result_shape(lambda kw: List(Float(), length=kw["runs"]))
 def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs: int,
                estimator: str | None = None) -> list:
     """Errors of one mechanism on one task at one n, for each run (a reproduction task).
@@ -228,6 +230,7 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     return out
 
 
+@result_shape(Record(epsilon=Float(nan=True), delta=Float(0, 1, nan=True)))
 def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) -> dict:
     """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_claim`).
 
@@ -261,6 +264,9 @@ def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) 
     return {"epsilon": claim.epsilon, "delta": claim.delta}
 
 
+@result_shape(lambda kw: Record(warner_ln3=Float(nan=True), uniform=List(Float(nan=True), length=len(kw["trials"])),
+                                uniform_delta=List(Float(0, 1, nan=True), length=len(kw["trials"])),
+                                trials=Exactly([int(t) for t in kw["trials"]])))
 def calibration_task(seed: int, trials: tuple) -> dict:
     """The audit's two reference measurements: Warner at ε = ln 3 and uniform noise.
 
@@ -295,6 +301,7 @@ def calibration_task(seed: int, trials: tuple) -> dict:
             "trials": [int(t) for t in trials]}
 
 
+@result_shape(Float(0))
 def ibu_task(seed: int, iterations: int = 300) -> float:
     """Max |difference| between GRR's iterative Bayes (``reconstruct_counts``) and the textbook IBU.
 

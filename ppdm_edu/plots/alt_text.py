@@ -17,6 +17,7 @@ animation player.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -127,6 +128,70 @@ def _bars(lefts, widths, heights, label: str, kind: str = "bars") -> str | None:
             f"peak {_num(heights[top])} at {_num(lefts[top])} to {_num(rights[top])}")
 
 
+def _filled_extent(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """x and y of a filled outline where it has a height: a fill over zero is not drawn.
+
+    ``fill_between(edges, h, step="post")`` on a grid wider than the data spans the whole grid,
+    with zero height where there are no values; a reader is told where the area is, not its grid.
+    """
+    pts = np.asarray(pts, dtype=float)
+    pts = pts[np.isfinite(pts).all(axis=1)] if pts.ndim == 2 else pts[:0]
+    if not len(pts):
+        return None
+    xs, inverse = np.unique(pts[:, 0], return_inverse=True)
+    low = np.full(len(xs), np.inf)
+    high = np.full(len(xs), -np.inf)
+    np.minimum.at(low, inverse, pts[:, 1])
+    np.maximum.at(high, inverse, pts[:, 1])
+    tall = high > low
+    if not tall.any():
+        return None
+    return xs[tall], np.r_[low[tall], high[tall]]
+
+
+def _filled(kind: str, label: str, pts) -> str | None:
+    extent = _filled_extent(pts)
+    if extent is None:
+        return None
+    x, y = extent
+    return (f"{_named(kind, label)} over x from {_num(x.min())} to {_num(x.max())}, "
+            f"y from {_num(y.min())} to {_num(y.max())}")
+
+
+def _error_ranges(container) -> list[tuple[float, float]]:
+    """(low, high) of each error bar of an ``ErrorbarContainer``, in the order drawn."""
+    _data_line, _caps, columns = container.lines
+    out: list[tuple[float, float]] = []
+    for column in columns:
+        for seg in column.get_segments():
+            seg = np.asarray(seg, dtype=float)
+            if seg.ndim != 2 or len(seg) < 2:
+                continue
+            # a bar is a segment along one axis: its ends on that axis are the range
+            along = 0 if np.ptp(seg[:, 0]) >= np.ptp(seg[:, 1]) else 1
+            out.append((float(seg[:, along].min()), float(seg[:, along].max())))
+    return out
+
+
+def _errorbars(container, label: str) -> str | None:
+    """One sentence for ``errorbar``: where the points are and how far their bars reach."""
+    data_line, _caps, _columns = container.lines
+    ranges = _error_ranges(container)
+    if data_line is None or not ranges:
+        return None
+    x = np.asarray(data_line.get_xdata(), dtype=float)
+    y = np.asarray(data_line.get_ydata(), dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    if not ok.any():
+        return None
+    x, y = x[ok], y[ok]
+    low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    axis = "y" if container.has_yerr else "x"
+    return (f"{_named('error bars', label)}: {x.size} points over x from {_num(x.min())} to "
+            f"{_num(x.max())}, y from {_num(y.min())} to {_num(y.max())}; the bars reach over "
+            f"{axis} from {_num(low)} to {_num(high)}")
+
+
 def _tick_names(axis) -> dict[float, str]:
     try:
         return {round(float(t), 6): lab.get_text() for t, lab in
@@ -135,11 +200,14 @@ def _tick_names(axis) -> dict[float, str]:
         return {}
 
 
-def _categories(ax, rects, label: str, horizontal: bool) -> str | None:
-    """A few bars one by one: each bar's category (its tick label, else its centre) and value."""
+def _categories(ax, rects, label: str, horizontal: bool, errors=None) -> str | None:
+    """A few bars one by one: each bar's category (its tick label, else its centre), its value
+    and, when it has one, the range of its error bar."""
     names = _tick_names(ax.yaxis if horizontal else ax.xaxis)
     items = []
-    for r in rects:
+    if errors is not None and len(errors) != len(rects):
+        errors = None
+    for k, r in enumerate(rects):
         centre = r.get_y() + r.get_height() / 2 if horizontal else r.get_x() + r.get_width() / 2
         value = r.get_width() if horizontal else r.get_height()
         if not (np.isfinite(centre) and np.isfinite(value)):
@@ -151,7 +219,8 @@ def _categories(ax, rects, label: str, horizontal: bool) -> str | None:
         except ValueError:
             pass
         name = name or _num(centre)
-        items.append(f"{name}: {_num(value)}")
+        bar = f" (error bar {_num(errors[k][0])} to {_num(errors[k][1])})" if errors is not None else ""
+        items.append(f"{name}: {_num(value)}{bar}")
     if not items:
         return None
     if len(items) > 12:
@@ -159,13 +228,38 @@ def _categories(ax, rects, label: str, horizontal: bool) -> str | None:
     return f"{_named('bars', label)}: " + ", ".join(items)
 
 
+def _errorbar_parts(ax) -> set[int]:
+    """ids of the artists that draw error bars (data line, caps, bar columns): described with
+    their bars or as error bars, never as curves of their own."""
+    from matplotlib.container import ErrorbarContainer
+
+    parts: set[int] = set()
+    for container in ax.containers:
+        if isinstance(container, ErrorbarContainer):
+            data_line, caps, columns = container.lines
+            parts.update(id(a) for a in (data_line, *caps, *columns) if a is not None)
+    return parts
+
+
 def _patches(ax) -> list[str]:
-    """Bar containers (``bar``/``hist``), step histograms (``stairs``) and spans."""
+    """Bar containers (``bar``/``hist``, with their error bars), error bars, step histograms
+    (``stairs``), filled outlines and spans."""
+    from matplotlib.container import BarContainer, ErrorbarContainer
     from matplotlib.patches import Rectangle, StepPatch
 
     out: list[str] = []
     seen: set[int] = set()  # ids of the patches already described
-    for container in getattr(ax, "containers", []):
+    with_bars: set[int] = set()  # ids of the error bar containers told with their bars
+    for container in ax.containers:
+        if isinstance(container, BarContainer) and container.errorbar is not None:
+            with_bars.add(id(container.errorbar))
+    for container in ax.containers:
+        if isinstance(container, ErrorbarContainer):
+            if id(container) not in with_bars:
+                text = _errorbars(container, _label(container))
+                if text:
+                    out.append(text)
+            continue
         rects = [p for p in container if isinstance(p, Rectangle)]
         if not rects:
             continue
@@ -176,9 +270,10 @@ def _patches(ax) -> list[str]:
         # else a few categories, each with its value
         contiguous = len(rects) > 3 and np.allclose(lefts[1:], rights[:-1])
         horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+        errorbar = getattr(container, "errorbar", None)
+        errors = _error_ranges(errorbar) if errorbar is not None else None
         if horizontal or (len(rects) <= 12 and not contiguous):
-            text = _categories(ax, rects, _label(container),
-                               getattr(container, "orientation", "vertical") == "horizontal")
+            text = _categories(ax, rects, _label(container), horizontal, errors)
             if text:
                 out.append(text)
                 continue
@@ -200,19 +295,30 @@ def _patches(ax) -> list[str]:
                 out.append(text)
         elif isinstance(patch, Rectangle):
             loose.append(patch)
-        elif label:  # a filled outline (hist(histtype="stepfilled"), fill) or a span
-            pts = np.asarray(patch.get_path().transformed(patch.get_patch_transform()).vertices, dtype=float)
-            pts = pts[np.isfinite(pts).all(axis=1)] if pts.ndim == 2 else pts[:0]
-            if not len(pts):
-                continue
-            top = int(np.argmax(pts[:, 1]))
-            out.append(f"{_named('shaded region', label)} over x from {_num(pts[:, 0].min())} to "
-                       f"{_num(pts[:, 0].max())}, highest {_num(pts[top, 1])} at x = {_num(pts[top, 0])}")
-    spans = [p for p in loose if _label(p)]
-    for patch in spans:
-        # axvspan / axhspan: one rectangle in blended coordinates, described by its data extent
+        elif label:  # a filled outline (hist(histtype="stepfilled"), fill)
+            text = _filled("shaded region", label,
+                           patch.get_path().transformed(patch.get_patch_transform()).vertices)
+            if text:
+                out.append(text)
+    for patch in loose:
+        # axvspan / axhspan: a rectangle in blended coordinates, data along one axis only
+        x_data, y_data = patch.get_data_transform().contains_branch_seperately(ax.transData)
+        if x_data and y_data:
+            continue
+        label = _label(patch)
+        if x_data:
+            out.append(f"{_named('shaded band', label)} over x from {_num(patch.get_x())} to "
+                       f"{_num(patch.get_x() + patch.get_width())}")
+        elif y_data:
+            out.append(f"{_named('shaded band', label)} over y from {_num(patch.get_y())} to "
+                       f"{_num(patch.get_y() + patch.get_height())}")
+    loose = [p for p in loose
+             if all(patch_in_data for patch_in_data in p.get_data_transform().contains_branch_seperately(ax.transData))]
+    for patch in [p for p in loose if _label(p)]:
         x0, x1 = patch.get_x(), patch.get_x() + patch.get_width()
-        out.append(f"{_named('shaded band', _label(patch))} from x = {_num(x0)} to {_num(x1)}")
+        y0, y1 = patch.get_y(), patch.get_y() + patch.get_height()
+        out.append(f"{_named('rectangle', _label(patch))} over x from {_num(min(x0, x1))} to "
+                   f"{_num(max(x0, x1))}, y from {_num(min(y0, y1))} to {_num(max(y0, y1))}")
     unlabelled = [p for p in loose if not _label(p)]
     if len(unlabelled) > 1:
         text = _bars([p.get_x() for p in unlabelled], [p.get_width() for p in unlabelled],
@@ -227,7 +333,10 @@ def _collections(ax) -> list[str]:
     from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 
     out = []
+    parts = _errorbar_parts(ax)
     for coll in ax.collections:
+        if id(coll) in parts:
+            continue
         label = _label(coll)
         if isinstance(coll, PathCollection):
             offsets = np.asarray(coll.get_offsets(), dtype=float)
@@ -240,12 +349,9 @@ def _collections(ax) -> list[str]:
             verts = [np.asarray(p.vertices, dtype=float) for p in coll.get_paths() if len(p)]
             if not verts:
                 continue
-            pts = np.concatenate(verts)
-            pts = pts[np.isfinite(pts).all(axis=1)]
-            if not len(pts):
-                continue
-            out.append(f"{_named('shaded band', label)} over x from {_num(pts[:, 0].min())} to "
-                       f"{_num(pts[:, 0].max())}, y from {_num(pts[:, 1].min())} to {_num(pts[:, 1].max())}")
+            text = _filled("shaded band", label, np.concatenate(verts))
+            if text:
+                out.append(text)
         elif isinstance(coll, LineCollection) and label:
             out.append(f"{_named('segments', label)}: {len(coll.get_segments())}")
     return out
@@ -283,33 +389,49 @@ def axes_description(ax) -> str:
     >>> _ = ax.plot([0, 1, 2], [1, 3, 2], label="estimate")
     >>> _ = ax.set(title="Density", xlabel="age")
     >>> axes_description(ax)
-    "Density. x axis: age, from -0.1 to 2.1. line 'estimate' over x from 0 to 2, highest 3 at x = 1, lowest 1 at x = 0."
+    "Density. x axis: age. line 'estimate' over x from 0 to 2, highest 3 at x = 1, lowest 1 at x = 0."
     """
     own = getattr(ax, _ATTRIBUTE, "")
     parts = [own] if own else []
     title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
     series: list[str] = []
+    names: list[str] = []  # the label of each series, in the order of ``series``
+    parts_of_errorbars = _errorbar_parts(ax)
     for line in ax.lines:
+        if id(line) in parts_of_errorbars:
+            continue
         text = _curve(line.get_xdata(), line.get_ydata(), _label(line))
         if text:
             series.append(text)
     series += _patches(ax) + _collections(ax) + _images(ax)
-    texts = [t.get_text().strip() for t in ax.texts if t.get_visible() and t.get_text().strip()]
-    if not (title or series or texts or own) and not ax.axison:
+    texts = [" ".join(t.get_text().split()) for t in ax.texts if t.get_visible() and t.get_text().strip()]
+    legend = ax.get_legend()
+    keys = ([" ".join(t.get_text().split()) for t in legend.get_texts() if t.get_text().strip()]
+            if legend is not None else [])
+    if not (title or series or texts or own or keys) and not ax.axison:
         return ""
     if title:
         parts.append(title.rstrip(".") + ".")
     if ax.axison:
-        for name, label, lim in (("x", ax.get_xlabel(), ax.get_xlim()), ("y", ax.get_ylabel(), ax.get_ylim())):
+        # the axis names only: the limits are where matplotlib put the frame, not data; the
+        # series below give the ranges of what is drawn
+        for name, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
             if label:
-                parts.append(f"{name} axis: {label}, from {_num(lim[0])} to {_num(lim[1])}.")
+                parts.append(f"{name} axis: {label}.")
     shown = series[:MAX_SERIES]
     if shown:
         parts.append("; ".join(shown) + ".")
     if len(series) > MAX_SERIES:
-        parts.append(f"{len(series) - MAX_SERIES} more series.")
+        rest = series[MAX_SERIES:]
+        names = [m.group(1) for m in (re.search(r"'([^']*)'", s) for s in rest) if m]
+        parts.append(f"{len(rest)} more series" + (": " + ", ".join(f"'{n}'" for n in names) if names else "")
+                     + ".")
+    described = " ".join(parts)
+    missing = [k for k in keys if f"'{k}'" not in described]
+    if missing:
+        parts.append("Legend: " + "; ".join(missing) + ".")
     if texts:
-        parts.append("Text: " + "; ".join(texts[:4]) + ".")
+        parts.append("Text: " + "; ".join(texts) + ".")
     return " ".join(parts)
 
 
@@ -349,12 +471,12 @@ def figure_description(fig) -> str:
     own = getattr(fig, _ATTRIBUTE, "")
     if own:
         parts.append(own)
-    suptitle = getattr(fig, "_suptitle", None)
-    if suptitle is not None and suptitle.get_text().strip():
-        parts.append(suptitle.get_text().strip().rstrip(".") + ".")
+    suptitle = fig.get_suptitle().strip()
+    if suptitle:
+        parts.append(suptitle.rstrip(".") + ".")
     # colour bars are axes too; they are described by the colour map they belong to
     # a FigureBase is a Figure or a SubFigure; both have get_axes (FigureBase's stub does not)
-    axes = [ax for ax in cast("Figure | SubFigure", fig).get_axes() if not hasattr(ax, "_colorbar")]
+    axes = [ax for ax in cast("Figure | SubFigure", fig).get_axes() if ax.get_label() != "<colorbar>"]
     described = [d for d in (axes_description(ax) for ax in axes) if d]
     if len(described) == 1:
         parts.append(described[0])

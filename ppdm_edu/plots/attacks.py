@@ -9,10 +9,10 @@ import matplotlib.ticker as mticker
 import numpy as np
 
 from ..attacks import RecordReconstruction, tracy_widom_bound
-from ..lecture import OKABE_ITO
 from ..posterior import BayesEstimate
 from ..random_state import check_random_state, renamed_seed_to_rng
 from ._layout import legend_fraction
+from .palette import OKABE_ITO
 
 __all__ = [
     "plot_spectrum",

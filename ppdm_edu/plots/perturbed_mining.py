@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..lecture import OKABE_ITO
+from .palette import OKABE_ITO
 
 __all__ = ["plot_p_s1", "plot_threshold_curve", "plot_paper_vs_ours", "plot_accuracy_bars",
            "PSOneDrawing", "AccuracyBarsDrawing"]

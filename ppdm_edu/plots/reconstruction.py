@@ -376,6 +376,21 @@ class ReconstructionAnimation(FuncAnimation):
         ``interval``, ``repeat``, ... as for :class:`matplotlib.animation.FuncAnimation`.
     """
 
+    def __init__(self, fig, func, frames=None, init_func=None, fargs=None, save_count=None, *,
+                 cache_frame_data=True, **kwargs):
+        # each frame's text alternative, read off the figure once ``func`` has drawn it (the
+        # artists are what is saved); a list only while to_jshtml runs
+        self._frame_alts: list[str] | None = None
+
+        def draw_and_describe(*frame_args):
+            drawn = func(*frame_args)
+            if self._frame_alts is not None:
+                self._frame_alts.append(figure_description(fig))
+            return drawn
+
+        super().__init__(fig, draw_and_describe, frames=frames, init_func=init_func, fargs=fargs,
+                         save_count=save_count, cache_frame_data=cache_frame_data, **kwargs)
+
     def to_jshtml(self, fps=None, embed_frames=True, default_mode=None):
         """matplotlib's JavaScript player, with no CDN reference (:func:`offline_jshtml`).
 
@@ -394,15 +409,12 @@ class ReconstructionAnimation(FuncAnimation):
             The HTML of the player.
         """
         self._frame_alts = []
-        html = super().to_jshtml(fps=fps, embed_frames=embed_frames, default_mode=default_mode)
-        return _with_frame_alts(offline_jshtml(html), getattr(self, "_frame_alts", []))
-
-    def _draw_frame(self, framedata):
-        super()._draw_frame(framedata)
-        # issue 26 §1: each frame's text alternative, read off the figure as it is saved
-        alts = getattr(self, "_frame_alts", None)
-        if alts is not None:
-            alts.append(figure_description(self._fig))
+        try:
+            html = super().to_jshtml(fps=fps, embed_frames=embed_frames, default_mode=default_mode)
+            alts = self._frame_alts
+        finally:
+            self._frame_alts = None
+        return _with_frame_alts(offline_jshtml(html), alts)
 
 
 _ANIM_IMG = re.compile(r'<img id="(_anim_img\w+)">')

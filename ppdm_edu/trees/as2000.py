@@ -6,11 +6,13 @@ trees (:class:`~ppdm_edu.trees.ReconstructionTree`, Sec. 4.2) on the Table 2 dom
 """
 from __future__ import annotations
 
+import time
+
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise  # noqa: F401 (agrawal_noise: doctest)
 from .gini import DecisionTree
 from .reconstruction_tree import ReconstructionTree
 
-__all__ = ["ALGORITHMS", "make_classifier"]
+__all__ = ["ALGORITHMS", "make_classifier", "train_and_score"]
 
 #: The algorithm names of Sec. 5, in the order of the paper's figures.
 ALGORITHMS = ("original", "randomized", "global", "byclass", "local")
@@ -67,3 +69,44 @@ def make_classifier(algorithm: str, noise: dict | None = None, local_min_records
                                   local_min_records=local_min_records, stop=stop,
                                   random_state=random_state)
     raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
+
+
+def train_and_score(clf, X, y, X_test, y_test) -> tuple[float, float, int]:
+    """Train ``clf`` on ``(X, y)`` and score it on the test records: one point of Fig. 5 / 6.
+
+    Sec. 5.1: every algorithm is trained on (perturbed) training records and tested on original
+    test records. The reproduction (:func:`ppdm_edu.experiments.as2000_accuracy`) and notebook
+    04's trees panel both run this step.
+
+    Parameters
+    ----------
+    clf : estimator
+        A tree of :func:`make_classifier` (``fit``, ``score`` and ``n_leaves_``).
+    X, y : array-like
+        Training records (original or perturbed) and their classes.
+    X_test, y_test : array-like
+        Test records and their classes.
+
+    Returns
+    -------
+    accuracy : float
+        Share of test records classified correctly.
+    seconds : float
+        Wall time of the training.
+    n_leaves : int
+        Leaves of the trained tree.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ppdm_edu.datasets import agrawal
+    >>> X, y = agrawal(2_000, 1, rng=np.random.default_rng(0))
+    >>> Xt, yt = agrawal(500, 1, rng=np.random.default_rng(1))
+    >>> accuracy, seconds, leaves = train_and_score(make_classifier("original"), X, y, Xt, yt)
+    >>> accuracy > 0.95 and leaves >= 2
+    True
+    """
+    start = time.perf_counter()
+    clf.fit(X, y)
+    seconds = time.perf_counter() - start
+    return float(clf.score(X_test, y_test)), float(seconds), int(clf.n_leaves_)

@@ -1,8 +1,8 @@
-"""What each panel control means, in words: its accessible name (issue 26 §2, WCAG 2.1 SC 2.5.3,
+"""What each panel control means, in words: its accessible name (WCAG 2.1 SC 2.5.3,
 4.1.2).
 
 A slider labelled "θ" tells a screen-reader user nothing; "θ, probability of a truthful answer"
-does. The labels stay short (they share one column, issue 15 §2); the meaning goes into the
+does. The labels stay short (they share one column); the meaning goes into the
 control's tooltip, which ipywidgets shows on hover and gives the label as its title. Keyed by
 panel class and control name; a control not listed keeps the tooltip its panel gave it, or gets
 its own label.

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..datasets import ADULT_CONTINUOUS
 from ..random_state import spawn_rngs
-from ..randomization import noise_for_snr
+from ..randomization import NOISE_KINDS, noise_for_snr
 from ..trees.c45 import C45, PPDTC45
 from ..validation import check_positive, check_probability
 from .panel import Panel, figure_margins, measure_tick_labels_once, pin_title, slider
@@ -105,8 +105,9 @@ class PerturbedTreePanel(Panel):
         data_rng, rng = spawn_rngs(self.seed)  # the noise stream (rng) is independent of the data
         self._X, self._y, self._Xt, self._yt = adult_xy(self.n_train, data_rng)
         # one standardized noise draw per record and attribute, rescaled at every update
-        self._z = {"gaussian": (rng.standard_normal(self._X.shape), rng.standard_normal(self._Xt.shape)),
-                   "uniform": (rng.uniform(-1, 1, self._X.shape), rng.uniform(-1, 1, self._Xt.shape))}
+        self._z = {kind: (NOISE_KINDS[kind].unit_sample(self._X.shape, rng),
+                          NOISE_KINDS[kind].unit_sample(self._Xt.shape, rng))
+                   for kind in ("gaussian", "uniform")}
         self._original = 100 * C45().fit(self._X, self._y).score(self._Xt, self._yt)
         # one noise level's perturbed data is ~1 MB: keep a few; results are small
         self._levels = AheadCache(maxsize=6)

@@ -1,11 +1,12 @@
-"""Results of slow panel updates, kept and computed ahead of the slider (issue 17 §6).
+"""Results of slow panel updates, kept and computed ahead of the slider.
 
-A lecturer moves a slider one step, talks, moves it again. :class:`AheadCache` keeps every result
-a panel computed (keyed by the control values it depends on) and, while the kernel waits for the
-next move, computes the results of the neighbouring slider positions in one background thread.
-A move to a position already computed (or being computed) costs only the drawing; a move to
-anywhere else costs what it always did, since the caller computes it in its own thread at once
-(and the background thread waits while it does).
+A lecturer moves a slider one step, talks, moves it again. :class:`AheadCache` keeps the results
+a panel computed (keyed by the control values they depend on; least recently used dropped
+first) and, while the kernel waits for the next move, computes the results of the neighbouring
+slider positions on one background worker (a :class:`concurrent.futures.ThreadPoolExecutor` of
+one thread). A move to a position already computed (or being computed) costs only the drawing;
+a move to anywhere else costs what it always did, since the caller computes it at once (and the
+worker waits while it does).
 
 The results are the same whichever thread computes them: every computation must be a pure
 function of its key (the panels seed their data and noise from fixed seeds).
@@ -14,8 +15,8 @@ Under Pyodide (JupyterLite, ``sys.platform == "emscripten"``) a thread cannot st
 (``RuntimeError: can't start new thread``): there :meth:`AheadCache.prefetch` computes nothing
 ahead and starts nothing, and every result is computed in the foreground by
 :meth:`AheadCache.get` when the slider reaches it. The results are the same, only a move to a
-neighbouring position is no faster than any other. Should ``Thread.start`` fail anywhere else, the
-cache falls back to the same foreground computing (and stops trying to start a thread).
+neighbouring position is no faster than any other. Should a thread fail to start anywhere else,
+the cache falls back to the same foreground computing (and stops trying).
 """
 from __future__ import annotations
 
@@ -24,8 +25,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 __all__: list[str] = []
+
+#: the name (prefix) of the worker thread
+THREAD_NAME = "ppdm-panel-ahead"
 
 
 def threads_available() -> bool:
@@ -48,16 +56,16 @@ def threads_available() -> bool:
 
 
 class AheadCache:
-    """A bounded result cache with a one-thread background queue.
+    """An LRU cache of results with one background worker that computes results ahead.
 
     Parameters
     ----------
     maxsize : int, default 256
         Results kept (least recently used dropped first).
     delay : float, default 0.0
-        Seconds the background thread waits after :meth:`prefetch` before it starts on the new
-        work: a move that follows within that time does not share the interpreter with it (a
-        lecturer who talks longer loses nothing; the work starts after the pause).
+        Seconds the worker waits after :meth:`prefetch` before it starts on the new work: a
+        move that follows within that time does not share the interpreter with it (a lecturer
+        who talks longer loses nothing; the work starts after the pause).
 
     Examples
     --------
@@ -78,15 +86,16 @@ class AheadCache:
             raise ValueError(f"delay must be a number of seconds >= 0, got {delay!r}")
         self.maxsize = int(maxsize)
         self.delay = float(delay)
-        self._not_before = 0.0  # time.monotonic() before which the thread starts nothing new
+        self._not_before = 0.0  # time.monotonic() before which the worker starts nothing new
         self._lock = threading.Condition()
-        self._done: OrderedDict = OrderedDict()
-        self._running: dict[Hashable, threading.Event] = {}
-        self._queue: list[tuple[Hashable, Callable]] = []
-        self._foreground = 0
-        self._thread: threading.Thread | None = None
-        # False once a thread could not start: no computing ahead from then on
-        self._can_thread = True
+        self._done: OrderedDict = OrderedDict()  # the LRU: most recently used last
+        # work handed to the worker: a ticket per key while it waits, its future once it runs
+        self._queued: dict[Hashable, object] = {}
+        self._running: dict[Hashable, Future] = {}
+        self._futures: dict[Hashable, Future] = {}
+        self._foreground = 0  # results the caller is computing now: the worker waits
+        self._executor: ThreadPoolExecutor | None = None
+        self._can_thread = True  # False once a thread could not start
 
     def __contains__(self, key) -> bool:
         with self._lock:
@@ -117,7 +126,7 @@ class AheadCache:
             self._done.popitem(last=False)
 
     def get(self, key: Hashable, compute: Callable[[], object]):
-        """The result for ``key``: kept, awaited from the background thread, or computed now.
+        """The result for ``key``: kept, awaited from the worker, or computed now.
 
         Parameters
         ----------
@@ -131,35 +140,33 @@ class AheadCache:
         object
             The result (an exception of ``compute`` propagates and nothing is kept).
         """
-        while True:
-            with self._lock:
-                if key in self._done:
-                    self._done.move_to_end(key)
-                    return self._done[key]
-                event = self._running.get(key)
-                if event is None:
-                    self._queue = [(k, f) for k, f in self._queue if k != key]
-                    event = self._running[key] = threading.Event()
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+            running = self._running.get(key)
+            if running is None:
+                # queued but not started: taken back, computed here at once
+                self._queued.pop(key, None)
+                self._foreground += 1
+        if running is not None:
+            try:
+                return running.result()
+            except Exception:  # noqa: BLE001 - failed on the worker: compute it here, the caller sees the error
+                with self._lock:
                     self._foreground += 1
-                    break
-            event.wait()  # the background thread is on it; if it failed, compute it here
         try:
             value = compute()
-        except BaseException:
             with self._lock:
-                self._running.pop(key).set()
+                self._store(key, value)
+        finally:
+            with self._lock:
                 self._foreground -= 1
                 self._lock.notify_all()
-            raise
-        with self._lock:
-            self._store(key, value)
-            self._running.pop(key).set()
-            self._foreground -= 1
-            self._lock.notify_all()
         return value
 
     def prefetch(self, items: Iterable[tuple[Hashable, Callable[[], object]]]) -> None:
-        """Replace the background queue by ``items`` (``(key, compute)``, first computed first).
+        """Replace the work waiting for the worker by ``items`` (``(key, compute)``, first first).
 
         Parameters
         ----------
@@ -168,30 +175,49 @@ class AheadCache:
             Where no thread can start (Pyodide), nothing is computed ahead: :meth:`get`
             computes each result when it is asked for.
         """
-        if not (self._can_thread and threads_available()):
-            with self._lock:
-                self._queue = []
-                self._lock.notify_all()
-            return
         with self._lock:
-            self._queue = [(k, f) for k, f in items if k not in self._done and k not in self._running]
+            for key in list(self._queued):  # the work of the last prefetch that has not started
+                del self._queued[key]
+                future = self._futures.pop(key, None)
+                if future is not None:
+                    future.cancel()
+            if not (self._can_thread and threads_available()):
+                self._lock.notify_all()
+                return
             self._not_before = time.monotonic() + self.delay
-            if self._queue and (self._thread is None or not self._thread.is_alive()):
-                thread = threading.Thread(target=self._work, name="ppdm-panel-ahead", daemon=True)
+            for key, compute in items:
+                if key in self._done or key in self._running or key in self._queued:
+                    continue
+                ticket = object()
                 try:
-                    thread.start()
+                    future = self._worker().submit(self._work, key, compute, ticket)
                 except RuntimeError:
                     # "can't start new thread" (Pyodide, or a process out of threads): compute in
                     # the foreground from now on, as under Pyodide; the results are the same
-                    self._can_thread = False
-                    self._thread = None
-                    self._queue = []
-                else:
-                    self._thread = thread
+                    self._stop_worker()
+                    break
+                self._queued[key] = ticket
+                self._futures[key] = future
             self._lock.notify_all()
 
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            # imported here: `import ppdm_edu` stays light and starts nothing under Pyodide
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=THREAD_NAME)
+        return self._executor
+
+    def _stop_worker(self) -> None:
+        self._can_thread = False
+        self._queued.clear()
+        self._futures.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until the background queue is empty and nothing runs.
+        """Wait until no work waits for the worker and nothing runs.
 
         Parameters
         ----------
@@ -204,34 +230,35 @@ class AheadCache:
             False on timeout.
         """
         with self._lock:
-            return self._lock.wait_for(lambda: not self._queue and not self._running, timeout)
+            return self._lock.wait_for(lambda: not self._queued and not self._running, timeout)
 
-    def _work(self) -> None:
-        while True:
-            with self._lock:
-                # the panel's own update goes first: wait while it computes
-                if not self._lock.wait_for(lambda: self._queue and not self._foreground, timeout=30):
-                    if not self._queue:
-                        self._thread = None
-                        return
-                    continue
+    def _work(self, key, compute, ticket):
+        """Run on the worker: wait out the delay and the caller's own computing, then compute."""
+        with self._lock:
+            while True:
+                if self._queued.get(key) is not ticket:  # replaced or taken by the caller
+                    return None
                 pause = self._not_before - time.monotonic()
                 if pause > 0:  # the room is still looking at the last move
                     self._lock.wait(pause)
-                    continue
-                key, compute = self._queue.pop(0)
-                event = self._running[key] = threading.Event()
-            try:
-                value = compute()
-                failed = False
-            except Exception:  # noqa: BLE001 - e.g. a ValueError at a slider extreme: skip it
-                failed = True
+                elif self._foreground:  # the panel's own update goes first
+                    self._lock.wait()
+                else:
+                    break
+            del self._queued[key]
+            self._running[key] = self._futures.pop(key)
+        try:
+            value = compute()
+        except Exception:  # noqa: BLE001 - e.g. a ValueError at a slider extreme: not kept
             with self._lock:
-                if not failed:
-                    self._store(key, value)
                 self._running.pop(key, None)
-                event.set()
                 self._lock.notify_all()
+            raise
+        with self._lock:
+            self._store(key, value)
+            self._running.pop(key, None)
+            self._lock.notify_all()
+        return value
 
 
 def slider_neighbours(slider, value) -> list:

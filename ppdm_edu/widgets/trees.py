@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import html
-import time
 import weakref
 from dataclasses import dataclass
 
@@ -13,8 +12,8 @@ import numpy as np
 from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, AlgorithmBarsDrawing
-from ..randomization import perturb
-from ..trees.as2000 import ALGORITHMS, make_classifier
+from ..randomization import NOISE_KINDS, perturb
+from ..trees.as2000 import ALGORITHMS, make_classifier, train_and_score
 from .panel import Panel, figure_margins, slider
 from .precompute import AheadCache, slider_neighbours
 
@@ -66,10 +65,7 @@ def _data(function: int, n_train: int, n_test: int, seed: int):
 def _original(function: int, n_train: int, n_test: int, seed: int):
     """Original does not depend on the noise: train it once per function (accuracy, s, leaves)."""
     X, y, Xt, yt = _data(function, n_train, n_test, seed)
-    clf = make_classifier("original")
-    start = time.perf_counter()
-    clf.fit(X, y)
-    return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
+    return train_and_score(make_classifier("original"), X, y, Xt, yt)
 
 
 @functools.lru_cache(maxsize=8)
@@ -77,9 +73,7 @@ def _unit_noise(kind: str, n: int, n_attr: int, seed: int) -> np.ndarray:
     """Standard noise (sigma = 1 or alpha = 1) drawn once: moving the privacy slider rescales
     the same draws, so what changes is the privacy level, not the luck of the draw."""
     rng = np.random.default_rng([seed, 99, 0 if kind == "gaussian" else 1])
-    if kind == "gaussian":
-        return rng.standard_normal((n, n_attr))
-    return rng.uniform(-1.0, 1.0, (n, n_attr))
+    return NOISE_KINDS[kind].unit_sample((n, n_attr), rng)
 
 
 class TreesPanel(Panel):
@@ -182,10 +176,7 @@ class TreesPanel(Panel):
         noises = agrawal_noise(noise, privacy / 100.0)
         unit = _unit_noise(noise, self.n_train, len(noises), self.seed)
         W = perturb(X, noises, unit=unit)  # x + scale * unit: alpha or sigma, the noise knows
-        clf = make_classifier(alg, noises)
-        start = time.perf_counter()
-        clf.fit(W, y)
-        return clf.score(Xt, yt), time.perf_counter() - start, clf.n_leaves_
+        return train_and_score(make_classifier(alg, noises), W, y, Xt, yt)
 
     def after_update(self, result: TreesResult) -> None:
         """Train the selected algorithms ahead while the room looks at the figure: at the

@@ -4,7 +4,9 @@
  * values are indices into the build-time grid; window.PPDM_TWINS[id] (the twin's data.js) has
  * one state per grid point, row-major: {f: frame file, a: alt text, r: read-out HTML} or
  * {m: 1, r: message} where the panel shows a message instead of its figure. A change of any
- * control shows the state of the controls' indices. Nothing is computed here.
+ * control shows the state of the controls' indices. Nothing is computed here. The read-out is
+ * never assigned as HTML: it is parsed into an inert document and rebuilt node by node (text as
+ * text nodes, only the tags and attributes a read-out uses), so no state can run a script.
  */
 (function () {
   "use strict";
@@ -49,6 +51,38 @@
     return indices;
   }
 
+  /* the tags and attributes the panels' read-outs use; anything else is dropped (its text kept) */
+  var TAGS = /^(b|i|em|strong|span|div|p|br|sub|sup|small|code|pre|table|thead|tbody|tr|th|td|ul|ol|li|details|summary)$/;
+  var DROP = /^(script|style|template|noscript|iframe|object|embed|svg|math)$/;
+  var ATTRS = /^(style|class|role|title|colspan|rowspan|aria-[a-z]+)$/;
+
+  function copyNodes(target, source) {
+    var nodes = source.childNodes;
+    for (var k = 0; k < nodes.length; k++) {
+      var node = nodes[k];
+      if (node.nodeType === 3) { target.appendChild(document.createTextNode(node.nodeValue)); continue; }
+      if (node.nodeType !== 1) { continue; }
+      var tag = node.tagName.toLowerCase();
+      if (DROP.test(tag)) { continue; }
+      if (!TAGS.test(tag)) { copyNodes(target, node); continue; }
+      var el = document.createElement(tag);
+      for (var a = 0; a < node.attributes.length; a++) {
+        var at = node.attributes[a];
+        if (ATTRS.test(at.name) && !(at.name === "style" && /url\s*\(|expression/i.test(at.value))) {
+          el.setAttribute(at.name, at.value);
+        }
+      }
+      copyNodes(el, node);
+      target.appendChild(el);
+    }
+  }
+
+  /* replace the read-out's content by the state's markup, built as DOM nodes */
+  function setReadout(readout, markup) {
+    readout.textContent = "";
+    copyNodes(readout, new DOMParser().parseFromString(String(markup), "text/html").body);
+  }
+
   function show(root, spec, indices) {
     var state = spec.states[flatIndex(indices, spec.radices)];
     var img = root.querySelector("img.ppdm-twin-figure");
@@ -61,7 +95,7 @@
     } else {
       img.hidden = true;  // as the live panel: a message instead of the figure
     }
-    readout.innerHTML = state.r;
+    setReadout(readout, state.r);
     for (var c = 0; c < indices.length; c++) {
       var el = root.querySelector('input[type="range"][data-control="' + c + '"]');
       if (el) {
@@ -88,7 +122,8 @@
     root.setAttribute("data-ready", "1");
   }
 
-  window.ppdmTwins = {flatIndex: flatIndex, neighbours: neighbours, show: show, setup: setup};
+  window.ppdmTwins = {flatIndex: flatIndex, neighbours: neighbours, show: show, setup: setup,
+                      setReadout: setReadout};
   var start = function () { document.querySelectorAll(".ppdm-twin").forEach(setup); };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

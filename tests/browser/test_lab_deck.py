@@ -3,9 +3,16 @@
 jupyterlab-slideshow writes ``"active": true`` to JupyterLab's user settings when a deck starts;
 left there, every later JupyterLab opens presenting, with no menu bar. ``make lab`` keeps the
 settings inside ``.venv`` and resets them on every start (``tools/lab_settings.py``). This test
-does what a lecturer does: start the server as ``make lab`` does, present notebook 00, quit the
-server while presenting, start it again the ``make lab`` way, and find the menu bar. It also
+does what a lecturer does: start the server as ``make lab`` does, present notebook 00, reload the
+page (normal view: the package's server extension, below, which ``make lab`` switches on), present
+again, quit the server while presenting, start it again the ``make lab`` way, and find the menu bar. It also
 checks that the news pop-up is off.
+
+Plain ``jupyter lab`` (the conda route) has no such reset: there the package's server extension
+(``ppdm_edu/_lab_reset.py``, switched on by ``jupyter-config/jupyter_server_config.d``) sets the
+saved deck back to off whenever the server renders a JupyterLab page. The second test presents,
+reloads the page on the same server, presents again, quits the server while presenting, starts
+plain ``jupyter lab`` again with the same home folder, and each time finds the normal view.
 """
 from __future__ import annotations
 
@@ -21,10 +28,15 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from jupyter_core.paths import jupyter_config_path
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
 DECK_SETTINGS = Path("jupyterlab-slideshow") / "plugin.jupyterlab-settings"
+# The server-extension switch ``pip install`` puts in ``<prefix>/etc/jupyter`` (pyproject.toml's
+# data-files), found the way Jupyter finds it.
+_CONFIG_NAME = Path("jupyter_server_config.d") / "ppdm_edu.json"
+_INSTALLED_CONFIG = any((Path(p) / _CONFIG_NAME).is_file() for p in jupyter_config_path())
 
 
 def _settings(path: Path) -> dict:
@@ -56,11 +68,14 @@ def _make_lab(tmp: Path):
     assert "tools/lab_settings.py $(LAB_USER)/settings" in lab
     assert "JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings" in lab
     assert "JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces" in lab
+    assert "cp jupyter-config/$(LAB_SERVER_CONFIG) $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG)" in lab
     settings, workspaces = tmp / "lab-user" / "settings", tmp / "lab-user" / "workspaces"
     subprocess.run([sys.executable, str(REPO / "tools" / "lab_settings.py"), str(settings)], check=True)
     port, token = _free_port(), os.urandom(16).hex()
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
-               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+               # the copy into the environment's etc/jupyter, made here without writing there
+               JUPYTER_CONFIG_PATH=str(REPO / "jupyter-config"))
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
            "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={REPO}",
            "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
@@ -147,6 +162,11 @@ def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
                 break
             time.sleep(0.5)
         assert saved is not None and saved.get("active") is True, saved
+        page.reload()  # the same server: the normal view, then present again
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        _normal_view(page)
+        _start_deck(page)
+        _presenting(page)
         context.close()
     finally:
         _quit(proc)  # quit while presenting
@@ -159,9 +179,90 @@ def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
         # not to start, read the value the extension is served once JupyterLab has restored
         # its plugins, and check the page is not presenting.
         assert _deck_active_as_served(page) is False
-        assert page.evaluate("() => !('deckMode' in document.body.dataset)")
+        assert page.evaluate("() => !('jpDeckMode' in document.body.dataset)")
         assert page.locator("#jp-menu-panel").is_visible()
         assert page.locator("text=get notified about").count() == 0
+        context.close()
+    finally:
+        _quit(proc)
+
+
+def _plain_lab(tmp: Path, home: Path):
+    """Start plain ``jupyter lab`` (the README's conda route): no settings reset and no
+    JUPYTERLAB_SETTINGS_DIR; a private HOME so its default user settings (``~/.jupyter``) are the
+    test's own. Only the package's installed Jupyter config applies."""
+    port, token = _free_port(), os.urandom(16).hex()
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("JUPYTER", "XDG_"))}
+    env.update(HOME=str(home))
+    if not _INSTALLED_CONFIG:
+        # ``pip install -e`` (setuptools' editable wheel) leaves data files out, so in the
+        # project's editable environments Jupyter finds the switch only here: the very file a
+        # regular ``pip install`` puts in ``<prefix>/etc/jupyter``, from the checkout.
+        env["JUPYTER_CONFIG_PATH"] = str(REPO / "jupyter-config")
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={REPO}",
+           "--LabApp.expose_app_in_browser=True"]  # for _start_deck only
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log_path = tmp / f"plain-lab-{port}.log"
+    proc = subprocess.Popen(cmd, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, env=env,
+                            start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, log_path.read_text()[-2000:]
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=3).read()
+            break
+        except OSError:
+            time.sleep(0.5)
+    return proc, base, token
+
+
+def _presenting(page) -> None:
+    """Wait until the page presents: the deck's body flag, no menu bar, and the served setting
+    says active (the extension saved it)."""
+    page.wait_for_function("() => document.body.dataset.jpDeckMode === 'presenting'")
+    page.wait_for_function("() => !document.querySelector('#jp-menu-panel')"
+                           " || document.querySelector('#jp-menu-panel').offsetParent === null")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and _deck_active_as_served(page) is not True:
+        time.sleep(0.5)
+    assert _deck_active_as_served(page) is True
+
+
+def _normal_view(page) -> None:
+    """The page opened in the normal view: once JupyterLab restored its plugins the deck
+    extension is served ``active`` false (it starts a deck exactly when that is true), the body
+    carries no deck mode, and the menu bar shows."""
+    assert _deck_active_as_served(page) is False
+    assert page.evaluate("() => !('jpDeckMode' in document.body.dataset)")
+    assert page.locator("#jp-menu-panel").is_visible()
+
+
+def test_plain_jupyter_lab_reopens_a_presented_notebook_in_the_normal_view(browser, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    proc, base, token = _plain_lab(tmp_path, home)
+    try:
+        context, page = _open(browser, base, token)
+        assert page.locator("#jp-menu-panel").is_visible()
+        _start_deck(page)
+        _presenting(page)
+        # the same server: reload the page (or open the notebook again in a new tab)
+        page.reload()
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        _normal_view(page)
+        _start_deck(page)
+        _presenting(page)
+        context.close()
+    finally:
+        _quit(proc)  # quit while presenting
+    proc, base, token = _plain_lab(tmp_path, home)  # plain jupyter lab again, same HOME
+    try:
+        context, page = _open(browser, base, token)
+        _normal_view(page)
         context.close()
     finally:
         _quit(proc)
