@@ -13,7 +13,9 @@ The building blocks of notebook 08, its panel and ``python -m ppdm_edu reproduce
 * :func:`run_error` randomizes, estimates and returns the error against the *sample's own*
   share or histogram (the error the mechanism adds to what it was asked to release);
 * :func:`theory_error` is that error's closed form for the unbiased estimator (normal
-  approximation; Warner 1965, Wang et al. 2017 Sec. 4, Dwork et al. 2006).
+  approximation; Warner 1965, Wang et al. 2017 Sec. 4, Dwork et al. 2006);
+* :func:`audit_claim` puts a mechanism's claimed (ε, δ) to the test: a lower bound on ε at its
+  δ, and on δ at its ε (Jagielski, Ullman & Oprea 2020).
 
 Every mechanism here protects one person's one value (neighbour relation: two values of one
 person, :data:`UNIT` ``"value"``); the central mechanism protects one record of the data set
@@ -33,10 +35,12 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from .audit import audit_delta, audit_epsilon
 from .mechanisms import (
     AdditiveNoiseMechanism,
     GaussianNoiseMechanism,
@@ -53,7 +57,8 @@ from .validation import check_finite_array, check_integer, check_positive
 __all__ = ["make_mechanism", "register_mechanism", "task_data", "central_laplace", "run_error",
            "estimate", "theory_error", "project_simplex", "CentralLaplace", "MECHANISMS",
            "LOCAL_MECHANISMS", "ESTIMATORS", "UNIT", "SHARE", "HISTOGRAM", "DATA_TASKS",
-           "EARLY_TOL", "CONVERGED_TOL", "CONVERGED_ITER"]
+           "EARLY_TOL", "CONVERGED_TOL", "CONVERGED_ITER", "audit_claim", "AuditedClaim",
+           "DELTA_AUDIT_EPSILON"]
 
 #: the binary attribute's share
 SHARE = 0.3
@@ -84,6 +89,8 @@ CONVERGED_ITER = 5_000
 #: the neighbour relation each guarantee is stated for
 UNIT = {"local": "value", "central": "record"}
 _MAX_N = 10_000_000
+#: the ε at which δ is audited for a mechanism that claims no finite ε (uniform noise)
+DELTA_AUDIT_EPSILON = 1.0
 
 
 def _check_task(task) -> str:
@@ -547,3 +554,93 @@ def theory_error(task: str, mechanism: str, param: float, n: int) -> float:
     sd = np.sqrt(np.clip(np.diag(_covariance(mech, f, n)), 0.0, None))
     scale = math.sqrt(2.0 / math.pi)
     return float(scale * sd[1]) if task == "share" else float(0.5 * scale * sd.sum())
+
+
+# ---------------------------------------------------------------------------------------------
+# the audit of a claim: ε at the claimed δ, δ at the claimed ε
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AuditedClaim:
+    """What the audit of one mechanism's claim measured (both 95 % lower bounds).
+
+    Attributes
+    ----------
+    epsilon : float
+        Lower bound on ε at δ = ``epsilon_at_delta``.
+    epsilon_at_delta : float
+        The claimed δ (0 for pure ε and for a mechanism with no finite ε).
+    delta : float
+        Lower bound on δ at ε = ``delta_at_epsilon``.
+    delta_at_epsilon : float
+        The claimed ε, or :data:`DELTA_AUDIT_EPSILON` when there is no finite one.
+    """
+
+    epsilon: float
+    epsilon_at_delta: float
+    delta: float
+    delta_at_epsilon: float
+
+    def refutes(self, epsilon: float, delta: float = 0.0) -> bool:
+        """Whether the measurement contradicts an (ε, δ) claim (at either of its two points).
+
+        Parameters
+        ----------
+        epsilon : float
+            The claimed ε.
+        delta : float, default 0.0
+            The claimed δ.
+
+        Returns
+        -------
+        bool
+            True if the ε bound exceeds ``epsilon`` at a δ no smaller than ``delta``, or the δ
+            bound exceeds ``delta`` at an ε no smaller than ``epsilon``.
+        """
+        return bool(self.epsilon > epsilon and self.epsilon_at_delta >= delta) or \
+            bool(self.delta > delta and self.delta_at_epsilon >= epsilon)
+
+
+def audit_claim(mech: Mechanism, x0, x1, *, trials: int, rng=None) -> AuditedClaim:
+    """Audit a mechanism's claimed (ε, δ) from its outputs on two neighbouring inputs.
+
+    Two audits of :mod:`ppdm_edu.audit`: a lower bound on ε at the claimed δ
+    (:func:`~ppdm_edu.audit.audit_epsilon`), and on δ at the claimed ε
+    (:func:`~ppdm_edu.audit.audit_delta`). A mechanism with no finite ε (uniform noise) is
+    bounded at δ = 0 (a bound that grows with the runs) and its δ at ε =
+    :data:`DELTA_AUDIT_EPSILON` (a stable number). Both are lower bounds: they can refute a
+    claim, never certify it.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism (its ``epsilon`` and ``delta`` are the claim).
+    x0, x1 : scalar
+        Two neighbouring inputs (two values of one person for a local randomizer).
+    trials : int
+        Runs per input of each audit.
+    rng : None, int or numpy.random.Generator
+        Seed of both audits (they draw consecutively from one stream).
+
+    Returns
+    -------
+    AuditedClaim
+        The two bounds and where each was measured.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~ppdm_edu.audit.audit_epsilon`.
+
+    Examples
+    --------
+    >>> a = audit_claim(make_mechanism("uniform", 1.0, "share"), 0, 1, trials=20_000, rng=0)
+    >>> a.delta_at_epsilon, bool(a.delta > 0.9)
+    (1.0, True)
+    """
+    gen = check_random_state(rng)
+    finite = math.isfinite(mech.epsilon)
+    at_delta = float(mech.delta) if finite else 0.0
+    at_eps = float(mech.epsilon) if finite else DELTA_AUDIT_EPSILON
+    eps = audit_epsilon(mech, x0, x1, trials=trials, delta=at_delta, rng=gen).lower_bound
+    delta = audit_delta(mech, x0, x1, epsilon=at_eps, trials=trials, rng=gen).lower_bound
+    return AuditedClaim(float(eps), at_delta, float(delta), at_eps)

@@ -89,6 +89,9 @@ WRONG = {
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
                        98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
+    # A at 95 % confidence (its tight bound lands on the claim), C's loose bound read as a refutation,
+    # none, one of the two
+    "08.4": lambda r: ["A" + r, r + "C", "ABCD", "", r[:1], r[1:]],
 }
 
 
@@ -186,6 +189,7 @@ HONEST = {
     "07.4": lambda: [5, 5.0],
     "08.1": lambda: [11, 11.0, np.int64(11), np.float64(11.0)],
     # the closed forms, θ rounded to 3 or 2 decimals, both sd rounded to 2 significant figures
+    "08.4": lambda: ["BD", "DB", "b, d", ["B", "D"], ("D", "B"), {"B", "D"}],
     "08.2": lambda: [68, 67.8, 0.009595 / 1.4142e-4, _ratio_08_2(0.731), _ratio_08_2(0.73), 0.0096 / 0.00014,
                      np.float64(nb08.local_central_ratio())],
 }
@@ -207,7 +211,7 @@ def test_placeholder_none_says_not_yet_once(exercise_id):
     assert EXERCISES[exercise_id].answer_format in result.message
 
 
-NAME_ANSWERS = {"00.3", "06.2"}  # the answer is a name: no numeric precision
+NAME_ANSWERS = {"00.3", "06.2", "08.4"}  # the answer is a name: no numeric precision
 
 
 def test_every_numeric_exercise_states_its_precision():
@@ -407,3 +411,20 @@ def test_every_notebook_exercise_has_a_check_cell(path):
             last_check = found[0]
         if cell.cell_type == "markdown" and "<details>" in cell.source and last_check is not None:
             assert EXERCISES[last_check].kind == "rubric", f"a solution follows checked exercise {last_check}"
+
+
+def test_08_4_refutes_exactly_the_false_claims():
+    """The audit the student runs refutes the two claims that are false by construction, and
+    neither true one: B's true ε is ln 9 (θ = 0.9), D's is 2 (half the Laplace scale)."""
+    from ppdm_edu.audit import audit_epsilon
+
+    claims = nb08.suspects()
+    false = {"B": claims["B"].mechanism.epsilon, "D": 2.0}
+    assert all(eps > claims[k].epsilon * 1.5 for k, eps in false.items())
+    assert math.isclose(claims["A"].mechanism.epsilon, claims["A"].epsilon)
+    assert math.isclose(claims["C"].mechanism.epsilon, claims["C"].epsilon, rel_tol=1e-6)
+    assert reference_answer("08.4") == "".join(sorted(false))
+    # the tight claim A is why the exercise asks for 99 %: its bound is at the claim itself
+    a = claims["A"]
+    bound = audit_epsilon(a.mechanism, a.x0, a.x1, trials=nb08.TRIALS_08_4, rng=nb08.SEED_08_4).lower_bound
+    assert abs(bound - a.epsilon) < 0.05

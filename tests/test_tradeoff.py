@@ -195,3 +195,29 @@ def test_panel_readout_states_theory_and_an_interval():
     assert ratio == round(expected)
     assert "2 standard errors" in text and "theory" in text
     assert "best local mechanism" not in text
+
+
+def test_audited_delta_per_mechanism(quick):
+    """Every audited configuration records δ beside ε: near 0 for a true claim at its own ε, and
+    for uniform noise (no finite ε) the stable δ at ε = 1, below the share it discloses exactly."""
+    _, _, df = quick
+    audited = df.dropna(subset=["audited_epsilon"])
+    assert audited.audited_delta.notna().all()
+    finite = audited[np.isfinite(audited.epsilon)]
+    assert (finite.audited_delta <= finite.delta + 0.01).mean() >= 0.9
+    uniform = audited[audited.mechanism == "uniform (100% privacy)"]
+    disclosed = min(1.0, 1 / (2 * make_mechanism("uniform", 1.0, "share").noise.alpha))
+    assert len(uniform) and ((uniform.audited_delta > disclosed - 0.1)
+                             & (uniform.audited_delta <= disclosed + 0.01)).all()
+
+
+def test_audit_claim_refutes_a_false_claim_only():
+    from ppdm_edu.mechanisms import WarnerRR
+    from ppdm_edu.tradeoff import audit_claim
+
+    broken = audit_claim(WarnerRR(0.9), 1, 0, trials=20_000, rng=0)   # true ε = ln 9
+    assert broken.epsilon_at_delta == 0.0 and broken.delta_at_epsilon == pytest.approx(math.log(9))
+    assert broken.refutes(math.log(3)) and not broken.refutes(math.log(9) + 0.1)
+    gauss = make_mechanism("gaussian", 1.0, "share")
+    g = audit_claim(gauss, 0, 1, trials=20_000, rng=0)
+    assert g.epsilon_at_delta == gauss.delta and not g.refutes(gauss.epsilon, gauss.delta)

@@ -2,14 +2,25 @@
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-from .checking import EXACT, Exercise, Precision, Verdict, as_number, numeric_verdict
+from .checking import (
+    EXACT,
+    AnswerFormatError,
+    Exercise,
+    Precision,
+    Verdict,
+    as_choice,
+    as_number,
+    numeric_verdict,
+)
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 08"
 FMT_08_1 = "a number of categories k (a whole number)"
 FMT_08_2 = "a ratio of standard deviations (local / central)"
+FMT_08_4 = "the letters of the refuted claims (str, e.g. 'AC'; '' for none)"
 P_08_1 = EXACT
 P_08_2 = Precision(significant=2)
 
@@ -153,6 +164,114 @@ def crossover_model_answer() -> tuple[str, ...]:
     )
 
 
+class Suspect(NamedTuple):
+    """One claim of 08.4: a mechanism, two neighbouring inputs and the (ε, δ) it claims for them."""
+
+    description: str
+    mechanism: object
+    x0: object
+    x1: object
+    epsilon: float
+    delta: float
+
+
+#: runs per input, seed and confidence of the audits that the reference of 08.4 runs (the
+#: notebook's, too). Four claims are audited at once: at 99 % each, the chance of calling any of
+#: the true ones false stays below 5 % (Bonferroni), where 95 % each would allow up to 20 %.
+TRIALS_08_4 = 20_000
+SEED_08_4 = 0
+CONFIDENCE_08_4 = 0.99
+
+
+def suspects() -> dict[str, Suspect]:
+    """The four claims of 08.4, by letter: two true, two false (the truth is in the comments).
+
+    Returns
+    -------
+    dict of str to Suspect
+        ``"A"`` to ``"D"``.
+    """
+    from ..audit import laplace_histogram
+    from ..mechanisms import GaussianNoiseMechanism, WarnerRR
+
+    gauss = GaussianNoiseMechanism.for_epsilon(1.0)
+    return {
+        # θ = e^ε / (1 + e^ε) at ε = ln 3: the claim is the truth
+        "A": Suspect("Warner's device, theta = 0.75, claims eps = ln 3 for one 0/1 value",
+                     WarnerRR(0.75), 1, 0, math.log(3), 0.0),
+        # θ = 0.9 tells the truth more often: its true ε is ln 9, twice the claim
+        "B": Suspect("Warner's device, theta = 0.9, claims eps = ln 3 for one 0/1 value",
+                     WarnerRR(0.9), 1, 0, math.log(3), 0.0),
+        # σ calibrated to (1, 1e-5): true, but its worst case hides in the tail (a loose audit)
+        "C": Suspect(f"Gaussian noise, sigma = {gauss.noise.sigma:.3f}, claims eps = 1 at delta = 1e-5 for one "
+                     "value in [0, 1]", gauss, 0.0, 1.0, 1.0, gauss.delta),
+        # Laplace(0.5 / ε): half the noise the claim needs, true ε = 2
+        "D": Suspect("a curator's count with Laplace noise, laplace_histogram(1.0, scale_factor=0.5), claims "
+                     "eps = 1 for one record added or removed", laplace_histogram(1.0, scale_factor=0.5),
+                     0, 1, 1.0, 0.0),
+    }
+
+
+def refuted_claims(trials: int = TRIALS_08_4, seed: int = SEED_08_4, confidence: float = CONFIDENCE_08_4) -> str:
+    """Reference for 08.4: the letters whose claim the audit refutes, each audited at its claimed δ.
+
+    Parameters
+    ----------
+    trials : int
+        Runs per input of each audit.
+    seed : int
+        Seed of every audit.
+    confidence : float
+        Confidence of each audit.
+
+    Returns
+    -------
+    str
+        The refuted letters in order (``""`` for none).
+    """
+    from ..audit import audit_epsilon
+
+    return "".join(letter for letter, s in suspects().items()
+                   if audit_epsilon(s.mechanism, s.x0, s.x1, trials=trials, delta=s.delta,
+                                                confidence=confidence, rng=seed)
+                   .refutes(s.epsilon))
+
+
+def _as_letters(answer) -> frozenset:
+    if isinstance(answer, str):
+        items = [c for c in answer if not (c.isspace() or c in ",;")]
+    elif isinstance(answer, (list, tuple, set, frozenset)):
+        items = list(answer)
+    else:
+        raise AnswerFormatError(f"check('08.4', answer): answer must be {FMT_08_4}, got "
+                                f"{type(answer).__name__} {answer!r}"[:160])
+    return frozenset(as_choice(c, tuple("ABCD"), "08.4", FMT_08_4) for c in items)
+
+
+def judge_08_4(answer) -> Verdict:
+    chosen = _as_letters(answer)
+    ref = frozenset(refuted_claims())
+    if chosen == ref:
+        return Verdict(True, "each of these lower bounds exceeds its claim: the claim is false (at 99 % confidence). "
+                             "The others are not refuted, which does not make them true.")
+    truthful = frozenset("ABCD") - ref
+    if chosen - ref == {"A"}:
+        return Verdict(False, "A's bound sits right at its claim: a tight audit of a true claim lands above it in about "
+                              "one audit in twenty at 95 % confidence. Four claims are audited at once here: use "
+                              "confidence=0.99, as the exercise says, before calling a claim false.")
+    if chosen & truthful and "C" in chosen:
+        return Verdict(False, "a bound *below* the claim refutes nothing, however far below: audit.refutes(eps) is "
+                              "True only when the lower bound exceeds the claimed eps. Audit C at its claimed delta "
+                              "(delta=1e-5).")
+    if chosen & truthful:
+        return Verdict(False, "one of your letters has a bound below its claim (check audit.refutes(eps) for each); "
+                              "a lower bound refutes only when it exceeds the claim.")
+    if not chosen:
+        return Verdict(False, "at least one bound exceeds its claim: print each audit's lower_bound beside the "
+                              "claimed eps, at the stated trials and seed.")
+    return Verdict(False, "audit all four claims: one more of them is refuted (each at its own x0, x1 and delta).")
+
+
 EXERCISES = (
     Exercise("08.1", "When does OUE win?", "numeric", f"{NB}, §5 'OUE against GRR'",
              FMT_08_1, judge_08_1, oue_crossover_k,
@@ -180,4 +299,14 @@ EXERCISES = (
                      "I said which privacy scale my choice rests on (claimed ε, audited ε, or interval privacy) and why.",
                      "I said whether a trusted curator is available, and what it would buy (the measured ratio)."),
              model_answer=recommendation_model_answer),
+    Exercise("08.4", "Catch a false claim", "structured", f"{NB}, §2 'Three privacy scales, side by side'",
+             FMT_08_4, judge_08_4, refuted_claims, tolerance="exact (a set of letters)",
+             rubric=("I can say why the audit does not refute C although its bound is far below the claim, and why "
+                     "that does not certify C either (the trade-off curve of §2).",),
+             model_answer=lambda: (
+                 "B and D tell more than they claim (θ = 0.9 gives ln 9, half the Laplace scale gives ε = 2): their "
+                 "bounds exceed the claims. A's bound sits just under ln 3: Warner's worst case is a common event, "
+                 "so the audit is tight and agrees. C's bound is far below 1 even at its δ: the Gaussian meets the "
+                 "(ε, δ) promise only in its far tail, which 20,000 runs hardly see (§2's curve). Not refuted is "
+                 "not proved: a false claim with a rare worst case would look the same.",)),
 )

@@ -476,14 +476,15 @@ QUIZZES: dict[str, tuple[Question | RangeQuestion, ...]] = {
             "When n is larger than k, always."],
            "a", "Var_GRR / Var_OUE = (e^ε + k − 2) / (4e^ε) exceeds 1 exactly when k > 3e^ε + 2.",
            "GRR's true symbol drowns among k − 1 others; OUE's variance does not depend on k. Re-read §5."),
-        _q("08", 4, "What is the audited ε of a mechanism?",
-           ["Its claimed ε, computed from the mechanism's formula.",
-            "An upper bound on the true ε, measured from many runs.",
-            "A 95 % lower bound on the true ε, from runs on two inputs.",
-            "Its error on a task, converted to an ε by a lookup table."],
-           "c", "the audit counts outputs of many runs on two inputs and bounds the ratio of their probabilities "
-                "from below; it can refute a claim, never prove one, and at small ε it is often 0.",
-           "can a finite number of runs prove that ε is small? Re-read §2 and notebook 07."),
+        _q("08", 4, "A mechanism claims ε = 1. Audited at its claimed δ, the 95 % lower bound is 0.4. What follows?",
+           ["Its true ε is 0.4: the claim of 1 is too cautious.",
+            "The claim is refuted, since the two numbers differ.",
+            "Only that ε ≥ 0.4 at 95 %: the claim is not refuted.",
+            "The claim is proved true, because the bound lies below it."],
+           "c", "a lower bound can refute a claim (when it exceeds it), never certify it: a bound below the claim "
+                "may come from a true claim whose telling outputs are rare (Gaussian noise's tail), or from a false "
+                "one whose worst case the runs did not find.",
+           "what can a finite number of runs prove about the worst case? Re-read §2 and its trade-off curve."),
         _q("08", 5, "Estimating a histogram from k-ary randomized response by Bayes' rule, repeated (the IBU of the "
                     "LDP literature), is…",
            ["…least squares on the observed counts, solved in one step.",

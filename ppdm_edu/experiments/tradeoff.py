@@ -8,9 +8,10 @@ For each mechanism, estimator and privacy level the reproduction measures
   whole record), ``attribute`` (one attribute of a record: the classifier, whose record-level ε
   follows by composition) or ``record`` (the central curator: one record of the data set
   replaced);
-* the **audited** ε: the lower bound of :func:`ppdm_edu.audit.audit_epsilon` at a stated number
-  of trials and 95 % confidence (it can refute a claim or show an ε without bound; a bound far
-  below the claim says only that the trials did not see the rare outputs);
+* the **audited** ε and δ (:func:`ppdm_edu.tradeoff.audit_claim`): 95 % lower bounds on ε at
+  the claimed δ and on δ at the claimed ε (uniform noise: ε at δ = 0, δ at ε = 1), at a stated
+  number of trials (they can refute a claim, never certify one; a bound far below the claim
+  says only that the trials did not find the telling outputs);
 * the **error** on three tasks, over ``runs`` runs with their sd, and, where a closed form
   exists, its **theory** (:func:`ppdm_edu.tradeoff.theory_error`):
 
@@ -39,14 +40,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..audit import audit_epsilon
+from ..audit import audit_delta, audit_epsilon
 from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseMechanism, WarnerRR
 from ..tradeoff import (
     CONVERGED_ITER,
     CONVERGED_TOL,
+    DELTA_AUDIT_EPSILON,
     EARLY_TOL,
     HISTOGRAM,
     UNIT,
+    audit_claim,
     make_mechanism,
     project_simplex,
     run_error,
@@ -66,7 +69,7 @@ TASKS = ("share", "histogram", "classifier")
 #: the largest n one task simulates (bounded work; the quick and full plans use at most 10**5)
 MAX_RECORDS = 10_000_000
 COLUMNS = ["mechanism", "estimator", "model", "task", "n", "epsilon", "delta", "unit", "audited_epsilon",
-           "error", "error_sd", "runs", "theory"]
+           "audited_delta", "error", "error_sd", "runs", "theory"]
 #: privacy levels (Agrawal & Srikant's "% privacy" at 95 % confidence) of additive uniform noise,
 #: which has no finite ε to set
 UNIFORM_LEVELS = (0.5, 1.0, 2.0)
@@ -227,9 +230,9 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     return out
 
 
-@result_shape(Float(nan=True))
-def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) -> float:
-    """The audited ε (95 % lower bound) of one mechanism configuration.
+@result_shape(Record(epsilon=Float(nan=True), delta=Float(0, 1, nan=True)))
+def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) -> dict:
+    """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_claim`).
 
     Parameters
     ----------
@@ -243,24 +246,26 @@ def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) 
     param : float
         ε (privacy level for uniform noise).
     trials : int
-        Runs per input.
+        Runs per input of each of the two audits.
 
     Returns
     -------
-    float
-        The lower bound on ε.
+    dict
+        ``epsilon``: the 95 % lower bound on ε at the claimed δ; ``delta``: on δ at the claimed
+        ε (uniform noise: ε at δ = 0, δ at ε = :data:`~ppdm_edu.tradeoff.DELTA_AUDIT_EPSILON`).
     """
     gen = task_rng(seed, "audit", task, mechanism, param)
     if mechanism == "central-laplace":
-        delta = 1.0 if task == "share" else 2.0
-        on_count = LaplaceMechanism(param, bounds=(0.0, delta))
-        return float(audit_epsilon(on_count, 0.0, delta, trials=trials, rng=gen).lower_bound)
-    mech = make_mechanism(mechanism, param, task)
-    k = 2 if task == "share" else _K
-    return float(audit_epsilon(mech, 0, k - 1, trials=trials, rng=gen).lower_bound)
+        sens = 1.0 if task == "share" else 2.0
+        claim = audit_claim(LaplaceMechanism(param, bounds=(0.0, sens)), 0.0, sens, trials=trials, rng=gen)
+    else:
+        k = 2 if task == "share" else _K
+        claim = audit_claim(make_mechanism(mechanism, param, task), 0, k - 1, trials=trials, rng=gen)
+    return {"epsilon": claim.epsilon, "delta": claim.delta}
 
 
 @result_shape(lambda kw: Record(warner_ln3=Float(nan=True), uniform=List(Float(nan=True), length=len(kw["trials"])),
+                                uniform_delta=List(Float(0, 1, nan=True), length=len(kw["trials"])),
                                 trials=Exactly([int(t) for t in kw["trials"]])))
 def calibration_task(seed: int, trials: tuple) -> dict:
     """The audit's two reference measurements: Warner at ε = ln 3 and uniform noise.
@@ -268,14 +273,16 @@ def calibration_task(seed: int, trials: tuple) -> dict:
     Parameters
     ----------
     seed : int
-        Root seed (streams ``"audit", "warner-ln3"`` and ``"audit", "uniform-growth", trials``).
+        Root seed (streams ``"audit", "warner-ln3"``, ``"audit", "uniform-growth", trials`` and
+        ``"audit", "uniform-delta", trials``).
     trials : tuple of int
         Runs per input for uniform noise at 100 % privacy; Warner is audited at 200,000.
 
     Returns
     -------
     dict
-        ``warner_ln3``: the audited ε; ``uniform``: one audited ε per entry of ``trials``.
+        ``warner_ln3``: the audited ε; ``uniform``: one audited ε (at δ = 0) per entry of
+        ``trials``; ``uniform_delta``: one audited δ at ε = 1 per entry.
     """
     if isinstance(trials, (str, bytes)) or not isinstance(trials, (tuple, list)) or not trials:
         raise TypeError(f"trials must be a non-empty tuple of run counts, got {trials!r}")
@@ -286,7 +293,12 @@ def calibration_task(seed: int, trials: tuple) -> dict:
     growth = [float(audit_epsilon(uniform, 0, 1, trials=int(t),
                                   rng=task_rng(seed, "audit", "uniform-growth", int(t))).lower_bound)
               for t in trials]
-    return {"warner_ln3": float(bound), "uniform": growth, "trials": [int(t) for t in trials]}
+    # the same runs' δ at ε = DELTA_AUDIT_EPSILON: a number that settles instead of growing
+    deltas = [float(audit_delta(uniform, 0, 1, epsilon=DELTA_AUDIT_EPSILON, trials=int(t),
+                                rng=task_rng(seed, "audit", "uniform-delta", int(t))).lower_bound)
+              for t in trials]
+    return {"warner_ln3": float(bound), "uniform": growth, "uniform_delta": deltas,
+            "trials": [int(t) for t in trials]}
 
 
 @result_shape(Float(0))
@@ -403,14 +415,16 @@ def _frame(tasks, results, df_extra=None) -> pd.DataFrame:
             delta = 1e-5 if mech == "gaussian" else 0.0
             row = {"mechanism": _classifier_label(mech), "estimator": est, "model": "local",
                    "epsilon": float(param), "delta": delta if math.isfinite(param) else math.nan,
-                   "unit": "attribute", "audited_epsilon": math.nan, "theory": math.nan}
+                   "unit": "attribute", "audited_epsilon": math.nan, "audited_delta": math.nan,
+                   "theory": math.nan}
         else:
             m = make_mechanism(mech, param, task)
             model = "central" if mech == "central-laplace" else "local"
             theory = theory_error(task, mech, param, int(n)) if est == "inversion" else math.nan
             row = {"mechanism": _label(mech, param), "estimator": est, "model": model,
                    "epsilon": float(m.epsilon), "delta": float(m.delta) if math.isfinite(m.epsilon) else math.nan,
-                   "unit": UNIT[model], "audited_epsilon": audits.get((task, mech, param), math.nan),
+                   "unit": UNIT[model], "audited_epsilon": audits.get((task, mech, param), {}).get("epsilon", math.nan),
+                   "audited_delta": audits.get((task, mech, param), {}).get("delta", math.nan),
                    "theory": theory}
         row.update(task=task, n=int(n), error=float(errors.mean()),
                    error_sd=float(errors.std(ddof=1)) if errors.size > 1 else math.nan, runs=int(errors.size))
@@ -462,6 +476,18 @@ def _comparisons(df: pd.DataFrame, mode: str, extra=None) -> list[Comparison]:
             paper="keeps growing with the runs (no finite ε)",
             ours=", ".join(f"{g:.2f}" for g in growth),
             verdict="reproduced" if all(a < b for a, b in zip(growth, growth[1:])) else "not reproduced"))
+        if "uniform_delta" in cal:
+            deltas = cal["uniform_delta"]
+            uniform = make_mechanism("uniform", 1.0, "share")
+            assert isinstance(uniform, UniformNoiseMechanism)
+            true = min(1.0, 1 / (2 * uniform.noise.alpha))  # the share of 0/1 answers disclosed exactly
+            out.append(Comparison(
+                experiment="audit", item=f"uniform noise, 100 % privacy: audited δ at ε = {DELTA_AUDIT_EPSILON:g}, "
+                                         "same run counts",
+                paper=f"settles below the share of answers disclosed exactly, {true:.3f}",
+                ours=", ".join(f"{d:.3f}" for d in deltas),
+                verdict="reproduced" if all(d <= true + 1e-9 for d in deltas) and deltas[-1] >= true - 0.05
+                else "not reproduced"))
     if "ibu" in extra:
         out.append(Comparison(
             experiment="bridge", item="GRR (k = 10, ε = 1, n = 10,000): iterative Bayes (reconstruct_counts) vs IBU, "
@@ -532,8 +558,10 @@ def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
     fig.savefig(path, dpi=110)
     files.append(path)
     remarks = [
-        f"{sc['runs']} runs per cell (classifier: {sc['classifier_runs']}), seed {seed}; audited ε = 95 % "
-        f"lower bound of audit_epsilon at {sc['trials']:,} trials per input; `theory` is the closed form of "
+        f"{sc['runs']} runs per cell (classifier: {sc['classifier_runs']}), seed {seed}; audited_epsilon = 95 % "
+        f"lower bound on ε at the claimed δ (audit_epsilon), audited_delta = 95 % lower bound on δ at the claimed "
+        f"ε (audit_delta; uniform noise: ε at δ = 0, δ at ε = {DELTA_AUDIT_EPSILON:g}), {sc['trials']:,} trials "
+        "per input each: they can refute a claim, never certify it; `theory` is the closed form of "
         "the unbiased inversion's error (ppdm_edu.tradeoff.theory_error).",
         "Units: `value` = one person's one answer (their whole record in the share and histogram tasks); "
         "`record` = one record of the data set replaced (central curator); `attribute` = one attribute of an "
