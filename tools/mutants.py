@@ -43,7 +43,7 @@ T_RR = ("tests/test_randomized_response.py", "tests/test_mechanism_refusals.py")
 T_MECH = ("tests/test_mechanisms.py", "tests/test_mechanism_estimators.py", "tests/test_mechanism_refusals.py",
           "tests/test_ldp.py")
 T_PRIV = ("tests/test_privacy.py",)
-T_CHECK = ("tests/test_exercises.py",)
+T_CHECK = ("tests/test_exercises.py", "tests/test_hints.py", "tests/test_exercise_inputs.py")
 T_ITER = ("tests/test_reconstruction.py", "tests/test_reconstruction_exact.py",
           "tests/test_reconstruction_convolution.py")
 
