@@ -71,6 +71,10 @@ lab: $(VENV)/.lab-installed
 # doctests on one worker, in order. PYTEST_WORKERS=0 runs in this process (a debugger, -x, -s).
 PYTEST_WORKERS ?= auto
 XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
+# The browser tests wait on pages and kernels more than they compute: each worker drives its own
+# JupyterLab server and Chromium, and the nine notebooks of test_notebooks_in_browser are shared
+# out one by one (--dist load).
+XDIST_BROWSER := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load)
 
 # Lint (ruff, rule set in pyproject.toml), type-check (mypy, [tool.mypy] in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
 # tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).
@@ -100,7 +104,7 @@ test-fast: $(VENV)/.test-installed
 test-browser: $(VENV)/.browser-installed
 	ci/stage site $(BIN)/python site/build.py
 	ci/stage lite $(BIN)/python site/lite.py
-	ci/stage browser $(BIN)/python -m pytest -m browser tests/test_site.py tests/browser \
+	ci/stage browser $(BIN)/python -m pytest -m browser $(XDIST_BROWSER) tests/test_site.py tests/browser \
 		--junitxml=artifacts/junit-browser.xml
 
 # The course website: Sphinx + myst-nb from the committed notebooks (never executed), -W, offline.
