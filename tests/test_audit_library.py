@@ -1,12 +1,18 @@
 """A real library's claim put to the test: OpenDP's geometric mechanism (optional extra audit-lib)."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from ppdm_edu.audit import audit_epsilon
 from ppdm_edu.audit.library import opendp_available, opendp_geometric
 
-pytestmark = pytest.mark.skipif(not opendp_available(), reason="OpenDP (extra audit-lib) not installed")
+# `make test` installs OpenDP (the test extra includes audit-lib): under CI a missing OpenDP is a
+# failure, not a skip; elsewhere (a plain `pip install -e .`) the tests skip
+_IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+pytestmark = pytest.mark.skipif(not opendp_available() and not _IN_CI,
+                                reason="OpenDP (extra audit-lib) not installed")
 
 
 def test_opendp_geometric_claim_is_not_refuted_and_its_own_map_agrees():
