@@ -23,7 +23,7 @@ from ._grid import _make_edges, check_edges, domain_bounds, extend_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
 from ._matrix import MAX_MATRIX_ENTRIES, below_probability, response_matrix, response_pairs
 from ._result import Reconstruction
-from ._stopping import DEFAULT_TOL, STOP_RULES, heldout_loglik
+from ._stopping import DEFAULT_TOL, STOP_RULES, heldout_converged, heldout_loglik
 
 
 def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, method="bayes",
@@ -164,7 +164,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     if stop == "paper":
         return finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history,
                       owned=True, row_top=row_top)
-    loglik = heldout_loglik(code, A, folds, max_iter, check_random_state(rng))
+    loglik = heldout_loglik(code, A, folds, max_iter, rng)
     del code
     best = int(np.argmax(loglik))
     rec = finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history,
@@ -174,8 +174,15 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         start.setflags(write=False)
         rec = dataclasses.replace(rec, probabilities=start, counts=start * rec.n, n_iter=0,
                                   history=None if rec.history is None else rec.history[:1])
+    return _cross_validated(rec, loglik)
+
+
+def _cross_validated(rec: Reconstruction, loglik: np.ndarray) -> Reconstruction:
+    """``rec``, run for the held-out score's best number of iterations, as the result of the
+    cross-validation stop: converged only if the score's curve was cut by that rule."""
     loglik.setflags(write=False)
-    return dataclasses.replace(rec, converged=True, stop="cross-validation", heldout_loglik=loglik)
+    return dataclasses.replace(rec, converged=heldout_converged(loglik), stop="cross-validation",
+                               heldout_loglik=loglik)
 
 
 
@@ -457,9 +464,7 @@ class Reconstructor:
         loglik = heldout_loglik(code, self.matrix, self.folds, self.max_iter, self.rng)
         best = int(np.argmax(loglik))
         rec = self._counts(counts_w, max(best, 1), 0.0, keep_history)
-        loglik.setflags(write=False)
-        return dataclasses.replace(rec, converged=True, stop="cross-validation",
-                                   heldout_loglik=loglik)
+        return _cross_validated(rec, loglik)
 
     def _counts(self, counts_w, max_iter, tol, keep_history) -> Reconstruction:
         """``reconstruct_counts(counts_w, self.matrix, ...)`` without re-checking the read-only

@@ -68,6 +68,20 @@ def _chi2_critical(df: int, level: float) -> float:
 
 
 
+def _peaked(j: int, best: int) -> bool:
+    """The cross-validation stopping rule: after iteration ``j`` the held-out score has not
+    improved for as many iterations as it took to reach its best (plus 100). Later iterations
+    only fit the training folds' noise; stopping there keeps the panel live (the curve is then
+    cut, not the choice)."""
+    return j >= 2 * best + 100
+
+
+def heldout_converged(scores: np.ndarray) -> bool:
+    """Whether :func:`heldout_loglik`'s curve was cut by the stopping rule (its best score is
+    behind it), not by ``max_iter`` while the score may still rise."""
+    return _peaked(scores.size - 1, int(np.argmax(scores)))
+
+
 def heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
                     rng: np.random.Generator) -> np.ndarray:
     """Mean held-out log-likelihood per record after 0, 1, ... iterations (K folds at once).
@@ -99,10 +113,7 @@ def heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
         scores[j] = float(np.sum(C * np.log(np.maximum(q, tiny)))) / code.size
         if scores[j] > scores[best]:
             best = j
-        # patience: once the score has not improved for as many iterations as it took to
-        # reach its best (plus 100), later iterations only fit the training folds' noise;
-        # stopping there keeps the panel live (the curve is then cut, not the choice)
-        if j == max_iter or j >= 2 * best + 100:
+        if j == max_iter or _peaked(j, best):
             scores = scores[: j + 1]
             break
         ratio = np.where(D > 0.0, train / np.where(D > 0.0, D, 1.0), 0.0)
