@@ -73,15 +73,17 @@ def iterate(N: np.ndarray, A, max_iter: int, tol: float, keep_history: bool):
 def bayes_update(pr: np.ndarray, A, AT, N: np.ndarray, n: float) -> np.ndarray | None:
     """Eq. 3 once: the new estimate from ``pr``, or None if no observed bin can come from it.
 
-    ``AT`` is ``A.T`` (see :func:`_transposed`). The denominators ``D_s = sum_t A[s, t] Pr_t``
-    are computed once per iteration and re-used for every ``p`` (footnote 2: O(m^2), not O(m^3)).
+    ``AT`` is ``A.T`` (see :func:`_transposed`)::
+
+        Pr'(X in I_p) = Pr(X in I_p) / n  sum_s A[s, p] N(I_s) / D_s
+        D_s           = sum_t A[s, t] Pr(X in I_t)
     """
-    D = A @ pr
+    D = A @ pr  # every D_s once, re-used for every p (footnote 2: O(m^2), not O(m^3))
     with np.errstate(divide="ignore", over="ignore"):
-        ratio = N / D
+        ratio = N / D  # N(I_s) / D_s
     if not ratio.max() <= _MAX_RATIO:  # some D_s is 0 or nearly: see _guarded_update
         return _guarded_update(pr, A, AT, N, n, D)
-    new = pr * (AT @ ratio) / n
+    new = pr * (AT @ ratio) / n  # Pr(X in I_p) / n  sum_s A[s, p] N(I_s) / D_s
     total = new.sum()  # 1 up to rounding: dividing by it keeps the estimate a distribution
     return new / total if 0.0 < total < math.inf else None
 
@@ -116,7 +118,7 @@ def chi2_statistic(before: np.ndarray, after: np.ndarray) -> float:
     """Pearson's chi^2 of ``after`` against ``before`` over the entries where ``before > 0``."""
     pos = before > 0.0
     with np.errstate(over="ignore"):
-        return float(np.sum((after[pos] - before[pos]) ** 2 / before[pos]))
+        return float(((after[pos] - before[pos]) ** 2 / before[pos]).sum())
 
 
 def _transposed(A):

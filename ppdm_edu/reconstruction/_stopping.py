@@ -63,7 +63,7 @@ def _chi2_critical(df: int, level: float) -> float:
     # cached: the Local tree reconstructs thousands of times on the same grid (about 6 % of
     # its time went to this inverse CDF)
     # chi2.ppf(level, df) = 2 P^-1(df/2, level) (regularized lower incomplete gamma): the same
-    # bits at the 95 % level for df 1..12,000, without importing all of scipy.stats (issue 28 §8)
+    # bits at the 95 % level for df 1..12,000, without importing all of scipy.stats
     return float(2.0 * special.gammaincinv(df / 2.0, level))
 
 
