@@ -131,8 +131,7 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     # capped before rounding up, since with subnormal intervals the ratio overflows to inf)
     k_out = int(math.ceil(min(reach(noise) / L if L > 0.0 else math.inf, 1e9))) + 2
     # non-empty bins only; each record's bin only for the cross-validation stop
-    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper",
-                               w_range=(w_min, w_max))
+    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper")
     if bins.size * m > MAX_MATRIX_ENTRIES:
         raise ValueError(
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
