@@ -128,7 +128,8 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     # Values beyond the noise's reach are clipped to a bin just outside it (they are
     # impossible for every interval either way), which keeps the indices bounded.
     # (capped so the indices stay int64 when the intervals are far narrower than the noise;
-    # capped before rounding up, since with subnormal intervals the ratio overflows to inf)
+    # capped before rounding up, since with subnormal intervals the ratio overflows to inf;
+    # L is 0 only when hi - lo underflows)
     k_out = int(math.ceil(min(reach(noise) / L if L > 0.0 else math.inf, 1e9))) + 2
     # non-empty bins only; each record's bin only for the cross-validation stop
     bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper")
