@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# values per block: the temporaries of a block stay small (512 kB each), whatever n
+# values per block: the block's two temporaries stay small (512 kB each), whatever n
 _BLOCK = 1 << 16
 
 
@@ -44,9 +44,14 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
     counts = np.zeros(span, dtype=np.intp)
     index = np.empty(n, dtype=np.intp) if codes else None
     for start in range(0, n, _BLOCK):  # blocks of values (a bounded loop, not one per record)
-        block = values[start:start + _BLOCK]
-        k = np.floor((np.clip(block, low, high) - lo) / L)
-        k = np.clip(k, -k_out, m - 1 + k_out).astype(np.intp) + k_out  # 0 .. span - 1
+        # the expression of the sorted branch above, in place on one copy of the block
+        t = np.clip(values[start:start + _BLOCK], low, high)
+        t -= lo
+        t /= L
+        np.floor(t, out=t)
+        np.clip(t, -k_out, m - 1 + k_out, out=t)
+        k = t.astype(np.intp)
+        k += k_out  # 0 .. span - 1
         counts += np.bincount(k, minlength=span)
         if index is not None:  # i.e. codes
             index[start:start + k.size] = k
