@@ -34,6 +34,7 @@ def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out
     n = values.size
     span = m + 2 * k_out
     low, high = lo - (k_out + 1) * L, hi + (k_out + 1) * L
+    code: np.ndarray | None
     if span > max(n, _BLOCK):
         # far more bins than values (intervals far narrower than the noise's reach): the
         # counts array would outgrow the data; sort instead (only non-empty bins are kept)
