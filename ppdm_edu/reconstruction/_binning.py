@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-# values per block: the block's two temporaries stay small (512 kB each), whatever n
-_BLOCK = 1 << 16
+# values per block: the block's two temporaries stay small (256 kB each), whatever n
+_BLOCK = 1 << 15
 
 
 def bin_values(values: np.ndarray, lo: float, hi: float, L: float, m: int, k_out: int,
