@@ -354,3 +354,30 @@ def test_entropy_with_far_outliers_keeps_every_value():
     for v in (x, xi):
         edges = _histogram_edges(v)
         assert edges[0] <= v.min() and edges[-1] >= v.max() and edges.size <= 100_001
+
+
+def test_miller_madow_correction_removes_the_histogram_bias():
+    # the plug-in histogram entropy is biased low by about (B - 1) / (2n) nats (Miller & Madow
+    # 1955); with the correction the mean over 300 samples of N(0, 1) at n = 1,000 is within
+    # 0.005 nats of 1/2 log(2 pi e) (about 4 standard errors of that mean), where the
+    # uncorrected plug-in is ~0.013 below it
+    exact = 0.5 * math.log(2 * math.pi * math.e)
+    estimates = [differential_entropy(np.random.default_rng(seed).normal(size=1_000), base=math.e)
+                 for seed in range(300)]
+    assert abs(np.mean(estimates) - exact) < 0.005
+
+
+def test_no_information_is_reported_as_zero_not_as_a_negative_estimate():
+    # I(X;W) = 0 and an unbiased estimate of it falls below 0 about half the time; I >= 0, so
+    # those are reported as 0. k-NN: X and W independent. Known noise (h(W) - h(R)): X is a
+    # constant, so W = X + R says nothing about it
+    noise = GaussianNoise(1.0)
+    knn, known = [], []
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        x, w = rng.normal(size=500), rng.normal(size=500)
+        knn.append(mutual_information(x, w))
+        x = np.full(1_000, 3.0)
+        known.append(mutual_information(x, x + noise.sample(1_000, rng), noise=noise))
+    for estimates in (knn, known):
+        assert min(estimates) == 0.0 and all(i >= 0.0 for i in estimates), estimates

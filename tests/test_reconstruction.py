@@ -453,3 +453,24 @@ def test_cross_validated_stop_bad_arguments(kwargs, match):
     w = np.linspace(0, 1, 100)
     with pytest.raises(ValueError, match=match):
         reconstruct(w, GaussianNoise(0.1), bounds=(0, 1), **kwargs)
+
+
+def test_cross_validated_stop_says_converged_only_when_the_heldout_score_has_peaked():
+    # converged=True means the rule was met: the held-out score stopped improving (its curve
+    # was cut by the patience rule), not that max_iter ran out while the score still rose
+    from ppdm_edu.experiments.as2000_reconstruction import FIG2_BOUNDS, fig2_case
+    from ppdm_edu.reconstruction import make_edges
+
+    case = fig2_case("triangles", "uniform", rng=0)
+    kw = dict(bounds=FIG2_BOUNDS, width=0.05, stop="cross-validation", rng=0)
+    cut = reconstruct(case.w, case.noise, max_iter=5, **kw)
+    assert cut.heldout_loglik.size == 6 and np.all(np.diff(cut.heldout_loglik) > 0)  # still rising
+    assert cut.n_iter == 5 and not cut.converged
+    peaked = reconstruct(case.w, case.noise, max_iter=1000, **kw)
+    assert peaked.heldout_loglik.size < 1001  # cut by the rule before max_iter
+    assert peaked.heldout_loglik.max() > peaked.heldout_loglik[-1] and peaked.converged
+    # the same meaning per call of a Reconstructor
+    rc = Reconstructor(case.noise, make_edges(FIG2_BOUNDS, width=0.05), max_iter=5,
+                       stop="cross-validation", rng=0)
+    rec = rc(case.w)
+    assert np.all(np.diff(rec.heldout_loglik) > 0) and not rec.converged

@@ -11,8 +11,7 @@ correlations of ``h`` (:func:`numpy.correlate`, one BLAS dot per output)::
     (A.T @ r)[t] = sum_s h[k_s - t] r[s]
 
 At n = 10^6 and m = 2,000 intervals the dense matrix is 4,723 x 2,000 (75.6 MB, 76 bytes per
-value, more than the 16 the issue allows); ``h`` is 53 kB and stays in cache, so each product
-reads no matrix from memory at all. The diagonals are computed by the dense matrix's own formula
+value); ``h`` is 53 kB and stays in cache, so each product reads no matrix from memory at all. The diagonals are computed by the dense matrix's own formula
 (:func:`~._matrix.response_pairs`, the column of interval 0 over every shift), so the entries are
 the dense ones up to the rounding of the mid-point distances (the dense matrix computes
 ``m(I_s) - m(I_t)`` from both grids, which differs from ``(k_s - t) L`` in its last bits): the
@@ -28,10 +27,10 @@ from ._matrix import response_pairs
 
 # the smallest matrix (m_w x m entries) computed as a convolution instead of stored: 2^17 (1 MB
 # dense), above _iteration._COPY_MAX_ENTRIES (2^16: every panel, tree node and reproduction,
-# whose numbers stay bit for bit). Around 2^17 both forms took the same time; above, the
-# convolution is faster (one process, CPU time, best of 15; 2-core AMD EPYC, load ~2):
-# n = 10^4, m = 200 (94k entries): 0.71 ms against 0.65 dense; m = 300: 0.83 / 1.26;
-# m = 500: 1.5 / 2.7; m = 1000: 4.4 / 11.0; n = 10^6, m = 1000: 21 / 43
+# whose numbers stay bit for bit). Around 2^17 both forms take the same time; from m = 500
+# intervals on the convolution is several times faster end to end and needs no matrix
+# (benchmarks/reconstruct_floor.py; tests/test_reconstruction_convolution.py shows it gives the
+# dense loop's estimates)
 CONVOLUTION_MIN_ENTRIES = 1 << 17
 
 

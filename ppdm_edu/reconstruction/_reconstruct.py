@@ -23,7 +23,7 @@ from ._grid import _make_edges, check_edges, domain_bounds, extend_edges, reach
 from ._iteration import DEFAULT_MAX_ITER, check_run_args, finish
 from ._matrix import MAX_MATRIX_ENTRIES, below_probability, response_matrix, response_pairs
 from ._result import Reconstruction
-from ._stopping import DEFAULT_TOL, STOP_RULES, heldout_loglik
+from ._stopping import DEFAULT_TOL, STOP_RULES, heldout_converged, heldout_loglik
 
 
 def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, method="bayes",
@@ -111,48 +111,36 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
     keep_history = check_bool(keep_history, "keep_history")
-    if not (type(folds) is int and 2 <= folds <= 20):  # checked even when unused
-        folds = check_integer(folds, "folds", minimum=2, maximum=20)
-    if rng is not None or stop != "paper":  # (None is valid; drawing OS entropy costs 8 us)
-        rng = check_random_state(rng)
-    if stop == "cross-validation":
-        if values.size < 2 * folds:
-            raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
-                             f"{values.size} values for {folds} folds")
+    folds = check_integer(folds, "folds", minimum=2, maximum=20)  # checked even when unused
+    rng = check_random_state(rng)
+    if stop == "cross-validation" and values.size < 2 * folds:
+        raise ValueError(f"stop='cross-validation' needs at least 2 records per fold: "
+                         f"{values.size} values for {folds} folds")
     lo, hi = domain_bounds(bounds, values, (w_min, w_max))
     if bounds is None:  # (the range of w, widened if it is one value: check that it is a range)
         lo, hi = check_bounds((lo, hi))
     edges = _make_edges(lo, hi, n_intervals, width, values.size)  # (lo, hi) checked above
     m = edges.size - 1
     if m > values.size:
-        # Sec. 4.2 of AS2000: about 100 records per interval. With fewer records than intervals
-        # most intervals have no record to estimate them from; unless the noise is negligible the
-        # likelihood is nearly flat, the paper's stop rule fires after an iteration or two and the
-        # estimate stays close to its uniform start (issue 27: 1 iteration at 2,000 / 5,000).
-        warnings.warn(f"{m} intervals for {values.size} records: fewer than one record per interval "
-                      "leaves most intervals without data to estimate them from; unless the noise is "
-                      "far narrower than an interval, the reconstruction stays close to its uniform "
-                      "start; use fewer or wider intervals (the paper: about 100 records per interval)",
-                      UserWarning, stacklevel=2)
-    L = float((edges[-1] - edges[0]) / m)  # (a Python float: the same number, cheaper to use)
+        _warn_few_records(m, values.size)
+    L = float((edges[-1] - edges[0]) / m)
     # Bin w on the interval grid extended to cover it: bin k is [lo + k L, lo + (k+1) L).
     # Values beyond the noise's reach are clipped to a bin just outside it (they are
     # impossible for every interval either way), which keeps the indices bounded.
     # (capped so the indices stay int64 when the intervals are far narrower than the noise;
-    # capped before rounding up, since with subnormal intervals the ratio overflows to inf)
-    # (Python float division: overflow gives inf; L is 0 only when hi - lo underflows)
+    # capped before rounding up, since with subnormal intervals the ratio overflows to inf;
+    # L is 0 only when hi - lo underflows)
     k_out = int(math.ceil(min(reach(noise) / L if L > 0.0 else math.inf, 1e9))) + 2
     # non-empty bins only; each record's bin only for the cross-validation stop
-    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper",
-                               w_range=(w_min, w_max))
+    bins, N, code = bin_values(values, lo, hi, L, m, k_out, codes=stop != "paper")
     if bins.size * m > MAX_MATRIX_ENTRIES:
         raise ValueError(
             f"{bins.size} observed bins x {m} intervals is too large a problem; "
             "use fewer or wider intervals"
         )
     if stop == "paper" and bins.size * m >= CONVOLUTION_MIN_ENTRIES:
-        # a large matrix on this equal-width grid is a convolution: never stored (the two
-        # products read its m_w + m - 1 diagonals from cache; see _convolution)
+        # a large matrix on this equal-width grid is a convolution: never stored (see
+        # _convolution)
         C = ConvolutionResponse.from_grid(edges, lo, L, bins, noise, method)
         return finish(edges, N, C, values.size, noise, method, max_iter, tol, keep_history,
                       owned=True, row_top=C.max(axis=1))
@@ -160,11 +148,10 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
     w_lower, w_upper = lo + ks * L, lo + (ks + 1.0) * L
     row_top = np.empty(bins.size)  # each row's maximum, taken while building A
     A = response_pairs(edges, w_lower, w_upper, noise, method, row_max=row_top)
-    # A is ours: finish scales it in place (the iteration adds one transposed copy)
     if stop == "paper":
         return finish(edges, N, A, values.size, noise, method, max_iter, tol, keep_history,
                       owned=True, row_top=row_top)
-    loglik = heldout_loglik(code, A, folds, max_iter, check_random_state(rng))
+    loglik = heldout_loglik(code, A, folds, max_iter, rng)
     del code
     best = int(np.argmax(loglik))
     rec = finish(edges, N, A, values.size, noise, method, max(best, 1), 0.0, keep_history,
@@ -174,8 +161,27 @@ def reconstruct(w, noise: Noise, bounds=None, n_intervals=None, width=None, meth
         start.setflags(write=False)
         rec = dataclasses.replace(rec, probabilities=start, counts=start * rec.n, n_iter=0,
                                   history=None if rec.history is None else rec.history[:1])
+    return _cross_validated(rec, loglik)
+
+
+def _warn_few_records(m: int, n: int) -> None:
+    # Sec. 4.2 of AS2000: about 100 records per interval. With fewer records than intervals
+    # most intervals have no record to estimate them from; unless the noise is negligible the
+    # likelihood is nearly flat, the paper's stop rule fires after an iteration or two and the
+    # estimate stays close to its uniform start.
+    warnings.warn(f"{m} intervals for {n} records: fewer than one record per interval "
+                  "leaves most intervals without data to estimate them from; unless the noise is "
+                  "far narrower than an interval, the reconstruction stays close to its uniform "
+                  "start; use fewer or wider intervals (the paper: about 100 records per interval)",
+                  UserWarning, stacklevel=3)
+
+
+def _cross_validated(rec: Reconstruction, loglik: np.ndarray) -> Reconstruction:
+    """``rec``, run for the held-out score's best number of iterations, as the result of the
+    cross-validation stop: converged only if the score's curve was cut by that rule."""
     loglik.setflags(write=False)
-    return dataclasses.replace(rec, converged=True, stop="cross-validation", heldout_loglik=loglik)
+    return dataclasses.replace(rec, converged=heldout_converged(loglik), stop="cross-validation",
+                               heldout_loglik=loglik)
 
 
 
@@ -457,9 +463,7 @@ class Reconstructor:
         loglik = heldout_loglik(code, self.matrix, self.folds, self.max_iter, self.rng)
         best = int(np.argmax(loglik))
         rec = self._counts(counts_w, max(best, 1), 0.0, keep_history)
-        loglik.setflags(write=False)
-        return dataclasses.replace(rec, converged=True, stop="cross-validation",
-                                   heldout_loglik=loglik)
+        return _cross_validated(rec, loglik)
 
     def _counts(self, counts_w, max_iter, tol, keep_history) -> Reconstruction:
         """``reconstruct_counts(counts_w, self.matrix, ...)`` without re-checking the read-only

@@ -25,7 +25,10 @@ class Reconstruction:
     n_iter : int
         Number of iterations run.
     converged : bool
-        True if the stopping criterion was met before ``max_iter``.
+        True if the stopping rule was met within ``max_iter`` iterations: with
+        ``stop="paper"`` the chi^2 statistic fell to the threshold; with
+        ``stop="cross-validation"`` the held-out score stopped improving (its curve was cut
+        by the rule below, not by ``max_iter``).
     history : ndarray, shape (n_iter + 1, m), or None
         The estimate after each iteration, row 0 being the uniform start (None unless
         ``keep_history``).

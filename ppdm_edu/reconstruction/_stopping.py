@@ -63,9 +63,23 @@ def _chi2_critical(df: int, level: float) -> float:
     # cached: the Local tree reconstructs thousands of times on the same grid (about 6 % of
     # its time went to this inverse CDF)
     # chi2.ppf(level, df) = 2 P^-1(df/2, level) (regularized lower incomplete gamma): the same
-    # bits at the 95 % level for df 1..12,000, without importing all of scipy.stats (issue 28 §8)
+    # bits at the 95 % level for df 1..12,000, without importing all of scipy.stats
     return float(2.0 * special.gammaincinv(df / 2.0, level))
 
+
+
+def _peaked(j: int, best: int) -> bool:
+    """The cross-validation stopping rule: after iteration ``j`` the held-out score has not
+    improved for as many iterations as it took to reach its best (plus 100). Later iterations
+    only fit the training folds' noise; stopping there keeps the panel live (the curve is then
+    cut, not the choice)."""
+    return j >= 2 * best + 100
+
+
+def heldout_converged(scores: np.ndarray) -> bool:
+    """Whether :func:`heldout_loglik`'s curve was cut by the stopping rule (its best score is
+    behind it), not by ``max_iter`` while the score may still rise."""
+    return _peaked(scores.size - 1, int(np.argmax(scores)))
 
 
 def heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
@@ -99,10 +113,7 @@ def heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
         scores[j] = float(np.sum(C * np.log(np.maximum(q, tiny)))) / code.size
         if scores[j] > scores[best]:
             best = j
-        # patience: once the score has not improved for as many iterations as it took to
-        # reach its best (plus 100), later iterations only fit the training folds' noise;
-        # stopping there keeps the panel live (the curve is then cut, not the choice)
-        if j == max_iter or j >= 2 * best + 100:
+        if j == max_iter or _peaked(j, best):
             scores = scores[: j + 1]
             break
         ratio = np.where(D > 0.0, train / np.where(D > 0.0, D, 1.0), 0.0)
