@@ -82,6 +82,28 @@ MUTANTS: list[Mutant] = [
            "return (N / n) / (p - q)", T_MECH),
     Mutant("mech: O(k) response product drops the q term", MECH,
            "return (p - q) * v + q * v.sum()", "return (p - q) * v", T_MECH),
+    # reconstruction: Agrawal & Srikant (2000) Section 3, Eq. 3 and Fig. 1
+    Mutant("iter: Eq. 3 without the prior factor", ITER,
+           "new = pr * (AT @ ratio) / n  # Pr(X in I_p) / n  sum_s A[s, p] N(I_s) / D_s",
+           "new = (AT @ ratio) / n", T_ITER),
+    Mutant("iter: Eq. 3 with A instead of its transpose", ITER,
+           "new = pr * (AT @ ratio) / n  # Pr(X in I_p) / n  sum_s A[s, p] N(I_s) / D_s",
+           "new = pr * (A @ ratio) / n", T_ITER),
+    Mutant("iter: estimate not renormalised", ITER,
+           "    total = new.sum()  # 1 up to rounding: dividing by it keeps the estimate a distribution\n"
+           "    return new / total if 0.0 < total < math.inf else None",
+           "    total = new.sum()\n    return new if 0.0 < total < math.inf else None", T_ITER,
+           equivalent="sum_p pr_p sum_s A[s,p] N_s / D_s = sum_s N_s = n exactly, so the total is 1 "
+                      "up to rounding; the division only removes rounding drift"),
+    Mutant("iter: guarded Eq. 3 without the prior factor", ITER,
+           "new = (pr * (AT @ ratio) + share) / n_eff", "new = ((AT @ ratio) + share) / n_eff", T_ITER),
+    Mutant("iter: guarded Eq. 3 keeps n for the bins left out", ITER,
+           "        n_eff = float(N[ok].sum())\n", "        n_eff = n\n", T_ITER,
+           equivalent="the estimate is renormalised after the update, so dividing by n or by the "
+                      "counts kept gives the same distribution"),
+    Mutant("iter: chi^2 without dividing by the previous estimate", ITER,
+           "return float(((after[pos] - before[pos]) ** 2 / before[pos]).sum())",
+           "return float(((after[pos] - before[pos]) ** 2).sum())", T_ITER),
     # privacy: Agrawal & Aggarwal (2001) Pi(X) = 2^h(X), Liu et al. Eq. 2; Kraskov et al. MI
     Mutant("privacy: no Miller-Madow correction", PRIV,
            "h_nats += (np.count_nonzero(keep) - 1) / (2.0 * values.size)  # Miller & Madow (1955)",
