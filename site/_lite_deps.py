@@ -47,6 +47,8 @@ LOCK = LOCK_DIR / f"pyodide-lock-{PYODIDE_VERSION}.json"
 NOT_IN_THE_BROWSER = {
     "dask": "ppdm_edu.experiments.tasks.execution(backend='dask') only: the [cluster] extra, a "
             "cluster reached through sockets, which Pyodide has not",
+    "opendp": "ppdm_edu.audit.library only, imported inside its functions: the [audit-lib] extra "
+              "(a compiled Rust library with no Pyodide build); the notebooks do not call it",
 }
 
 
@@ -115,10 +117,10 @@ def served_wheels() -> dict[str, str]:
     """Distributions site/lite.py serves as wheels -> the version it serves (the installed one)."""
     sys.path.insert(0, str(HERE))
     try:
-        import lite
+        from _lite_wheels import EXTRA_WHEELS
     finally:
         sys.path.remove(str(HERE))
-    return {canonicalize_name(d): metadata.version(d) for d in lite.EXTRA_WHEELS}
+    return {canonicalize_name(d): metadata.version(d) for d in EXTRA_WHEELS}
 
 
 def problems(lock: dict | None = None, served: dict[str, str] | None = None) -> list[str]:
