@@ -169,6 +169,8 @@ BASELINES = {
                           {"task": "choice", "estimator": "choice", "mech": None, "n": None}),
     "tradeoff.project_simplex": (dict(v=[0.6, 0.6, -0.2]), {"v": "array1"}),
     "tradeoff.register_mechanism": (dict(name="test-only"), {"name": None}),
+    "tradeoff.audit_claim": (dict(mech=MECH_GRR2, x0=0, x1=1, trials=2000, rng=0),
+                             {"mech": None, "x0": None, "x1": None, "trials": "int"}),
     "tradeoff.theory_error": (dict(task="share", mechanism="warner", param=1.0, n=100),
                               {"task": "choice", "mechanism": "choice", "param": "positive"}),
     # randomization

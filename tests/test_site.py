@@ -138,6 +138,8 @@ def _module_level_imports(tree: ast.Module):
             yield node.lineno, [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             yield node.lineno, [node.module]
+        elif isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            todo.extend(node.orelse)  # the body runs only for the type checker, never on import
         elif isinstance(node, (ast.If, ast.Try, ast.With)):
             for field in ("body", "orelse", "finalbody", "handlers"):
                 for child in getattr(node, field, []):

@@ -7,8 +7,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..audit.curve import TradeoffCurve, epsilon_delta_tradeoff, gdp_tradeoff
-from ..lecture import OKABE_ITO
 from .alt_text import set_description
+from .palette import OKABE_ITO
 
 __all__ = ["plot_bound_vs_trials", "plot_tradeoff_curve", "describe_tradeoff_curve"]
 

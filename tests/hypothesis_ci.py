@@ -1,4 +1,5 @@
-"""Shared test configuration.
+"""Hypothesis profiles, loaded by pytest as a plugin (``-p hypothesis_ci`` in pyproject.toml; a
+plugin, not ``tests/conftest.py``, which would collide with ``tests/browser/conftest.py``).
 
 Hypothesis: under CI (``CI=true``, what ``.ci/run`` sets) every property test runs the same
 examples on every run (``derandomize``), so a red CI is reproducible and a green one is not luck
