@@ -147,8 +147,13 @@ def main(argv=None) -> int:
 
     from .experiments.outputs import OutputBusy, UnsafeLock, disk_fault, output_lock, staged_output
     from .experiments.reproduce_all import ReproductionFailed
-    from .experiments.tasks import SchedulerUnreachable, WorkerDied, execution
+    from .experiments.tasks import SchedulerUnreachable, WorkerDied, check_scheduler_address, execution
 
+    if args.scheduler is not None:
+        try:  # an address that can never work is refused before the output folder is touched
+            check_scheduler_address(args.scheduler)
+        except SchedulerUnreachable as exc:
+            return _fail(str(exc))
     failed = None
     try:
         # one run per output folder; the files are staged inside it and moved in when complete

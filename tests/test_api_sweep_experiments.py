@@ -113,6 +113,7 @@ BASELINES = {
     "experiments.shapes.shape_of": (dict(func=len, kwargs={}), {}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
     "experiments.tasks.check_jobs": (dict(n_jobs=2), {"name": "skip"}),
+    "experiments.tasks.check_scheduler_address": (dict(address="tcp://127.0.0.1:8786"), {}),
     "experiments.tasks.max_jobs": (dict(), {}),
     "experiments.tasks.task_rng": (dict(seed=0), {"seed": "seed"}),
     "experiments.tasks.task_seed_sequence": (dict(seed=0), {"seed": "seed"}),
@@ -302,8 +303,9 @@ def test_every_cli_option_has_bad_values():
 
 @pytest.mark.parametrize("argv", [argv for values in CLI_BAD.values() for argv in values],
                          ids=lambda argv: " ".join(argv) or "(nothing)")
-def test_a_bad_cli_option_is_one_line(argv, tmp_path, capsys):
+def test_a_bad_cli_option_is_one_line(argv, tmp_path, capsys, monkeypatch):
     pytest.importorskip("dask.distributed")
+    monkeypatch.chdir(tmp_path)  # the default --out is relative: nothing may appear anywhere
     afile = tmp_path / "afile"
     afile.write_text("x")
     argv = [a.replace("{file}", str(afile)) for a in argv]
@@ -315,6 +317,7 @@ def test_a_bad_cli_option_is_one_line(argv, tmp_path, capsys):
     assert code not in (0, None), (argv, err)
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in err, err
+    assert not (tmp_path / "reports").exists(), f"{argv}: refused after touching the output folder"
 
 
 def test_help_and_version_exit_0(capsys):

@@ -71,6 +71,7 @@ __all__ = [
     "root_seed",
     "execution",
     "check_jobs",
+    "check_scheduler_address",
     "max_jobs",
     "BACKENDS",
 ]
@@ -657,6 +658,44 @@ def _dask_handshake(message: bytes) -> bool:
             and b"\xa6python" in first and b"\xafpickle-protocol" in first)
 
 
+def check_scheduler_address(address: str) -> tuple[str, int] | None:
+    """Check a scheduler address before a run touches its output folder.
+
+    Parameters
+    ----------
+    address : str
+        ``tcp://HOST:PORT`` (or ``HOST:PORT``); another scheme is left to dask.
+
+    Returns
+    -------
+    tuple of (str, int) or None
+        ``(host, port)`` of a tcp address; None for a scheme dask connects to itself.
+
+    Raises
+    ------
+    SchedulerUnreachable
+        For an address that can never work (tls:// without certificates, no port).
+
+    Examples
+    --------
+    >>> check_scheduler_address("tcp://127.0.0.1:8786")
+    ('127.0.0.1', 8786)
+    """
+    scheme, _, rest = address.rpartition("://")
+    if scheme in ("tls", "wss"):
+        raise SchedulerUnreachable(
+            f"--scheduler {address!r}: a {scheme}:// scheduler needs TLS certificates, which this "
+            "command does not take; use a tcp:// address (e.g. through an SSH tunnel), or connect a "
+            "dask Client with its Security yourself and call run_tasks inside joblib.parallel_config")
+    if scheme not in ("", "tcp"):
+        return None
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
+    return host, int(port)
+
+
 def _probe_scheduler(address: str, timeout: float) -> None:
     """Fail within ``timeout``, in one line, unless a dask scheduler answers at a tcp ``address``.
 
@@ -668,18 +707,10 @@ def _probe_scheduler(address: str, timeout: float) -> None:
     import socket
     import time
 
-    scheme, _, rest = address.rpartition("://")
-    if scheme in ("tls", "wss"):
-        raise SchedulerUnreachable(
-            f"--scheduler {address!r}: a {scheme}:// scheduler needs TLS certificates, which this "
-            "command does not take; use a tcp:// address (e.g. through an SSH tunnel), or connect a "
-            "dask Client with its Security yourself and call run_tasks inside joblib.parallel_config")
-    if scheme not in ("", "tcp"):
+    target = check_scheduler_address(address)
+    if target is None:
         return  # inproc://, ucx://, ...: dask's own connect (with its timeout) decides
-    host, _, port = rest.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit():
-        raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
+    host, port = target
     deadline = time.monotonic() + timeout
     try:
         with socket.create_connection((host, int(port)), timeout=timeout) as sock:
