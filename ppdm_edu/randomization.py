@@ -245,7 +245,7 @@ class Noise(abc.ABC):
         >>> LaplaceNoise.from_variance(2.0).b
         1.0
         """
-        return cls(**{cls.scale_name: math.sqrt(cls._scale_squared_per_variance * check_positive(var, "variance"))})
+        return cls(**{cls.scale_name: math.sqrt(cls._scale_squared_per_variance * check_positive(var, "var"))})
 
     @classmethod
     def unit_sample(cls, size, rng=None) -> np.ndarray:

@@ -783,10 +783,10 @@ def theta_for_epsilon(eps):
     0.7311
     """
     if isinstance(eps, (str, bytes)) or np.asarray(eps).dtype.kind not in "iuf":
-        raise TypeError(f"epsilon must be a number >= 0 (inf allowed), got {eps!r}")
+        raise TypeError(f"eps must be a number >= 0 (inf allowed), got {eps!r}")
     e = np.asarray(eps, dtype=float)
     if e.size == 0 or not np.all(e >= 0):  # NaN fails the comparison
-        raise ValueError(f"epsilon must be >= 0 (inf allowed), got {eps!r}")
+        raise ValueError(f"eps must be >= 0 (inf allowed), got {eps!r}")
     out = 1.0 / (1.0 + np.exp(-e))
     return float(out) if out.ndim == 0 else out
 

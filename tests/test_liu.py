@@ -97,7 +97,7 @@ def test_perturbed_tree_panel_updates_and_reports_bad_values():
     assert r.shift == pytest.approx(0.0, abs=1e-9)
     panel.controls["kind"].value = "uniform"
     assert panel.result.kind == "uniform" and panel.error is None
-    with pytest.raises(ValueError, match="SNR must be > 0"):
+    with pytest.raises(ValueError, match="snr must be > 0"):
         panel.compute(threshold=0.3, snr=0.0, kind="gaussian")
     with pytest.raises(ValueError, match="threshold"):
         panel.compute(threshold=1.0, snr=1.0, kind="gaussian")

@@ -311,7 +311,7 @@ def test_constructors_from_width_and_variance(cls):
         cls.from_interval_width(0.0)
     with pytest.raises(ValueError, match="confidence"):
         cls.from_interval_width(1.0, 1.0)
-    with pytest.raises(ValueError, match="variance"):
+    with pytest.raises(ValueError, match="var must"):
         cls.from_variance(-1.0)
 
 

@@ -140,7 +140,7 @@ class PerturbedTreePanel(Panel):
 
     def compute(self, threshold, snr, kind):
         theta = check_probability(threshold, "threshold", open_interval=True)
-        snr = check_positive(snr, "SNR")
+        snr = check_positive(snr, "snr")
         if kind not in ("gaussian", "uniform"):
             raise ValueError(f"noise must be 'gaussian' or 'uniform', got {kind!r}")
         return self._results.get((round(theta, 6), round(snr, 6), kind),
