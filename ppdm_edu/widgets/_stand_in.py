@@ -108,13 +108,16 @@ def stand_in(png: bytes, alt: str, settings: str, shown: str, picture: bool) -> 
     page = (f'{STYLE}<div class="{STATIC_CLASS}">'
             f'<p style="color:#B00020;font-weight:bold">&#9888; {html.escape(KERNEL_GONE_TEXT)}</p>'
             f'{img}<div class="{_READOUT_CLASS}">{_readout_html(settings, shown)}</div></div>')
+    # the PNG is kept once, in the page's <img> (a saved notebook would otherwise hold it twice);
+    # the data part holds what the page shows as text
     return {"text/html": page,
-            MIME_TYPE: {"png": data, "alt": alt, "settings": settings, "readout": shown}}
+            MIME_TYPE: {"alt": alt, "settings": settings, "readout": shown}}
 
 
-class _LegacyStandIn(HTMLParser):
-    """The picture and read-out of a stand-in saved before it carried :data:`MIME_TYPE`: the
-    ``<img>``'s data and alt, and the read-out ``<div>``'s inner HTML, cut from the text as is."""
+class _StandInPage(HTMLParser):
+    """What a stand-in's page holds: the ``<img>``'s data and alt, and the read-out ``<div>``'s
+    inner HTML, cut from the text as is (the picture of every stand-in; everything of one saved
+    before it carried :data:`MIME_TYPE`)."""
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
@@ -155,13 +158,16 @@ class _LegacyStandIn(HTMLParser):
 
 def _content(output: dict) -> dict | None:
     data = output.get("data", {})
-    if MIME_TYPE in data:
-        return data[MIME_TYPE]
     text = data.get("text/html", "")
     text = "".join(text) if isinstance(text, list) else text
+    if MIME_TYPE in data:
+        content = dict(data[MIME_TYPE])
+        if "png" not in content:  # kept once, in the page
+            content["png"] = _StandInPage(text).png if STATIC_CLASS in text else ""
+        return content
     if STATIC_CLASS not in text:
         return None
-    parser = _LegacyStandIn(text)
+    parser = _StandInPage(text)
     return {"png": parser.png, "alt": parser.alt, "readout_html": parser.readout}
 
 
