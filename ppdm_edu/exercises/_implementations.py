@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .checking import AnswerFormatError
+from .checking import AnswerFormatError, Verdict
 
 __all__ = ["REFERENCE_SOURCES", "register", "reference_functions", "as_functions", "call", "StudentError"]
 
@@ -160,3 +160,39 @@ def draws_from_rng(randomize, name: str, make_args) -> str | None:
     if np.array_equal(first, other):
         return f"{name} gives the same reports for two different rng seeds: draw the coins from `rng`."
     return None
+
+
+def judge_randomizer_and_estimator(answer, names: tuple[str, str], exercise_id: str, answer_format: str,
+                                   judge_randomize: Callable, judge_estimate: Callable,
+                                   success: str) -> Verdict:
+    """The verdict on a (randomizer, estimator) pair the student wrote: the first hint either
+    judge gives (the randomizer first), or ``success``.
+
+    Parameters
+    ----------
+    answer : tuple of callables
+        The student's two functions.
+    names : tuple of str
+        Their expected names (for the message).
+    exercise_id : str
+        Named in the error message.
+    answer_format : str
+        What the exercise expects, named in the error message.
+    judge_randomize, judge_estimate : callable
+        Each takes one function and returns a hint, or None when it passes.
+    success : str
+        The message when both pass.
+
+    Returns
+    -------
+    Verdict
+        Correct with ``success``, or not with the hint or the error the student's code raised.
+    """
+    randomize, estimate = as_functions(answer, names, exercise_id, answer_format)
+    try:
+        hint = judge_randomize(randomize) or judge_estimate(estimate)
+    except StudentError as error:
+        return Verdict(False, str(error))
+    if hint:
+        return Verdict(False, hint)
+    return Verdict(True, success)

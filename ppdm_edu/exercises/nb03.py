@@ -287,15 +287,10 @@ def _judge_warner_estimate(estimate) -> str | None:
 
 
 def judge_03_5(answer) -> Verdict:
-    randomize, estimate = implementations.as_functions(answer, NAMES_03_5, "03.5", FMT_03_5)
-    try:
-        hint = _judge_warner_randomize(randomize) or _judge_warner_estimate(estimate)
-    except implementations.StudentError as error:
-        return Verdict(False, str(error))
-    if hint:
-        return Verdict(False, hint)
-    return Verdict(True, "both pass on hidden surveys (θ on both sides of 1/2, and a survey whose estimate is "
-                         "negative): your device is Warner's, and your estimate is unbiased.")
+    return implementations.judge_randomizer_and_estimator(
+        answer, NAMES_03_5, "03.5", FMT_03_5, _judge_warner_randomize, _judge_warner_estimate,
+        "both pass on hidden surveys (θ on both sides of 1/2, and a survey whose estimate is "
+        "negative): your device is Warner's, and your estimate is unbiased.")
 
 
 EXERCISES = (

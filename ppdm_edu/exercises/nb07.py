@@ -282,15 +282,10 @@ def _judge_grr_estimate(estimate) -> str | None:
 
 
 def judge_07_7(answer) -> Verdict:
-    randomize, estimate = implementations.as_functions(answer, NAMES_07_7, "07.7", FMT_07_7)
-    try:
-        hint = _judge_grr_randomize(randomize) or _judge_grr_estimate(estimate)
-    except implementations.StudentError as error:
-        return Verdict(False, str(error))
-    if hint:
-        return Verdict(False, hint)
-    return Verdict(True, "both pass on hidden data (three k, three ε): your randomizer is GRR with the claimed ε, "
-                         "and your estimate is unbiased.")
+    return implementations.judge_randomizer_and_estimator(
+        answer, NAMES_07_7, "07.7", FMT_07_7, _judge_grr_randomize, _judge_grr_estimate,
+        "both pass on hidden data (three k, three ε): your randomizer is GRR with the claimed ε, "
+        "and your estimate is unbiased.")
 
 
 EXERCISES = (
