@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -60,6 +61,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _root(tmp: Path) -> Path:
+    """The repository as the server sees it, rooted where ``make lab`` roots it, but with
+    ``notebooks/`` copied: JupyterLab writes ``.ipynb_checkpoints/`` next to a notebook it opens
+    (and may save it), and a test writes nothing into the checkout. Everything else is a link."""
+    root = tmp / "repo"
+    if not root.exists():
+        root.mkdir()
+        for entry in REPO.iterdir():
+            if entry.name == "notebooks":
+                shutil.copytree(entry, root / entry.name, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+            elif entry.name != ".git":
+                (root / entry.name).symlink_to(entry)
+    return root
+
+
 def _make_lab(tmp: Path):
     """Start JupyterLab the way the Makefile's lab target does (settings reset, then the server
     with JUPYTERLAB_SETTINGS_DIR / JUPYTERLAB_WORKSPACES_DIR inside the environment)."""
@@ -77,7 +93,7 @@ def _make_lab(tmp: Path):
                # the copy into the environment's etc/jupyter, made here without writing there
                JUPYTER_CONFIG_PATH=str(REPO / "jupyter-config"))
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={REPO}",
+           "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={_root(tmp)}",
            "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
            "--LabApp.expose_app_in_browser=True"]  # for _start_deck only
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -201,7 +217,7 @@ def _plain_lab(tmp: Path, home: Path):
         # regular ``pip install`` puts in ``<prefix>/etc/jupyter``, from the checkout.
         env["JUPYTER_CONFIG_PATH"] = str(REPO / "jupyter-config")
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={REPO}",
+           "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={_root(tmp)}",
            "--LabApp.expose_app_in_browser=True"]  # for _start_deck only
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
