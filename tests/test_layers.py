@@ -127,19 +127,3 @@ def test_the_import_graph_has_no_cycle():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
-
-def test_the_package_imports_moved_checks_from_their_owners():
-    """validation forwards the names that moved out of it (old code keeps working); the package's
-    own modules import them from the module that owns the concept."""
-    from ppdm_edu import validation
-
-    offenders = []
-    for name, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("validation"):
-                offenders += [f"{name}: {a.name} (from ppdm_edu.{validation._MOVED[a.name]})"
-                              for a in node.names if a.name in validation._MOVED]
-    assert not offenders, "\n".join(offenders)
-    assert validation.check_random_state is __import__("ppdm_edu.random_state").random_state.check_random_state
-    from ppdm_edu.validation import check_noise  # the old place still answers
-    assert check_noise.__module__ == "ppdm_edu.randomization"

@@ -53,7 +53,7 @@ from typing import cast
 
 import numpy as np
 
-from ..validation import check_bool
+from .._validation import check_bool
 from .outputs import disk_fault
 from .shapes import result_shape, shape_of
 
