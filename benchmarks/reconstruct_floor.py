@@ -73,10 +73,10 @@ sys.path.insert(0, str(HERE.parent))
 
 import ppdm_edu  # noqa: E402
 from ppdm_edu import GaussianNoise, perturb, plateau  # noqa: E402
+from ppdm_edu._validation import finite_1d_with_range  # noqa: E402
 from ppdm_edu.reconstruction import reconstruct, reconstruct_counts, response_matrix  # noqa: E402
 from ppdm_edu.reconstruction._convolution import CONVOLUTION_MIN_ENTRIES  # noqa: E402
 from ppdm_edu.reconstruction._matrix import response_pairs  # noqa: E402
-from ppdm_edu.validation import finite_1d_with_range  # noqa: E402
 
 SIGMA = 0.25
 # run pyunfold's full iterative_unfold where m^2 m_w iterations stays below this (its

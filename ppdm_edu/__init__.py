@@ -61,7 +61,7 @@ _EXPORTS = {
 }
 _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
-    "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture", "validation",
+    "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture",
     "rr_simulation", "random_state",
     "exercises", "mechanisms", "tradeoff",
 }

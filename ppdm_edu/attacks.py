@@ -42,14 +42,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .randomization import Noise
-from .validation import (
+from ._validation import (
     check_finite_1d,
     check_finite_2d,
     check_finite_array,
     check_integer,
     check_positive,
 )
+from .randomization import Noise
 
 __all__ = [
     "marchenko_pastur_bounds",

@@ -38,11 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from .randomization import LaplaceNoise, Noise, check_noise, noise_for_privacy
-from .randomized_response import check_theta
-from .randomized_response import epsilon as rr_epsilon
-from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
-from .validation import (
+from ._validation import (
     check_bounds,
     check_finite_1d,
     check_finite_array,
@@ -50,6 +46,10 @@ from .validation import (
     check_probability,
     check_real,
 )
+from .randomization import LaplaceNoise, Noise, check_noise, noise_for_privacy
+from .randomized_response import check_theta
+from .randomized_response import epsilon as rr_epsilon
+from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
 
 __all__ = [
     "amplification",

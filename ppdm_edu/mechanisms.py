@@ -46,6 +46,16 @@ from typing import cast
 import numpy as np
 from scipy import optimize
 
+from ._validation import (
+    check_bool,
+    check_bounds,
+    check_finite_1d,
+    check_integer,
+    check_positive,
+    check_probability,
+    check_real_values,  # perturb's own refusals
+    check_size,
+)
 from .ldp import (
     GAUSSIAN_MAX_EPSILON,
     gaussian_delta,
@@ -58,16 +68,6 @@ from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, nois
 from .randomized_response import check_theta, theta_for_epsilon, warner_disguise
 from .randomized_response import epsilon as rr_epsilon
 from .reconstruction import DEFAULT_MAX_ITER, reconstruct_counts, response_matrix
-from .validation import (
-    check_bool,
-    check_bounds,
-    check_finite_1d,
-    check_integer,
-    check_positive,
-    check_probability,
-    check_real_values,  # perturb's own refusals
-    check_size,
-)
 
 __all__ = [
     "Mechanism",

@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
+from ._validation import check_bool, check_fit_data, check_predict_data, check_probability, feature_names
 from .randomization import check_noise_mapping
-from .validation import check_bool, check_fit_data, check_predict_data, check_probability, feature_names
 
 __all__ = ["PerturbedGaussianNB"]
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._validation import check_finite_1d, check_integer, check_probability, check_real
 from .random_state import check_random_state
 from .randomization import Noise, check_noise
-from .validation import check_finite_1d, check_integer, check_probability, check_real
 
 __all__ = [
     "posterior",

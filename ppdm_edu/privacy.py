@@ -59,9 +59,9 @@ import pandas as pd
 from scipy import special
 from scipy.spatial import cKDTree
 
+from ._validation import check_finite_1d, check_positive, check_probability
 from .random_state import check_random_state
 from .randomization import Noise, check_noise, noise_for_snr, perturb
-from .validation import check_finite_1d, check_positive, check_probability
 
 __all__ = [
     "interval_privacy",

@@ -28,8 +28,7 @@ from typing import ClassVar, TypeVar
 import numpy as np
 from scipy import special
 
-from .random_state import check_random_state
-from .validation import (
+from ._validation import (
     check_finite_1d,
     check_finite_array,
     check_integer,
@@ -39,6 +38,7 @@ from .validation import (
     check_real_values,
     check_size,
 )
+from .random_state import check_random_state
 
 __all__ = [
     "Noise",
@@ -312,7 +312,7 @@ class Noise(abc.ABC):
         Parameters
         ----------
         size : int or tuple of int
-            Shape of the output; at most ``validation.MAX_ELEMENTS`` (10^9) values.
+            Shape of the output; at most 10^9 values (more is refused with a ValueError).
         rng : None, int or numpy.random.Generator, optional
             Seed or generator; the same seed gives the same values.
 
@@ -991,7 +991,7 @@ def discretize(x, edges=None, width=None, origin=None) -> Discretization:
     edges : array-like of float, optional
         Strictly increasing boundaries covering every value.
     width : float, optional
-        Equal interval width, > 0; at most ``validation.MAX_ELEMENTS`` intervals.
+        Equal interval width, > 0; at most 10^9 intervals (more is refused with a ValueError).
     origin : float, optional
         Start of the first equal-width interval (<= min(x)).
 

@@ -36,8 +36,8 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from ._validation import check_binary, check_finite_array, check_probability
 from .random_state import check_random_state
-from .validation import check_binary, check_finite_array, check_probability
 
 #: Fewer responses than this get a RuntimeWarning from warner_estimate (normal approximation).
 _MIN_NORMAL_N = 30

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._validation import check_binary, check_integer, check_probability, check_size
 from .random_state import check_random_state
 from .randomized_response import (
     check_theta,
@@ -28,7 +29,6 @@ from .randomized_response import (
     mrr_estimate,
     warner_std_error,
 )
-from .validation import check_binary, check_integer, check_probability, check_size
 
 __all__ = ["SurveySimulation", "simulate_warner_surveys", "mrr_theta_sweep",
            "MAX_SURVEYS", "MAX_SWEEP_RECORDS"]

@@ -40,6 +40,7 @@ from typing import Callable
 
 import numpy as np
 
+from ._validation import check_finite_array, check_integer, check_positive
 from .audit import audit_delta, audit_epsilon
 from .mechanisms import (
     AdditiveNoiseMechanism,
@@ -52,7 +53,6 @@ from .mechanisms import (
     WarnerRR,
 )
 from .random_state import check_random_state
-from .validation import check_finite_array, check_integer, check_positive
 
 __all__ = ["make_mechanism", "register_mechanism", "task_data", "central_laplace", "run_error",
            "estimate", "theory_error", "project_simplex", "CentralLaplace", "MECHANISMS",

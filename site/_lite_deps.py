@@ -20,7 +20,6 @@ pyodide@VERSION`` for the version the installed kernel names.
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import re
@@ -37,6 +36,10 @@ from packaging.utils import canonicalize_name
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(REPO))  # this checkout's ppdm_edu, not another installed copy
+
+from ppdm_edu._imports import imports_in  # noqa: E402
+
 LOCK_DIR = HERE / "pyodide"
 # the version the pinned jupyterlite-pyodide-kernel (pyproject.toml's site extra) loads, from its
 # jupyterlite_pyodide_kernel.constants.PYODIDE_VERSION; test_lite_dependencies checks they agree
@@ -61,16 +64,13 @@ def pyodide_environment(python: str) -> dict:
 
 
 def _imports_of(source: str) -> set[str]:
-    """The top-level modules a piece of Python imports (anywhere: inside functions too)."""
+    """The top-level modules a piece of Python imports (anywhere: inside functions too).
+
+    Relative imports are left out: they stay inside ``ppdm_edu``, which the site serves.
+    """
     # IPython magics and shell escapes are not Python
     lines = [line for line in source.split("\n") if not line.lstrip().startswith(("%", "!"))]
-    found = set()
-    for node in ast.walk(ast.parse("\n".join(lines))):
-        if isinstance(node, ast.Import):
-            found |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
-    return found
+    return {name.split(".")[0] for name in imports_in("\n".join(lines))}
 
 
 def imported_modules() -> dict[str, list[str]]:

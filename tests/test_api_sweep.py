@@ -13,8 +13,7 @@ without NaN (a value that is legal for that function). The counts are written to
 Every module of the package is either swept (``MODULES``) or left out with its reason
 (``LEFT_OUT``), or ``test_every_public_module_is_swept_or_left_out_with_a_reason`` fails: ``plots``
 and ``widgets`` (drawing and controls; every panel is driven to its extremes in
-``test_bad_inputs.py`` and ``test_panel_pairs.py``), ``validation`` (the checkers themselves,
-tested in ``test_noise_contract.py``), ``lecture`` (a display switch), and the paper
+``test_bad_inputs.py`` and ``test_panel_pairs.py``), ``lecture`` (a display switch), and the paper
 reproductions in ``experiments`` other than ``rr_simulation`` (minutes per call; their
 arguments are checked in ``test_reproduce*.py``). Estimators are also fitted on whole data sets
 of one row, one class, pandas, float32/int/bool, and asked to predict before fit.
@@ -47,7 +46,6 @@ MODULES = ["randomization", "privacy", "reconstruction", "randomized_response", 
 LEFT_OUT = {
     "plots": "drawing (every panel is driven to its extremes in test_bad_inputs/test_panel_pairs)",
     "widgets": "controls (clamped; every panel at every pair of extremes in test_panel_pairs)",
-    "validation": "the checkers themselves (test_noise_contract.py)",
     "random_state": "the rng checker itself (test_package.py, test_independent_streams.py)",
     "lecture": "a display switch",
     "audit.curve": "re-exported by audit (swept there)", "audit.one_run": "re-exported by audit (swept there)",

@@ -223,6 +223,19 @@ def test_a_changed_task_is_recomputed(tmp_path):
     assert _run(tmp_path) == ["1", "0", "2"]          # changed: recomputed, the new number
 
 
+def test_a_task_s_code_is_its_module_and_every_ppdm_edu_module_it_imports():
+    from ppdm_edu.experiments import tasks
+
+    name = "ppdm_edu.experiments.du_zhan"
+    found = tasks._imports_of(name, tasks._module_file(name))
+    # relative imports resolved, the packages above each module kept (their __init__ runs too),
+    # modules outside ppdm_edu and names that are not modules (check_bool) left out
+    assert {"ppdm_edu", "ppdm_edu.trees", "ppdm_edu.trees.id3", "ppdm_edu._validation",
+            "ppdm_edu.experiments.tasks"} <= found
+    assert all(m == "ppdm_edu" or m.startswith("ppdm_edu.") for m in found)
+    assert "ppdm_edu._validation.check_bool" not in found
+
+
 def test_every_reproduction_task_declares_its_result_shape():
     from ppdm_edu.experiments import REPRODUCTIONS, load
 

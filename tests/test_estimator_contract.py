@@ -78,7 +78,7 @@ def test_continuous_target_is_refused(name):
 
 @pytest.mark.parametrize("name", CASES)
 def test_feature_names_are_handled_as_scikit_learn_does(name):
-    """One rule for all seven (validation.check_fit_data / check_predict_data): integer column
+    """One rule for all seven (_validation.check_fit_data / check_predict_data): integer column
     labels are not names; string names must come back the same, in the same order."""
     est, binary, _ = CASES[name]
     X, y = _data(binary)

@@ -6,10 +6,11 @@ one at the top, since it runs as soon as that function is called.
 """
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from ppdm_edu._imports import imports_in
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ppdm_edu"
 
@@ -26,23 +27,8 @@ def _imports(name: str) -> set[str]:
     """Every ppdm_edu module ``name`` imports, anywhere in its body (``from . import x`` names x)."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
-            targets = [source] + [f"{source}.{alias.name}" for alias in node.names]
-        else:
-            continue
-        out.update(t for t in targets if t in MODULES)
-    out.discard(name)
-    return out
+    found = imports_in(path.read_text(encoding="utf-8"), package)
+    return {target for target in found if target in MODULES} - {name}
 
 
 GRAPH = {name: _imports(name) for name in MODULES}
@@ -80,6 +66,13 @@ def test_the_checker_finds_an_import_of_experiments(tmp_path):
     """The walk sees an import inside a function, relative or absolute (else the tests above pass vacuously)."""
     assert "ppdm_edu.experiments.report" in _imports("ppdm_edu.__main__")
     assert any(_layer(t) == "experiments" for t in GRAPH["ppdm_edu.experiments.liu"])
+
+
+def test_the_walker_resolves_relative_imports_and_leaves_out_what_it_cannot():
+    source = "import a.b\ndef f():\n    from .. import c\n    from .d import e\nfrom .... import g\n"
+    # in package p.q.r: ".." is p.q, ".d" is p.q.r.d; "...." climbs above p (Python refuses it)
+    assert imports_in(source, "p.q.r") == {"a.b", "p.q", "p.q.c", "p.q.r.d", "p.q.r.d.e"}
+    assert imports_in(source) == {"a.b"}  # no package: relative imports cannot be resolved
 
 
 def _cycles(graph):
@@ -127,19 +120,3 @@ def test_the_import_graph_has_no_cycle():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
-
-def test_the_package_imports_moved_checks_from_their_owners():
-    """validation forwards the names that moved out of it (old code keeps working); the package's
-    own modules import them from the module that owns the concept."""
-    from ppdm_edu import validation
-
-    offenders = []
-    for name, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("validation"):
-                offenders += [f"{name}: {a.name} (from ppdm_edu.{validation._MOVED[a.name]})"
-                              for a in node.names if a.name in validation._MOVED]
-    assert not offenders, "\n".join(offenders)
-    assert validation.check_random_state is __import__("ppdm_edu.random_state").random_state.check_random_state
-    from ppdm_edu.validation import check_noise  # the old place still answers
-    assert check_noise.__module__ == "ppdm_edu.randomization"

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
+from ppdm_edu._validation import check_bounds, check_integer, check_probabilities, check_size
 from ppdm_edu.randomization import (
     GaussianNoise,
     LaplaceNoise,
@@ -31,7 +32,6 @@ from ppdm_edu.reconstruction import (
     response_matrix,
     total_variation,
 )
-from ppdm_edu.validation import check_bounds, check_integer, check_probabilities, check_size
 
 NOISES = [UniformNoise(1.5), GaussianNoise(0.7), LaplaceNoise(0.4)]
 SCIPY = {"uniform": lambda n: stats.uniform(-n.alpha, 2 * n.alpha),
@@ -187,5 +187,5 @@ def test_no_module_branches_on_the_noise_type():
                  for i, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
     mine = [o for o in offenders if o.split(":")[0] in {
         "randomization.py", "privacy.py", "ldp.py", "attacks.py",
-        "posterior.py", "randomized_response.py", "validation.py"} or o.startswith("reconstruction/")]
+        "posterior.py", "randomized_response.py", "_validation.py"} or o.startswith("reconstruction/")]
     assert mine == []

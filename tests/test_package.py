@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ppdm_edu
-from ppdm_edu import random_state, validation
+from ppdm_edu import _validation, random_state
 from ppdm_edu.experiments import report
 
 
@@ -48,28 +48,28 @@ def test_check_random_state():
                                         (float("inf"), "finite")])
 def test_check_positive(value, msg):
     with pytest.raises(ValueError, match=msg):
-        validation.check_positive(value, "sigma")
+        _validation.check_positive(value, "sigma")
 
 
 def test_check_finite_arrays():
     with pytest.raises(ValueError, match="empty"):
-        validation.check_finite_1d([])
+        _validation.check_finite_1d([])
     with pytest.raises(ValueError, match="NaN.*position 1"):
-        validation.check_finite_1d([1.0, np.nan])
+        _validation.check_finite_1d([1.0, np.nan])
     with pytest.raises(ValueError, match="one-dimensional"):
-        validation.check_finite_1d(np.ones((2, 2)))
+        _validation.check_finite_1d(np.ones((2, 2)))
     with pytest.raises(ValueError, match="two-dimensional"):
-        validation.check_finite_2d(np.ones(3))
+        _validation.check_finite_2d(np.ones(3))
     with pytest.raises(ValueError, match="row 1, column 0"):
-        validation.check_finite_2d([[1.0], [np.inf]])
+        _validation.check_finite_2d([[1.0], [np.inf]])
 
 
 def test_check_binary():
-    np.testing.assert_array_equal(validation.check_binary([[0, 1], [1, 1]]), [[0, 1], [1, 1]])
+    np.testing.assert_array_equal(_validation.check_binary([[0, 1], [1, 1]]), [[0, 1], [1, 1]])
     with pytest.raises(ValueError, match="0/1"):
-        validation.check_binary([0, 2])
+        _validation.check_binary([0, 2])
     with pytest.raises(ValueError, match="empty"):
-        validation.check_binary([])
+        _validation.check_binary([])
 
 
 def test_panel_shows_errors_instead_of_raising():
@@ -228,7 +228,8 @@ def test_library_imports_need_no_lab_extra():
 # No private name crosses modules, except within a package's private modules (as scikit-learn):
 # a private module (``_layout.py``) is imported only inside its own package, and the private
 # names it defines may be used by the other modules of that package; elsewhere a helper another
-# module needs is public.
+# module needs is public. "Its package" is the one the private module sits in, subpackages
+# included: a private module at the top (``ppdm_edu/_validation.py``) serves every module.
 
 PACKAGE = "ppdm_edu"
 
@@ -329,8 +330,11 @@ def test_private_names_cross_only_within_a_package_s_private_modules(tmp_path):
     (pkg / "sub" / "public.py").write_text("def _inner():\n    pass\n")
     (pkg / "sub" / "peer.py").write_text("from .public import _inner\n")
     (pkg / "outside.py").write_text("from .sub._helpers import _tool\n")
+    (pkg / "_checks.py").write_text("def check():\n    pass\n")  # private, at the top
+    (pkg / "sub" / "deep.py").write_text("from .._checks import check\nfrom ppdm_edu import _checks\n")
     found = private_crossings(pkg)
     assert not any("user.py" in f for f in found), found
+    assert not any("deep.py" in f for f in found), found
     assert any("peer.py" in f and "_inner" in f for f in found), found
     assert any("outside.py" in f and "private module" in f for f in found), found
 

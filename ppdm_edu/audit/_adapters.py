@@ -12,10 +12,10 @@ from typing import Callable
 
 import numpy as np
 
+from .._validation import check_finite_array
 from ..mechanisms import AdditiveNoiseMechanism, LaplaceMechanism, WarnerRR
 from ..randomization import Noise
 from ..randomized_response import mrr_disguise
-from ..validation import check_finite_array
 
 __all__ = ["warner_randomizer", "mrr_randomizer", "laplace_randomizer", "additive_noise_randomizer"]
 

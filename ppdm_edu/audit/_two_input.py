@@ -48,9 +48,9 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from .._validation import check_positive, check_probability
 from ..mechanisms import Mechanism
 from ..random_state import spawn_rngs
-from ..validation import check_positive, check_probability
 from ._stats import cp_lower, cp_upper, delta_bound, epsilon_bound
 
 __all__ = ["EpsilonAudit", "DeltaAudit", "audit_epsilon", "audit_delta", "MAX_TRIALS", "SELECTION_SHARE"]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ..validation import check_finite_array, check_positive, check_probability
+from .._validation import check_finite_array, check_positive, check_probability
 from ._stats import cp_lower, cp_upper, epsilon_bound
 from ._two_input import SELECTION_SHARE, _check_trials, _split, choose_event, learn_scores, run_twice
 

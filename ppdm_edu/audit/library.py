@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..validation import check_positive
+from .._validation import check_positive
 
 __all__ = ["LibraryMechanism", "opendp_geometric", "opendp_available"]
 

@@ -24,8 +24,8 @@ from typing import Callable
 
 import numpy as np
 
+from .._validation import check_integer, check_positive, check_probability
 from ..random_state import check_random_state, spawn_rngs
-from ..validation import check_integer, check_positive, check_probability
 from ._stats import cp_lower
 
 __all__ = ["OneRunAudit", "audit_one_run", "laplace_histogram"]

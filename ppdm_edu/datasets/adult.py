@@ -14,7 +14,7 @@ from importlib import resources
 
 import pandas as pd
 
-from ..validation import check_bool
+from .._validation import check_bool
 
 __all__ = ["load_adult", "ADULT_COLUMNS", "ADULT_CONTINUOUS", "ADULT_CATEGORICAL", "DataIntegrityError"]
 

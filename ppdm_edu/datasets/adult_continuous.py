@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_finite_2d, check_integer
 from ..random_state import check_random_state
 from ..randomization import noise_for_snr
-from ..validation import check_finite_2d, check_integer
 from .adult import ADULT_CONTINUOUS, load_adult
 
 __all__ = ["LIU_DATASETS", "adult_xy", "make_noises"]

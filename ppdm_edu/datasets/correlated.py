@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
+from .._validation import check_integer, check_probability, check_size
 from ..random_state import check_random_state
-from ..validation import check_integer, check_probability, check_size
 
 __all__ = ["correlated_data"]
 

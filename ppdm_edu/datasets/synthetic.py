@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import check_bool, check_size
 from ..random_state import check_random_state, renamed_seed_to_rng
 from ..randomization import noise_for_privacy
-from ..validation import check_bool, check_size
 
 __all__ = ["agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS", "plateau", "triangles",
            "plateau_pdf", "triangles_pdf", "agrawal_bounds", "agrawal_noise"]

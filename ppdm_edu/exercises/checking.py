@@ -613,9 +613,11 @@ def round_answer(answer, precision):
         The rounded answer (same shape; names, seeds and counts unchanged).
     """
     def one(value, prec):
-        if isinstance(prec, Precision) and isinstance(value, (numbers.Real, np.number)) \
-                and not isinstance(value, (bool, np.bool_, numbers.Integral, np.integer)):
-            return prec.round(value)
+        # numpy registers its floating types as numbers.Real and its integers (and bool, an int)
+        # as numbers.Integral, so this rounds every real non-integer number, numpy's included
+        if isinstance(prec, Precision) and isinstance(value, numbers.Real) \
+                and not isinstance(value, numbers.Integral):
+            return prec.round(float(value))
         return value
     if isinstance(precision, tuple):
         return tuple(one(v, p) for v, p in zip(answer, precision))

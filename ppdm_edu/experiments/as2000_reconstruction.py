@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_integer
 from ..datasets import plateau, triangles
 from ..random_state import renamed_seed_to_rng, spawn_rngs
 from ..randomization import GaussianNoise, Noise, UniformNoise, perturb
@@ -36,7 +37,6 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from ..validation import check_integer
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .shapes import Exactly, Float, Int, Record, result_shape
 from .tasks import Task, root_seed, run_tasks

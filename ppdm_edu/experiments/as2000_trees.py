@@ -32,6 +32,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import check_bool, check_frame, check_integer, check_positive
+
 # agrawal_bounds, agrawal_noise, make_classifier, ALGORITHMS: data and model facts, moved to datasets and
 # trees (the panels use them); still importable from here for notebook 04
 from ..datasets import agrawal
@@ -41,7 +43,6 @@ from ..randomization import NOISE_KINDS
 from ..trees.as2000 import ALGORITHMS, make_classifier, train_and_score  # noqa: F401
 from ..trees.gini import DecisionTree
 from ..trees.reconstruction_tree import perturb_columns
-from ..validation import check_bool, check_frame, check_integer, check_positive
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .shapes import Float, Int, Tuple, result_shape
 from .tasks import Task, root_seed, run_tasks, task_rng

@@ -28,12 +28,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import check_bool, check_frame, check_integer
 from ..datasets import adult_binary
 from ..datasets.adult_binary import DU_ZHAN_THETAS, BinaryAdult
 from ..random_state import renamed_seed_to_rng
 from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from ..validation import check_bool, check_frame, check_integer
 from .report import (
     Comparison,
     Reproduction,

@@ -34,6 +34,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import check_finite_1d, check_finite_2d, check_frame, check_integer
+
 # DATASETS, adult_xy, make_noises: the paper's data sets, moved to datasets (the panels and exercises
 # use them); still importable from here for notebook 06
 from ..datasets.adult_continuous import LIU_DATASETS as DATASETS
@@ -43,7 +45,6 @@ from ..random_state import check_random_state
 from ..randomization import perturb
 from ..trees.c45 import C45, PPDTC45
 from ..trees.reconstruction_tree import assign_intervals
-from ..validation import check_finite_1d, check_finite_2d, check_frame, check_integer
 from .report import (
     Comparison,
     Reproduction,

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..validation import check_real
+from .._validation import check_real
 from .tasks import run_tasks
 
 __all__ = ["Comparison", "Reproduction", "verdict", "check_plan", "prepare_output", "checkpoint_folder",

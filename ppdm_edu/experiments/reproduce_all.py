@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..validation import check_bool, check_real
+from .._validation import check_bool, check_real
 from . import REPRODUCTIONS, load
 from .outputs import disk_fault, published_path
 from .report import (

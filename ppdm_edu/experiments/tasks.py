@@ -53,7 +53,8 @@ from typing import cast
 
 import numpy as np
 
-from ..validation import check_bool
+from .._imports import imports_in
+from .._validation import check_bool
 from .outputs import disk_fault
 from .shapes import result_shape, shape_of
 
@@ -249,28 +250,11 @@ def _module_file(name: str) -> Path | None:
 
 def _imports_of(name: str, path: Path) -> set[str]:
     """The ``ppdm_edu`` modules imported anywhere in ``path`` (module ``name``), by AST."""
-    import ast
-
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     try:
-        tree = ast.parse(path.read_bytes())
+        found = imports_in(path.read_bytes(), package)  # "from . import x": x may be a module
     except (OSError, SyntaxError, ValueError):
         return set()
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                if node.level - 1 > len(parts):
-                    continue
-                base = ".".join(parts[: len(parts) - (node.level - 1)])
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
-            found.add(target)
-            found.update(f"{target}.{a.name}" for a in node.names)  # "from . import x": a module?
     out: set[str] = set()
     for mod in found:
         if mod == "ppdm_edu" or mod.startswith("ppdm_edu."):

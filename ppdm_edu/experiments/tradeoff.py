@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import check_integer
 from ..audit import audit_delta, audit_epsilon
 from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseMechanism, WarnerRR
 from ..tradeoff import (
@@ -56,7 +57,6 @@ from ..tradeoff import (
     task_data,
     theory_error,
 )
-from ..validation import check_integer
 from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
 from .shapes import Exactly, Float, List, Record, result_shape
 from .tasks import Task, task_rng

@@ -63,7 +63,7 @@ class PSOneDrawing:
         if threshold is not None:
             self.level = ax.axhline(threshold, color="0.5", ls="--", lw=1)
             self.cut = ax.axvline(t, color=color, ls=":", lw=1.5)
-            self._place_cut(w, p, threshold)
+            self._place_cut(self.cut, w, p, threshold)
         ax.set_xlabel("perturbed value w")
         ax.set_ylabel(r"$p_{S1}(w\,|\,t) = P(R \geq w - t)$")
         ax.set_ylim(-0.03, 1.03)
@@ -77,12 +77,13 @@ class PSOneDrawing:
         w = np.linspace(t - half, t + half, 400)
         return w, noise.sf(w - t)
 
-    def _place_cut(self, w, p, threshold):
+    @staticmethod
+    def _place_cut(cut, w, p, threshold):
         # records with p_S1 above the threshold go left: the last such w (Eq. 12)
         inside = w[p > threshold]
-        self.cut.set_visible(bool(inside.size))
+        cut.set_visible(bool(inside.size))
         if inside.size:
-            self.cut.set_xdata([inside.max()] * 2)
+            cut.set_xdata([inside.max()] * 2)
 
     def update(self, noise, t: float, threshold: float | None) -> None:
         """Show the curve of ``noise`` around the split ``t`` with ``threshold``.
@@ -101,9 +102,9 @@ class PSOneDrawing:
         if self._auto_label:  # the alt text (and a legend) name the noise now shown
             self.curve.set_label(self._noise_label(noise))
         self.split.set_xdata([t, t])
-        if self.level is not None and threshold is not None:
+        if self.level is not None and self.cut is not None and threshold is not None:
             self.level.set_ydata([threshold, threshold])
-            self._place_cut(w, p, threshold)
+            self._place_cut(self.cut, w, p, threshold)
         # the x limits plot() would give for the new curve (the y limits are fixed)
         self.ax.relim()
         self.ax.autoscale_view(scaley=False)

@@ -479,25 +479,26 @@ def animate_reconstruction(rec: Reconstruction, x=None, w=None, frames=None, fig
     """
     import matplotlib.pyplot as plt
 
-    if rec.history is None:
+    history = rec.history  # one name, known not None inside update() too
+    if history is None:
         raise ValueError("this reconstruction kept no history: use reconstruct(..., keep_history=True)")
     if dpi is None:
         dpi = max(float(mpl.rcParams["figure.dpi"]), float(mpl.rcParamsDefault["figure.dpi"]))
-    last = rec.history.shape[0] - 1
+    last = history.shape[0] - 1
     if frames is None:
         frames = np.unique(np.round(np.geomspace(1, last + 1, 15)).astype(int) - 1)
     frames = [int(f) for f in frames]
     fig, ax = plt.subplots(figsize=figsize, dpi=dpi, layout="constrained")
     plot_iteration(rec, frames[0], x, w, ax=ax, truth=truth)
     line = ax.lines[-1]
-    ymax = max(ax.get_ylim()[1], float((rec.history / rec.widths).max()) * 1.05)
+    ymax = max(ax.get_ylim()[1], float((history / rec.widths).max()) * 1.05)
     ax.set_ylim(0, ymax)
 
     def update(j):
-        line.set_ydata(rec.history[j] / rec.widths)
+        line.set_ydata(history[j] / rec.widths)
         text = f"iteration {j} of {last}"
         if truth is not None:
-            text += f"   TV to original {0.5 * np.abs(rec.history[j] - truth).sum():.3f}"
+            text += f"   TV to original {0.5 * np.abs(history[j] - truth).sum():.3f}"
         ax.set_title(text)
         return (line,)
 

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
+from .._validation import check_bounds, check_finite_1d, check_integer, check_positive
 from ..randomization import Noise
-from ..validation import check_bounds, check_finite_1d, check_integer, check_positive
 
 METHODS = ("bayes", "em")
 MAX_INTERVALS = 10_000

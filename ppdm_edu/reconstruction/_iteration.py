@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ..validation import check_bool, check_integer, check_size
+from .._validation import check_bool, check_integer, check_size
 from ._grid import check_method, check_tol
 from ._result import Reconstruction
 from ._stopping import stop_threshold

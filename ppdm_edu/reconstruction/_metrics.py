@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ..validation import check_finite_1d, check_probabilities
+from .._validation import check_finite_1d, check_probabilities
 from ._grid import check_edges
 from ._matrix import MAX_MATRIX_ENTRIES
 

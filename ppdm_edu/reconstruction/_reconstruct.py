@@ -7,9 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..random_state import check_random_state
-from ..randomization import Noise, check_noise
-from ..validation import (
+from .._validation import (
     check_bool,
     check_bounds,
     check_finite_1d,
@@ -17,6 +15,8 @@ from ..validation import (
     check_positive,
     finite_1d_with_range,
 )
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise
 from ._binning import bin_values
 from ._convolution import CONVOLUTION_MIN_ENTRIES, ConvolutionResponse
 from ._grid import _make_edges, check_edges, domain_bounds, extend_edges, reach

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 from scipy import special
 
-from ..validation import check_integer, check_probability
+from .._validation import check_integer, check_probability
 from ._grid import check_tol
 
 DEFAULT_TOL = 0.01  # "1% of the threshold of the chi^2 test" (Sec. 3)

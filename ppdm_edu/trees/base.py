@@ -31,14 +31,14 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..random_state import check_random_state
-from ..validation import (
+from .._validation import (
     check_bool,
     check_integer,
     check_predict_data,
     check_probability,
 )
-from ..validation import feature_names as fitted_feature_names
+from .._validation import feature_names as fitted_feature_names
+from ..random_state import check_random_state
 
 __all__ = ["Tree", "TreeBuilder", "TreeClassifier", "Integer", "Options", "Probability", "Boolean"]
 
@@ -294,7 +294,7 @@ class TreeBuilder:
 # declarative parameter constraints (as scikit-learn's ``_parameter_constraints``)
 # --------------------------------------------------------------------------------------------
 class Integer:
-    """An integer >= ``minimum`` (``3.0`` accepted, as :func:`~ppdm_edu.validation.check_integer`),
+    """An integer >= ``minimum`` (``3.0`` accepted, as by every integer argument of the package),
     or None when ``none`` is True.
 
     Parameters

@@ -58,10 +58,10 @@ import math
 import numpy as np
 from scipy import special
 
+from .._validation import check_class_counts, check_fit_data, check_real
+from .._validation import feature_names as fitted_feature_names
 from ..random_state import check_random_state
 from ..randomization import Noise, check_noise_mapping
-from ..validation import check_class_counts, check_fit_data, check_real
-from ..validation import feature_names as fitted_feature_names
 from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, Probability, TreeBuilder, TreeClassifier
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]

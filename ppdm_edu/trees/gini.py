@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from ..validation import check_class_counts, check_finite_1d, check_fit_data
+from .._validation import check_class_counts, check_finite_1d, check_fit_data
 from .base import Integer, Options, Tree, TreeBuilder, TreeClassifier
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost"]

@@ -52,8 +52,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
 from ..randomized_response import mrr_solve
-from ..validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
 from .base import Boolean, Tree, TreeBuilder, TreeClassifier
 
 __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "describe_reason"]

@@ -57,15 +57,15 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..random_state import check_random_state
-from ..randomization import Noise, check_noise_mapping, perturb
-from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from ..validation import (
+from .._validation import (
     check_finite_2d,
     check_finite_array,
     check_fit_data,
     feature_names,
 )
+from ..random_state import check_random_state
+from ..randomization import Noise, check_noise_mapping, perturb
+from ..reconstruction import Reconstructor, default_n_intervals, make_edges
 from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, TreeClassifier
 from .gini import MDLBuilder, leaf_is_final, surely_pruned
 

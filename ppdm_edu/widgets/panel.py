@@ -35,6 +35,7 @@ import html
 import io
 import time
 from collections.abc import Hashable
+from typing import Any
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -144,8 +145,12 @@ class Panel(KeptFigures, abc.ABC):
         """Return ``{name: widget}``; the names are the keyword arguments of :meth:`compute`."""
         raise NotImplementedError
 
+    # Each subclass names its own controls, compute(self, theta, n): an override may not narrow
+    # compute(self, **values), which accepts every keyword. The typing spec reads a signature
+    # of exactly (*args: Any, **kwargs: Any) as "any parameters" (Callable[..., Any]), so every
+    # subclass's compute is a valid override; update() passes the values by keyword only.
     @abc.abstractmethod
-    def compute(self, **values):
+    def compute(self, *args: Any, **values: Any) -> Any:
         """Run the real algorithm for the current control values; return a result object.
 
         A ``ValueError`` (a setting the algorithm rejects) is shown as a message instead of the
@@ -153,6 +158,9 @@ class Panel(KeptFigures, abc.ABC):
 
         Parameters
         ----------
+        *args
+            Never given: :meth:`update` passes every value by keyword. With it the signature
+            reads "any parameters" to a type checker, so a subclass may name its controls.
         **values
             The value of every control, by name (:meth:`values`).
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
+from .._validation import check_positive, check_probability
 from ..datasets import ADULT_CONTINUOUS
 from ..random_state import spawn_rngs
 from ..randomization import NOISE_KINDS, noise_for_snr
 from ..trees.c45 import C45, PPDTC45
-from ..validation import check_positive, check_probability
 from .panel import Panel, figure_margins, measure_tick_labels_once, pin_title, slider
 from .precompute import AheadCache, slider_neighbours
 

@@ -144,7 +144,7 @@ class RandomizationPanel(Panel):
                                  description="confidence", readout_format=".3f"),
         }
 
-    def compute(self, attribute, kind, level, confidence) -> RandomizationResult:  # type: ignore[override]  # the controls, by name
+    def compute(self, attribute, kind, level, confidence) -> RandomizationResult:
         unit, domain = ATTRIBUTES[attribute]
         value_range = domain[1] - domain[0]
         if level <= 0:

@@ -258,7 +258,7 @@ class ReconstructionIterationsPanel(Panel):
 
     def compute(self, iteration):
         j = int(iteration)
-        history = self.run.rec.history
+        history = self._history()
         if not 0 <= j < history.shape[0]:
             raise ValueError(f"iteration must be between 0 and {history.shape[0] - 1}, got {j}")
         return j, history[j]
@@ -274,10 +274,13 @@ class ReconstructionIterationsPanel(Panel):
         j, pr = result
         return _redraw_run(self, figure, self.run, pr)
 
-    def _y_max(self) -> float:
+    def _history(self) -> np.ndarray:
         history = self.run.rec.history
         assert history is not None  # the panel reconstructs with keep_history=True
-        return max(2.2, 1.1 * float(history.max() / self.run.rec.widths[0]))
+        return history
+
+    def _y_max(self) -> float:
+        return max(2.2, 1.1 * float(self._history().max() / self.run.rec.widths[0]))
 
     def summary(self, result) -> str:
         j, pr = result

@@ -140,7 +140,7 @@ class TreesPanel(Panel):
                 description="algorithms", style=style),
         }
 
-    def compute(self, function, noise, privacy, algorithms) -> TreesResult:  # type: ignore[override]  # the controls, by name
+    def compute(self, function, noise, privacy, algorithms) -> TreesResult:
         algorithms = tuple(algorithms)
         if not algorithms:
             raise ValueError("select at least one algorithm (ctrl/cmd-click to select several)")

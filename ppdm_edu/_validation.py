@@ -1,5 +1,8 @@
 """Generic input checks shared by every module (numbers, arrays, tables, estimator data).
 
+A private module: the package's modules import its checks, a user meets them through the errors
+the public functions raise (each names the argument, its value and what is allowed).
+
 Random-state helpers live in :mod:`ppdm_edu.random_state`; domain checks live with their concept
 (``check_theta`` in :mod:`ppdm_edu.randomized_response`, ``check_noise`` and
 ``check_noise_mapping`` in :mod:`ppdm_edu.randomization`).
@@ -17,8 +20,6 @@ import numpy as np
 
 if TYPE_CHECKING:  # pandas is imported by the callers that need a table
     import pandas as pd
-
-__all__ = ["MAX_ELEMENTS"]
 
 #: The most values one call may allocate (10^9 float64 values = 8 GB, a third of this course's
 #: 24 GB reference machine): a larger request is refused with a ValueError that names the
@@ -899,25 +900,6 @@ def check_class_counts(counts, name: str = "counts", *, one_dimensional: bool = 
     if positive_sum and c.sum() <= 0:
         raise ValueError(f"{name} must have a positive sum (at least one record), got {c.tolist()!r}")
     return c
-
-
-# Names that moved to the module owning their concept (issue 28): still importable from here, looked
-# up lazily (PEP 562) so that validation imports none of them (no import cycle). The package itself
-# imports them from their owners (tests/test_layers.py checks it).
-_MOVED = {
-    "check_random_state": "random_state", "spawn_rngs": "random_state", "renamed_seed_to_rng": "random_state",
-    "check_theta": "randomized_response", "singular_theta_message": "randomized_response",
-    "SINGULAR_THETA_TOL": "randomized_response",
-    "check_noise": "randomization", "check_noise_mapping": "randomization",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(f"ppdm_edu.{_MOVED[name]}"), name)
-    raise AttributeError(f"module 'ppdm_edu.validation' has no attribute {name!r}")
 
 
 def check_real_values(x, name: str = "x") -> np.ndarray:
