@@ -16,7 +16,11 @@ from the Run menu, then assert that
     never asserted: issue 17 §6; the JSON keeps the time from the test's call too);
 (d) in notebook 02, the ``to_jshtml`` animation shows its player and "Next frame" advances it;
 (e) notebooks 01 and 02: after a kernel restart / shutdown the panel says in words that its
-    kernel is gone and shows its last picture (no "Error displaying widget").
+    kernel is gone and shows its last picture (no "Error displaying widget");
+(f) right after Run All, axe-core finds no critical or serious WCAG 2.1 A/AA violation in the
+    notebook (except the upstream gaps of ``tests/a11y_upstream_gaps.json``) and every output
+    picture has a text alternative (``axe_helpers.audit_notebook``; counts in
+    ``artifacts/a11y/axe_lab_NN.json``). It shares the Run All of (a)-(e), the slowest step.
 
 As slides (issue 15 §3), at 1024x768: notebook 03 presented with jupyterlab-slideshow (the
 ``[lab]`` extra): the deck starts, the panel's slide shows the live panel inside the window, and a
@@ -40,9 +44,11 @@ import time
 from pathlib import Path
 
 import pytest
+from axe_helpers import audit_notebook
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "browser"  # as in conftest.py
+A11Y = REPO / "artifacts" / "a11y"
 # a test writes nothing into the checkout: the measurements go to artifacts/ unless a person
 # records them as the project's benchmark (PPDM_RECORD_BENCHMARKS=1 writes benchmarks/)
 LATENCY_JSON = (REPO / "benchmarks" if os.environ.get("PPDM_RECORD_BENCHMARKS") == "1"
@@ -403,7 +409,7 @@ def _failure_artifacts(page, tag: str) -> None:
 
 
 @pytest.mark.parametrize("prefix", NOTEBOOKS)
-def test_notebook_runs_and_every_control_responds(page, jupyter_server, prefix):
+def test_notebook_runs_is_accessible_and_every_control_responds(page, jupyter_server, prefix):
     name = _find_notebook(jupyter_server, prefix)
     tag = name.removesuffix(".ipynb")
     try:
@@ -415,6 +421,8 @@ def test_notebook_runs_and_every_control_responds(page, jupyter_server, prefix):
         assert not errors, f"{name}: error output after Run All:\n" + "\n---\n".join(errors)
         saved = _saved_errors(page, jupyter_server.root / "notebooks" / name)
         assert not saved, f"{name}: error outputs in the executed notebook: {saved}"
+        # (f) accessibility after Run All, asserted at the end (one Run All serves both checks)
+        inaccessible = audit_notebook(page, name, NB, A11Y / f"axe_lab_{prefix}.json")
 
         panels = page.locator(f"{NB} {PANEL}")
         for index in range(panels.count()):
@@ -479,6 +487,10 @@ def test_notebook_runs_and_every_control_responds(page, jupyter_server, prefix):
                      if "Error displaying widget" in t]
             _shot(page, f"{tag}_kernel_{command.split(':')[1]}")
             assert not shown, f"{name}: {shown}"
+
+        assert not inaccessible, (f"{name} after Run All: {len(inaccessible)} accessibility problems "
+                                  "(axe critical/serious, or a picture without a text alternative):\n"
+                                  + "\n".join(inaccessible[:40]))
     except BaseException:
         _failure_artifacts(page, tag)
         raise
