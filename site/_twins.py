@@ -303,11 +303,11 @@ def _call_kwargs(source: str, name: str) -> dict:
     return kwargs
 
 
-def package_hash_of_sources() -> str:
-    """A hash of the package that computes the twins: the sources of the ``ppdm_edu`` that is
+def sources_hash() -> str:
+    """A hash of the code that computes the twins: the sources of the ``ppdm_edu`` that is
     imported (not necessarily ``REPO/ppdm_edu``: ``python site/build.py`` puts ``site/``, not the
     checkout, first on ``sys.path``, so an install elsewhere would compute the states while this
-    checkout's sources keyed them), this module and matplotlib's version."""
+    checkout's sources keyed them) and this module."""
     import ppdm_edu
 
     package = Path(ppdm_edu.__file__).resolve().parent
@@ -322,10 +322,15 @@ def package_hash_of_sources() -> str:
             h.update(str(path.relative_to(package.parent)).encode())
             h.update(path.read_bytes())
     h.update(Path(__file__).read_bytes())
+    return h.hexdigest()
+
+
+def package_hash_of_sources(sources: str | None = None) -> str:
+    """The hash that keys a twin's frames: :func:`sources_hash` and matplotlib's version (another
+    matplotlib draws other pixels)."""
     import matplotlib
 
-    h.update(matplotlib.__version__.encode())
-    return h.hexdigest()
+    return hashlib.sha256(((sources or sources_hash()) + matplotlib.__version__).encode()).hexdigest()
 
 
 def _webp(png: bytes) -> bytes:
@@ -383,6 +388,20 @@ def compute_states(cls, kwargs: dict, folder: Path) -> dict:
             "states": states}
 
 
+def notebook_picture(found: Found) -> bytes:
+    """The PNG a new panel draws at the notebook's settings: the twin's frame there, drawn by
+    this environment's matplotlib without walking the grid."""
+    from ppdm_edu import lecture_mode
+
+    lecture_mode(False)  # the classroom style, as in compute_states
+    return found.cls(**found.kwargs).image.value
+
+
+def is_cached(found: Found, package_hash: str) -> bool:
+    """Whether :func:`cached_states` would find the twin without computing it."""
+    return (CACHE / twin_key(found, package_hash)[:40] / "record.json").exists()
+
+
 def twin_key(found: Found, package_hash: str) -> str:
     """The cache key of a twin: the package's sources and matplotlib's version (``package_hash``),
     the panel's class and the notebook's arguments, and the grid's rules."""
@@ -390,11 +409,33 @@ def twin_key(found: Found, package_hash: str) -> str:
                                       found.kwargs, BUDGET, COARSE], sort_keys=True).encode()).hexdigest()
 
 
-def cached_states(found: Found, package_hash: str) -> tuple[dict, Path]:
+def readout_states(found: Found, sources: str) -> tuple[dict, Path]:
+    """The twin's states computed by these sources (:func:`sources_hash`), whatever matplotlib
+    drew the frames, and the folder holding them; computed with this matplotlib when none is cached.
+
+    Read-outs, messages and alt texts are numbers and words, not pixels: the environments of
+    ``make test-deps`` (the oldest and newest matplotlib) compare their live panels with the
+    states ``make test`` cached, instead of drawing every twin again.
+    """
+    key = twin_key(found, sources)
+    if CACHE.is_dir():
+        for marker in CACHE.glob(f"*/{SOURCES_MARKER}"):
+            if marker.read_text(encoding="utf-8").strip() == key and (marker.parent / "record.json").exists():
+                return json.loads((marker.parent / "record.json").read_text(encoding="utf-8")), marker.parent
+    return cached_states(found, package_hash_of_sources(sources), sources)
+
+
+#: in each cache folder: the twin's key without matplotlib's version (:func:`readout_states`)
+SOURCES_MARKER = "sources.key"
+
+
+def cached_states(found: Found, package_hash: str, sources: str | None = None) -> tuple[dict, Path]:
     """The twin's data and the cache folder holding its frames; computed when not cached.
 
     A folder is complete once its ``record.json`` exists: the states are computed into a
     temporary folder that is renamed into place, so an interrupted build leaves no half entry.
+    ``sources`` (:func:`sources_hash`, from which ``package_hash`` was made) saves reading the
+    package again for the folder's :data:`SOURCES_MARKER`.
     """
     key = twin_key(found, package_hash)
     folder = CACHE / key[:40]
@@ -409,6 +450,7 @@ def cached_states(found: Found, package_hash: str) -> tuple[dict, Path]:
     try:
         data = compute_states(found.cls, found.kwargs, tmp)
         data["key"] = key
+        (tmp / SOURCES_MARKER).write_text(twin_key(found, sources or sources_hash()), encoding="utf-8")
         (tmp / "record.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
@@ -435,7 +477,7 @@ def build_twin(found: Found, twin_id: str, package_hash: str) -> dict:
     """The twin published as ``OUT/twin_id`` (frames and ``data.js``) and recorded in ``DATA``,
     from the cache (:func:`cached_states`)."""
     start = time.perf_counter()
-    hit = (CACHE / twin_key(found, package_hash)[:40] / "record.json").exists()
+    hit = is_cached(found, package_hash)
     print(f"make site: twin {twin_id} ({found.cls.__name__}) ...", end=" ", flush=True)
     cached, source = cached_states(found, package_hash)
     print(f"{len(cached['states'])} states, "
@@ -447,7 +489,7 @@ def build_twin(found: Found, twin_id: str, package_hash: str) -> dict:
             and json.loads(data_file.read_text(encoding="utf-8")).get("key") == data["key"]):
         if folder.exists():
             shutil.rmtree(folder)
-        shutil.copytree(source, folder, ignore=shutil.ignore_patterns("record.json"))
+        shutil.copytree(source, folder, ignore=shutil.ignore_patterns("record.json", SOURCES_MARKER))
         DATA.mkdir(parents=True, exist_ok=True)
         data_file.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         # the browser's copy: a script (works from file:// too, where fetch() of JSON does not)
