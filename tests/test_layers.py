@@ -6,11 +6,12 @@ one at the top, since it runs as soon as that function is called.
 """
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
-from ppdm_edu._imports import imports_in
+from ppdm_edu._imports import imported_from, imports_in
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ppdm_edu"
 
@@ -73,6 +74,22 @@ def test_the_walker_resolves_relative_imports_and_leaves_out_what_it_cannot():
     # in package p.q.r: ".." is p.q, ".d" is p.q.r.d; "...." climbs above p (Python refuses it)
     assert imports_in(source, "p.q.r") == {"a.b", "p.q", "p.q.c", "p.q.r.d", "p.q.r.d.e"}
     assert imports_in(source) == {"a.b"}  # no package: relative imports cannot be resolved
+    statement = ast.parse("from .d import e").body[0]
+    assert isinstance(statement, ast.ImportFrom)
+    assert imported_from(statement, "p.q.r") == "p.q.r.d" and imported_from(statement) is None
+
+
+def test_the_walker_can_keep_only_the_imports_that_run_on_import():
+    """A function's body runs when it is called, an ``if TYPE_CHECKING:`` body never; the rest
+    of the module (branches, ``try``, loops, class bodies) runs when it is imported."""
+    source = ("import a\n"
+              "if TYPE_CHECKING:\n    import b\nelse:\n    import c\n"
+              "try:\n    import d\nexcept ImportError:\n    from e import f\n"
+              "for _ in ():\n    import g\n"
+              "class K:\n    import h\n    def m(self):\n        import i\n"
+              "async def j():\n    from . import k\n")
+    assert imports_in(source, "p", top_level_only=True) == {"a", "c", "d", "e", "e.f", "g", "h"}
+    assert imports_in(source, "p") == {"a", "b", "c", "d", "e", "e.f", "g", "h", "i", "p", "p.k"}
 
 
 def _cycles(graph):

@@ -11,6 +11,7 @@ import pytest
 
 import ppdm_edu
 from ppdm_edu import _validation, random_state
+from ppdm_edu._imports import imported_from, imports_in
 from ppdm_edu.experiments import report
 
 
@@ -211,14 +212,11 @@ def test_library_imports_need_no_lab_extra():
     for path in sorted((ROOT / "ppdm_edu").rglob("*.py")):
         if "widgets" in path.relative_to(ROOT).parts:
             continue  # the panels need ipywidgets: the [lab] extra
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
-                     else [])
-            for name in names:
-                top = name.split(".")[0]
-                if top not in stdlib and top not in allowed:
-                    found.setdefault(top, []).append(str(path.relative_to(ROOT)))
+        # no package given: the relative imports, which stay inside ppdm_edu, are left out
+        for name in sorted(imports_in(path.read_text(encoding="utf-8"))):
+            top = name.split(".")[0]
+            if top not in stdlib and top not in allowed:
+                found.setdefault(top, []).append(str(path.relative_to(ROOT)))
     # IPython is imported only inside Jupyter (lecture mode's widget CSS), guarded by ImportError
     found.pop("IPython", None)
     assert not found, f"imports missing from [project] dependencies: {found}"
@@ -243,17 +241,6 @@ def _module_name(path, root):
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
-
-
-def _resolve(module, node, is_package):
-    """Absolute module name of an ImportFrom node seen in `module`."""
-    if node.level == 0:
-        return node.module or ""
-    base = module.split(".")
-    if not is_package:
-        base = base[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
 
 
 def private_crossings(root):
@@ -282,8 +269,8 @@ def private_crossings(root):
         for node in ast.walk(tree):
             where = f"{path.relative_to(root.parent)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.ImportFrom):
-                source = _resolve(module, node, is_package)
-                if not (source == PACKAGE or source.startswith(PACKAGE + ".")):
+                source = imported_from(node, package)
+                if source is None or not (source == PACKAGE or source.startswith(PACKAGE + ".")):
                     continue
                 if private_module_outside_its_package(source):
                     offenders.append(f"{where}: imports the private module {source}")
