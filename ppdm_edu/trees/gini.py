@@ -443,7 +443,7 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
             continue
         if mdl_shortcuts and leaf_is_final(count_list, d):
             continue
-        # Fig. 4: evaluate the splits on every attribute, keep the best
+        # Fig. 4 step (4): evaluate the splits on every attribute, keep the best
         best = search.best(S, counts)
         if best is None:
             continue
@@ -456,13 +456,13 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
         if mdl_shortcuts and surely_pruned(
                 count_list, left_counts.tolist(), right_counts.tolist(), n_candidates, d):
             continue
-        # Fig. 4: partition S into S1 and S2 with the best split
+        # Fig. 4 step (5): partition S into S1 and S2 with the best split
         SL, SR = _partition(S, a, i, is_left)
         del S                                         # the parent's lists go before the children's search
         lnode = builder.add(left_counts, depth + 1)
         rnode = builder.add(right_counts, depth + 1)  # children get larger ids than parents
         builder.split_at(node, a, _midpoint(lo, hi), n_candidates, lnode, rnode)
-        # Fig. 4: Partition(S1), then Partition(S2)
+        # Fig. 4: then Partition(S1) and Partition(S2)
         stack.append((rnode, SR, depth + 1))
         stack.append((lnode, SL, depth + 1))
     return builder.finish_pruned(pruning)
