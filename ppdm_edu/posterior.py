@@ -128,56 +128,80 @@ def _check_pair(bounds):
     return pair
 
 
-def _prior_on_grid(prior, bounds, n_grid, noise: Noise):
-    """Return (cell_edges, prior mass per cell) for a prior given as a reconstruction result,
-    as (edges, probabilities) or as a density callable with ``bounds``."""
+def _histogram_prior(prior) -> tuple[np.ndarray, np.ndarray] | None:
+    """The checked (edges, probabilities) of a prior given as a histogram (a reconstruction
+    result or a tuple); None for a prior given as a density function."""
     if hasattr(prior, "edges") and hasattr(prior, "probabilities"):
         edges, probs = prior.edges, prior.probabilities
-        kind = "histogram"
     elif isinstance(prior, tuple) and len(prior) == 2 and not callable(prior[0]):
         edges, probs = prior
-        kind = "histogram"
     elif callable(prior):
-        kind = "density"
+        return None
     else:
         raise ValueError(
             "prior must be a reconstruction result (with .edges and .probabilities), a tuple "
             f"(edges, probabilities) or a density function with bounds; got {type(prior).__name__}"
         )
-    if kind == "histogram":
-        edges = check_finite_1d(edges, "prior edges")
-        probs = check_finite_1d(probs, "prior probabilities")
-        if edges.size != probs.size + 1:
-            raise ValueError(
-                f"prior needs one more edge than probabilities, got {edges.size} edges and "
-                f"{probs.size} probabilities"
-            )
-        if np.any(np.diff(edges) <= 0):
-            raise ValueError("prior edges must be strictly increasing")
-        if np.any(probs < 0) or probs.sum() <= 0:
-            raise ValueError("prior probabilities must be >= 0 with a positive sum")
-        lo, hi = (float(edges[0]), float(edges[-1])) if bounds is None else bounds
-    else:
-        if bounds is None:
+    edges = check_finite_1d(edges, "prior edges")
+    probs = check_finite_1d(probs, "prior probabilities")
+    if edges.size != probs.size + 1:
+        raise ValueError(
+            f"prior needs one more edge than probabilities, got {edges.size} edges and "
+            f"{probs.size} probabilities"
+        )
+    if np.any(np.diff(edges) <= 0):
+        raise ValueError("prior edges must be strictly increasing")
+    if np.any(probs < 0) or probs.sum() <= 0:
+        raise ValueError("prior probabilities must be >= 0 with a positive sum")
+    return edges, probs
+
+
+def _grid_bounds(histogram: tuple[np.ndarray, np.ndarray] | None, bounds) -> tuple[float, float]:
+    """(low, high) of the grid: ``bounds``, else the histogram's outer edges (a density
+    function has no support of its own, so it needs ``bounds``)."""
+    if bounds is None:
+        if histogram is None:
             raise ValueError("a prior given as a density function needs bounds=(low, high)")
-        lo, hi = bounds
-    lo, hi = float(lo), float(hi)
+        edges, _probs = histogram
+        bounds = (edges[0], edges[-1])
+    lo, hi = float(bounds[0]), float(bounds[1])
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise ValueError(f"bounds must be finite with low < high, got ({lo}, {hi})")
+    return lo, hi
+
+
+def _density_mass(density, cell) -> np.ndarray:
+    """Mass per cell of a prior density function: its value at the cell's midpoint times the
+    cell's width (midpoint rule)."""
+    mid = 0.5 * (cell[:-1] + cell[1:])
+    dens = np.asarray(density(mid), dtype=float)
+    if dens.shape != mid.shape or np.any(~np.isfinite(dens)) or np.any(dens < 0):
+        raise ValueError("the prior density must return finite values >= 0 for an array input")
+    return dens * np.diff(cell)
+
+
+def _histogram_mass(edges, probs, cell) -> np.ndarray:
+    """Exact mass per cell of the step density of a histogram, from its CDF (linear within a
+    bin)."""
+    cdf = np.concatenate([[0.0], np.cumsum(probs)]) / probs.sum()
+    return np.diff(np.interp(cell, edges, cdf))
+
+
+def _prior_on_grid(prior, bounds, n_grid, noise: Noise):
+    """Return (cell_edges, prior mass per cell) for a prior given as a reconstruction result,
+    as (edges, probabilities) or as a density callable with ``bounds``."""
+    histogram = _histogram_prior(prior)
+    lo, hi = _grid_bounds(histogram, bounds)
     if n_grid is None:
         # fine enough that a cell is small against the noise (at most 4,000 cells)
         n_grid = int(np.clip(math.ceil(40.0 * (hi - lo) / noise.std), 400, 4000))
     n_grid = check_integer(n_grid, "n_grid", minimum=10, maximum=_MAX_GRID)
     cell = np.linspace(lo, hi, n_grid + 1)
-    if kind == "histogram":
-        cdf = np.concatenate([[0.0], np.cumsum(probs)]) / probs.sum()
-        mass = np.diff(np.interp(cell, edges, cdf))  # exact mass of the step density per cell
+    if histogram is None:
+        mass = _density_mass(prior, cell)
     else:
-        mid = 0.5 * (cell[:-1] + cell[1:])
-        dens = np.asarray(prior(mid), dtype=float)
-        if dens.shape != mid.shape or np.any(~np.isfinite(dens)) or np.any(dens < 0):
-            raise ValueError("the prior density must return finite values >= 0 for an array input")
-        mass = dens * np.diff(cell)
+        edges, probs = histogram
+        mass = _histogram_mass(edges, probs, cell)
     if mass.sum() <= 0:
         raise ValueError(f"the prior puts no mass on [{lo}, {hi}]")
     return cell, mass / mass.sum()

@@ -915,6 +915,21 @@ def perturb(x, noise, rng=None, *, unit=None):
                          f"{arr.shape}")
     names = list(x.columns) if frame else None
     cols = check_noise_mapping(noise, arr.shape[1], names, require_all=False)
+    out = _perturb_columns(arr, cols, rng, unit)
+    if not frame:
+        return out
+    result = x.copy()
+    for j in cols:
+        result[x.columns[j]] = out[:, j]
+    return result
+
+
+def _perturb_columns(arr: np.ndarray, cols: dict, rng, unit) -> np.ndarray:
+    """A copy of the table ``arr`` with ``cols[j]`` ({position: Noise}) added to column ``j``.
+
+    The columns draw in the mapping's order, each its ``n`` values from one stream (consecutive,
+    non-overlapping blocks), or rescale their column of ``unit`` (common random numbers).
+    """
     n = arr.shape[0]
     out = arr.copy()
     if unit is None:
@@ -925,12 +940,7 @@ def perturb(x, noise, rng=None, *, unit=None):
         draws = _check_unit(unit, (n, len(cols)))
         for i, (j, nz) in enumerate(cols.items()):
             out[:, j] = arr[:, j] + nz.scale * draws[:, i]
-    if not frame:
-        return out
-    result = x.copy()
-    for j in cols:
-        result[x.columns[j]] = out[:, j]
-    return result
+    return out
 
 
 def _check_unit(unit, shape) -> np.ndarray:

@@ -241,91 +241,110 @@ def _errorbar_parts(ax) -> set[int]:
     return parts
 
 
-def _patches(ax) -> list[str]:
-    """Bar containers (``bar``/``hist``, with their error bars), error bars, step histograms
-    (``stairs``), filled outlines and spans."""
-    from matplotlib.container import BarContainer, ErrorbarContainer
-    from matplotlib.patches import Rectangle, StepPatch
+def _bar_container(ax, container, rects) -> str | None:
+    """One ``bar``/``hist`` container: a few categories one by one, else (side by side without
+    gaps, as ``ax.hist`` draws) a histogram by its span and peak."""
+    lefts = np.array([p.get_x() for p in rects])
+    rights = lefts + np.array([p.get_width() for p in rects])
+    contiguous = len(rects) > 3 and np.allclose(lefts[1:], rights[:-1])
+    horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+    errorbar = getattr(container, "errorbar", None)
+    errors = _error_ranges(errorbar) if errorbar is not None else None
+    if horizontal or (len(rects) <= 12 and not contiguous):
+        text = _categories(ax, rects, _label(container), horizontal, errors)
+        if text:
+            return text
+    return _bars([p.get_x() for p in rects], [p.get_width() for p in rects],
+                 [p.get_height() for p in rects], _label(container),
+                 "histogram" if len(rects) > 8 else "bars")
 
-    out: list[str] = []
-    seen: set[int] = set()  # ids of the patches already described
-    with_bars: set[int] = set()  # ids of the error bar containers told with their bars
-    for container in ax.containers:
-        if isinstance(container, BarContainer) and container.errorbar is not None:
-            with_bars.add(id(container.errorbar))
+
+def _containers(ax) -> tuple[list[str | None], set[int]]:
+    """Bar containers (with their error bars) and error bar containers, in the order drawn; and
+    the ids of the patches they hold (not described again as loose patches)."""
+    from matplotlib.container import BarContainer, ErrorbarContainer
+    from matplotlib.patches import Rectangle
+
+    # the error bars of ``bar(..., yerr=...)`` are told with their bars, not on their own
+    with_bars = {id(c.errorbar) for c in ax.containers
+                 if isinstance(c, BarContainer) and c.errorbar is not None}
+    texts: list[str | None] = []
+    held: set[int] = set()
     for container in ax.containers:
         if isinstance(container, ErrorbarContainer):
             if id(container) not in with_bars:
-                text = _errorbars(container, _label(container))
-                if text:
-                    out.append(text)
+                texts.append(_errorbars(container, _label(container)))
             continue
         rects = [p for p in container if isinstance(p, Rectangle)]
-        if not rects:
-            continue
-        seen.update(id(p) for p in rects)
-        lefts = np.array([p.get_x() for p in rects])
-        rights = lefts + np.array([p.get_width() for p in rects])
-        # side by side without gaps (ax.hist): a histogram, described by its span and peak;
-        # else a few categories, each with its value
-        contiguous = len(rects) > 3 and np.allclose(lefts[1:], rights[:-1])
-        horizontal = getattr(container, "orientation", "vertical") == "horizontal"
-        errorbar = getattr(container, "errorbar", None)
-        errors = _error_ranges(errorbar) if errorbar is not None else None
-        if horizontal or (len(rects) <= 12 and not contiguous):
-            text = _categories(ax, rects, _label(container), horizontal, errors)
-            if text:
-                out.append(text)
-                continue
-        text = _bars([p.get_x() for p in rects], [p.get_width() for p in rects],
-                     [p.get_height() for p in rects], _label(container), "histogram"
-                     if len(rects) > 8 else "bars")
-        if text:
-            out.append(text)
-    loose = []
-    for patch in ax.patches:
-        if id(patch) in seen:
-            continue
-        label = _label(patch)
-        if isinstance(patch, StepPatch):
-            values, edges, _baseline = patch.get_data()
-            edges = np.asarray(edges, dtype=float)
-            text = _bars(edges[:-1], np.diff(edges), values, label, "histogram")
-            if text:
-                out.append(text)
-        elif isinstance(patch, Rectangle):
-            loose.append(patch)
-        elif label:  # a filled outline (hist(histtype="stepfilled"), fill)
-            text = _filled("shaded region", label,
-                           patch.get_path().transformed(patch.get_patch_transform()).vertices)
-            if text:
-                out.append(text)
-    for patch in loose:
+        if rects:
+            held.update(id(p) for p in rects)
+            texts.append(_bar_container(ax, container, rects))
+    return texts, held
+
+
+def _outline(patch) -> str | None:
+    """A loose patch that is not a rectangle: a step histogram (``stairs``), or a labelled
+    filled outline (``hist(histtype="stepfilled")``, ``fill``); an unlabelled outline is left out."""
+    from matplotlib.patches import StepPatch
+
+    label = _label(patch)
+    if isinstance(patch, StepPatch):
+        values, edges, _baseline = patch.get_data()
+        edges = np.asarray(edges, dtype=float)
+        return _bars(edges[:-1], np.diff(edges), values, label, "histogram")
+    if not label:
+        return None
+    return _filled("shaded region", label,
+                   patch.get_path().transformed(patch.get_patch_transform()).vertices)
+
+
+def _span(patch, axis: str) -> str:
+    """``axvspan`` (axis "x") / ``axhspan`` (axis "y"): where the band lies along that axis."""
+    start, size = (patch.get_x(), patch.get_width()) if axis == "x" else (patch.get_y(), patch.get_height())
+    return f"{_named('shaded band', _label(patch))} over {axis} from {_num(start)} to {_num(start + size)}"
+
+
+def _rectangle(patch) -> str:
+    """A labelled rectangle in data coordinates: its x and y ranges (a negative width or height
+    draws it the other way)."""
+    x0, x1 = patch.get_x(), patch.get_x() + patch.get_width()
+    y0, y1 = patch.get_y(), patch.get_y() + patch.get_height()
+    return (f"{_named('rectangle', _label(patch))} over x from {_num(min(x0, x1))} to "
+            f"{_num(max(x0, x1))}, y from {_num(min(y0, y1))} to {_num(max(y0, y1))}")
+
+
+def _rectangles(ax, rects) -> list[str | None]:
+    """Loose rectangles: spans first, then labelled rectangles one by one, then the unlabelled
+    ones (two or more) together as bars. A rectangle in axes coordinates is frame, not data."""
+    spans: list[str | None] = []
+    in_data = []
+    for patch in rects:
         # axvspan / axhspan: a rectangle in blended coordinates, data along one axis only
         x_data, y_data = patch.get_data_transform().contains_branch_seperately(ax.transData)
         if x_data and y_data:
-            continue
-        label = _label(patch)
-        if x_data:
-            out.append(f"{_named('shaded band', label)} over x from {_num(patch.get_x())} to "
-                       f"{_num(patch.get_x() + patch.get_width())}")
-        elif y_data:
-            out.append(f"{_named('shaded band', label)} over y from {_num(patch.get_y())} to "
-                       f"{_num(patch.get_y() + patch.get_height())}")
-    loose = [p for p in loose
-             if all(patch_in_data for patch_in_data in p.get_data_transform().contains_branch_seperately(ax.transData))]
-    for patch in [p for p in loose if _label(p)]:
-        x0, x1 = patch.get_x(), patch.get_x() + patch.get_width()
-        y0, y1 = patch.get_y(), patch.get_y() + patch.get_height()
-        out.append(f"{_named('rectangle', _label(patch))} over x from {_num(min(x0, x1))} to "
-                   f"{_num(max(x0, x1))}, y from {_num(min(y0, y1))} to {_num(max(y0, y1))}")
-    unlabelled = [p for p in loose if not _label(p)]
+            in_data.append(patch)
+        elif x_data or y_data:
+            spans.append(_span(patch, "x" if x_data else "y"))
+    labelled = [_rectangle(p) for p in in_data if _label(p)]
+    unlabelled = [p for p in in_data if not _label(p)]
+    together = []
     if len(unlabelled) > 1:
-        text = _bars([p.get_x() for p in unlabelled], [p.get_width() for p in unlabelled],
-                     [p.get_height() for p in unlabelled], "", "bars")
-        if text:
-            out.append(text)
-    return out
+        together.append(_bars([p.get_x() for p in unlabelled], [p.get_width() for p in unlabelled],
+                              [p.get_height() for p in unlabelled], "", "bars"))
+    return spans + labelled + together
+
+
+def _patches(ax) -> list[str]:
+    """The containers in the order drawn (``bar``/``hist`` with their error bars, ``errorbar``),
+    then the loose patches: step histograms (``stairs``) and filled outlines, spans, rectangles.
+    A series with nothing to say (no finite values) is left out."""
+    from matplotlib.patches import Rectangle
+
+    texts, held = _containers(ax)
+    loose = [p for p in ax.patches if id(p) not in held]
+    texts += [_outline(p) for p in loose if not isinstance(p, Rectangle)]
+    texts += _rectangles(ax, [p for p in loose if isinstance(p, Rectangle)])
+    return [t for t in texts if t]
 
 
 def _collections(ax) -> list[str]:
@@ -368,6 +387,41 @@ def _images(ax) -> list[str]:
     return out
 
 
+def _lines(ax) -> list[str]:
+    """The curves (``plot``), without the lines that draw error bars."""
+    parts_of_errorbars = _errorbar_parts(ax)
+    texts = (_curve(line.get_xdata(), line.get_ydata(), _label(line))
+             for line in ax.lines if id(line) not in parts_of_errorbars)
+    return [t for t in texts if t]
+
+
+def _one_line_each(text_artists) -> list[str]:
+    """The non-blank texts of matplotlib Text artists, each on one line (runs of whitespace as
+    one space)."""
+    return [" ".join(t.get_text().split()) for t in text_artists if t.get_text().strip()]
+
+
+def _axis_names(ax) -> list[str]:
+    """The axis names only: the limits are where matplotlib put the frame, not data; the
+    series give the ranges of what is drawn."""
+    return [f"{name} axis: {label}." for name, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel()))
+            if label]
+
+
+def _series_sentences(series: list[str]) -> list[str]:
+    """The first ``MAX_SERIES`` series in one sentence; the rest counted, with their labels."""
+    out = []
+    shown = series[:MAX_SERIES]
+    if shown:
+        out.append("; ".join(shown) + ".")
+    rest = series[MAX_SERIES:]
+    if rest:
+        names = [m.group(1) for m in (re.search(r"'([^']*)'", s) for s in rest) if m]
+        out.append(f"{len(rest)} more series" + (": " + ", ".join(f"'{n}'" for n in names) if names else "")
+                   + ".")
+    return out
+
+
 def axes_description(ax) -> str:
     """A description of one axes: its own sentence (if a plot function set one), then its title,
     axes and every series it draws, with numbers read from the artists.
@@ -392,40 +446,20 @@ def axes_description(ax) -> str:
     "Density. x axis: age. line 'estimate' over x from 0 to 2, highest 3 at x = 1, lowest 1 at x = 0."
     """
     own = getattr(ax, _ATTRIBUTE, "")
-    parts = [own] if own else []
     title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
-    series: list[str] = []
-    names: list[str] = []  # the label of each series, in the order of ``series``
-    parts_of_errorbars = _errorbar_parts(ax)
-    for line in ax.lines:
-        if id(line) in parts_of_errorbars:
-            continue
-        text = _curve(line.get_xdata(), line.get_ydata(), _label(line))
-        if text:
-            series.append(text)
-    series += _patches(ax) + _collections(ax) + _images(ax)
-    texts = [" ".join(t.get_text().split()) for t in ax.texts if t.get_visible() and t.get_text().strip()]
+    series = _lines(ax) + _patches(ax) + _collections(ax) + _images(ax)
+    texts = _one_line_each(t for t in ax.texts if t.get_visible())
     legend = ax.get_legend()
-    keys = ([" ".join(t.get_text().split()) for t in legend.get_texts() if t.get_text().strip()]
-            if legend is not None else [])
+    keys = _one_line_each(legend.get_texts()) if legend is not None else []
     if not (title or series or texts or own or keys) and not ax.axison:
         return ""
+    parts = [own] if own else []
     if title:
         parts.append(title.rstrip(".") + ".")
     if ax.axison:
-        # the axis names only: the limits are where matplotlib put the frame, not data; the
-        # series below give the ranges of what is drawn
-        for name, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
-            if label:
-                parts.append(f"{name} axis: {label}.")
-    shown = series[:MAX_SERIES]
-    if shown:
-        parts.append("; ".join(shown) + ".")
-    if len(series) > MAX_SERIES:
-        rest = series[MAX_SERIES:]
-        names = [m.group(1) for m in (re.search(r"'([^']*)'", s) for s in rest) if m]
-        parts.append(f"{len(rest)} more series" + (": " + ", ".join(f"'{n}'" for n in names) if names else "")
-                     + ".")
+        parts += _axis_names(ax)
+    parts += _series_sentences(series)
+    # legend keys the sentences above do not already name
     described = " ".join(parts)
     missing = [k for k in keys if f"'{k}'" not in described]
     if missing:

@@ -523,36 +523,33 @@ class TreeClassifier(ClassifierMixin, BaseEstimator, ABC):
             If ``feature_names`` does not have one name per column.
         """
         check_is_fitted(self)
+        names = self._export_names(feature_names)
+        decimals = self._export_decimals if decimals is None else decimals
+        max_depth = self._export_depth if max_depth is None else max_depth
+        if self._export_j48:
+            return self._j48_text(names, max_depth, decimals, show_counts)
+        return self._indented_text(names, max_depth, decimals, show_counts)
+
+    def _export_names(self, feature_names) -> list:
+        """One name per column: the ones given, else the DataFrame's seen in ``fit``, else the
+        family's ``x0, x1, ...`` / ``A0, A1, ...``."""
         names = (list(feature_names) if feature_names is not None else None) or fitted_feature_names(self) \
             or [f"{self._default_name}{j}" for j in range(self.n_features_in_)]
         if len(names) != self.n_features_in_:
             raise ValueError(f"feature_names has {len(names)} names, the tree has {self.n_features_in_} columns")
-        decimals = self._export_decimals if decimals is None else decimals
-        max_depth = self._export_depth if max_depth is None else max_depth
+        return names
+
+    def _indented_text(self, names, max_depth, decimals: int, show_counts: bool) -> str:
+        """scikit-learn's layout: every test and every leaf on a line of its own, ``|---``."""
         t = self.tree_
-        if self._export_j48 and t.feature[0] < 0:
-            return f": {self._leaf_text(0, show_counts, decimals)}"
         lines: list[str] = []
         stack: list[tuple[int | str, int]] = [(0, 0)]
         while stack:  # preorder over nodes; a str entry is a line already formatted
             node, depth = stack.pop()
+            bar = "|   " * depth
             if isinstance(node, str):
                 lines.append(node)
-                continue
-            bar = "|   " * depth
-            if self._export_j48:
-                if depth > max_depth:
-                    lines.append(bar + "...")
-                    continue
-                branches = self._branch_texts(node, names, decimals)
-                for child, text in reversed(list(zip((t.children_left[node], t.children_right[node]), branches))):
-                    if t.feature[child] < 0:
-                        stack.append((f"{bar}{text}: {self._leaf_text(child, show_counts, decimals)}", 0))
-                    else:
-                        stack.append((child, depth + 1))
-                        stack.append((bar + text, 0))
-                continue
-            if t.feature[node] < 0:
+            elif t.feature[node] < 0:
                 lines.append(f"{bar}|--- {self._leaf_text(node, show_counts, decimals)}")
             elif max_depth is not None and depth >= max_depth:
                 lines.append(f"{bar}|--- ... ({self._truncated_text(node)})")
@@ -560,6 +557,31 @@ class TreeClassifier(ClassifierMixin, BaseEstimator, ABC):
                 left_text, right_text = self._branch_texts(node, names, decimals)
                 stack += [(t.children_right[node], depth + 1), (f"{bar}|--- {right_text}", 0),
                           (t.children_left[node], depth + 1), (f"{bar}|--- {left_text}", 0)]
+        return "\n".join(lines)
+
+    def _j48_text(self, names, max_depth, decimals: int, show_counts: bool) -> str:
+        """J48's layout: a leaf on the line of the test that leads to it (``test: leaf``)."""
+        t = self.tree_
+        if t.feature[0] < 0:
+            return f": {self._leaf_text(0, show_counts, decimals)}"
+        lines: list[str] = []
+        stack: list[tuple[int | str, int]] = [(0, 0)]
+        while stack:  # preorder over nodes; a str entry is a line already formatted
+            node, depth = stack.pop()
+            bar = "|   " * depth
+            if isinstance(node, str):
+                lines.append(node)
+                continue
+            if depth > max_depth:
+                lines.append(bar + "...")
+                continue
+            branches = self._branch_texts(node, names, decimals)
+            for child, text in reversed(list(zip((t.children_left[node], t.children_right[node]), branches))):
+                if t.feature[child] < 0:
+                    stack.append((f"{bar}{text}: {self._leaf_text(child, show_counts, decimals)}", 0))
+                else:
+                    stack.append((child, depth + 1))
+                    stack.append((bar + text, 0))
         return "\n".join(lines)
 
     _default_name = "x"

@@ -414,69 +414,37 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
     best split is the first maximum in (attribute, position) order, as one argmax over all
     attributes would give. 1-D ``take``/``compress`` on flat arrays and int32 cumulative counts
     are several times faster than 2-D fancy/boolean indexing and int64 cumsum (same numbers).
+
+    Fig. 4 is a recursion, Partition(S); here a stack of the nodes still to partition, the left
+    child on top, visits them in the same order.
     """
     n, d = X.shape
     # int32 attribute lists halve the memory of big trees (every flat index of X must fit);
     # small ones keep intp, which take() uses without a conversion (faster)
     idx_dtype = np.int32 if _INT32_FROM <= n * d < 2**31 else np.intp
-    # read X in its own layout (a DataFrame's values are column-major): no copy of the data
-    if X.flags.f_contiguous:
-        flat_values, row_step, col_step = X.T.ravel(), 1, n
-    else:
-        flat_values, row_step, col_step = np.ascontiguousarray(X).ravel(), d, 1
-    columns = (np.arange(d, dtype=idx_dtype) * col_step)[:, None]   # S * row_step + columns
+    search = _SplitSearch(X, y, k, idx_dtype)
     builder = MDLBuilder(k, d)
-    onehot = np.eye(k, dtype=np.int64)
-    y_small = y.astype(np.int8) if k <= 127 else y
-    count_dtype = np.int32 if n < 2**31 else np.int64
+    # the MDL shortcuts: a node whose leaf no subtree can beat, a split that pruning would undo
+    mdl_shortcuts = early_stop and pruning == "mdl"
     root_sorted = np.empty((d, n), dtype=idx_dtype)
     for j in range(d):  # one column at a time: one column's temporaries
         root_sorted[j] = np.argsort(X[:, j], kind="stable")
     is_left = np.zeros(n, dtype=bool)
-    # records left of each candidate of a node of m records: the first m - 1 of these (a view
-    # per node instead of a new arange; nothing writes into it)
-    n_left_all = np.arange(1, max(n, 2), dtype=float)
     root = builder.add(np.bincount(y, minlength=k), 0)
     stack = [(root, root_sorted, 0)]
     del root_sorted  # the stack holds the only reference: freed once the root is split
     while stack:
         node, S, depth = stack.pop()
         counts = builder.counts[node]
+        count_list = counts.tolist()
         m = S.shape[1]
         # Fig. 4 step (1): stop on a pure node (and on size/depth limits)
-        count_list = counts.tolist()
-        if m < min_samples or sum(c > 0 for c in count_list) <= 1 or (max_depth is not None and depth >= max_depth):
+        if _stays_leaf(count_list, m, depth, min_samples, max_depth):
             continue
-        if early_stop and pruning == "mdl" and leaf_is_final(count_list, d):
+        if mdl_shortcuts and leaf_is_final(count_list, d):
             continue
-        n_left = n_left_all[: m - 1]                  # records left of each candidate
-        n_right = m - n_left
-        block = max(1, _BLOCK // m)
-        best = None                                   # (score, attribute, position, ...)
-        for a0 in range(0, d, block):
-            Sb = S[a0:a0 + block]
-            if row_step != 1:
-                flat_index = Sb * row_step
-                flat_index += columns[a0:a0 + block]
-            else:
-                flat_index = np.add(Sb, columns[a0:a0 + block])
-            Xs = flat_values.take(flat_index)         # values in sorted order
-            del flat_index
-            ys = y_small.take(Sb)                     # classes in the same order
-            # a threshold between distinct values only: the rows are sorted, so a candidate
-            # between equal values is the one to skip
-            tied = Xs[:, 1:] == Xs[:, :-1]
-            score = _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype)
-            np.copyto(score, -np.inf, where=tied)
-            r, i = divmod(int(score.argmax()), m - 1)
-            top = score[r, i]
-            if top == -np.inf:                        # no candidate in this block (scores >= 0)
-                continue
-            if best is None or top > best[0]:
-                best = (top, a0 + r, i, Xs[r, i], Xs[r, i + 1],
-                        np.bincount(ys[r, : i + 1], minlength=k), m - 1 - int(np.count_nonzero(tied[r])))
-            del Xs, ys, tied, score                   # one block's temporaries at a time
-        del n_left, n_right
+        # Fig. 4 step (4): evaluate the splits on every attribute, keep the best
+        best = search.best(S, counts)
         if best is None:
             continue
         top, a, i, lo, hi, left_counts, n_candidates = best
@@ -485,25 +453,112 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
         if top <= sum(c * c for c in count_list) / m * (1 + 1e-12):
             continue
         right_counts = counts - left_counts
-        if early_stop and pruning == "mdl" and surely_pruned(
+        if mdl_shortcuts and surely_pruned(
                 count_list, left_counts.tolist(), right_counts.tolist(), n_candidates, d):
             continue
-        thr = 0.5 * (lo + hi)
-        if not lo <= thr < hi:  # adjacent floats
-            thr = lo
-        is_left[S[a, : i + 1]] = True
-        is_left[S[a, i + 1:]] = False
-        mask = is_left.take(S).ravel()
-        flat_S = S.ravel()
-        SL = flat_S.compress(mask).reshape(d, i + 1)     # stable: each row stays sorted
-        SR = flat_S.compress(np.logical_not(mask, out=mask)).reshape(d, m - i - 1)
-        del S, mask, flat_S                               # the parent's lists go before the children's search
+        # Fig. 4 step (5): partition S into S1 and S2 with the best split
+        SL, SR = _partition(S, a, i, is_left)
+        del S                                         # the parent's lists go before the children's search
         lnode = builder.add(left_counts, depth + 1)
         rnode = builder.add(right_counts, depth + 1)  # children get larger ids than parents
-        builder.split_at(node, a, thr, n_candidates, lnode, rnode)
+        builder.split_at(node, a, _midpoint(lo, hi), n_candidates, lnode, rnode)
+        # Fig. 4: then Partition(S1) and Partition(S2)
         stack.append((rnode, SR, depth + 1))
         stack.append((lnode, SL, depth + 1))
     return builder.finish_pruned(pruning)
+
+
+def _stays_leaf(count_list, m: int, depth: int, min_samples: int, max_depth) -> bool:
+    """Fig. 4 step (1): a pure node is a leaf; so is a node of fewer than ``min_samples``
+    records or at ``max_depth``."""
+    pure = sum(c > 0 for c in count_list) <= 1
+    return m < min_samples or pure or (max_depth is not None and depth >= max_depth)
+
+
+class _SplitSearch:
+    """Fig. 4's split evaluation, for every attribute of a node at once.
+
+    A node is given by its attribute lists ``S`` (row a: the node's records in order of
+    attribute a). What stays the same from node to node is kept here: X's values as one flat
+    array in X's own layout (a DataFrame's values are column-major: no copy of the data), the
+    classes, and the arrays :func:`_gini_scores` reuses.
+    """
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, k: int, idx_dtype):
+        n, d = X.shape
+        if X.flags.f_contiguous:
+            self.flat_values, self.row_step, col_step = X.T.ravel(), 1, n
+        else:
+            self.flat_values, self.row_step, col_step = np.ascontiguousarray(X).ravel(), d, 1
+        self.columns = (np.arange(d, dtype=idx_dtype) * col_step)[:, None]   # S * row_step + columns
+        self.y_small = y.astype(np.int8) if k <= 127 else y
+        self.k = k
+        self.onehot = np.eye(k, dtype=np.int64)
+        self.count_dtype = np.int32 if n < 2**31 else np.int64
+        # records left of each candidate of a node of m records: the first m - 1 of these (a view
+        # per node instead of a new arange; nothing writes into it)
+        self.n_left_all = np.arange(1, max(n, 2), dtype=float)
+
+    def sorted_block(self, S: np.ndarray, a0: int, a1: int):
+        """Values and classes of attributes a0 .. a1 - 1 of a node, each row in its sorted order."""
+        Sb = S[a0:a1]
+        if self.row_step != 1:
+            flat_index = Sb * self.row_step
+            flat_index += self.columns[a0:a1]
+        else:
+            flat_index = np.add(Sb, self.columns[a0:a1])
+        Xs = self.flat_values.take(flat_index)
+        del flat_index
+        return Xs, self.y_small.take(Sb)
+
+    def best(self, S: np.ndarray, counts: np.ndarray):
+        """The best boundary of the node with attribute lists ``S`` and class counts ``counts``:
+        (score, attribute, position, value left of it, value right of it, left class counts,
+        number of candidates), or None if all of its values are equal on every attribute."""
+        d, m = S.shape
+        n_left = self.n_left_all[: m - 1]             # records left of each candidate
+        n_right = m - n_left
+        block = max(1, _BLOCK // m)
+        best = None                                   # (score, attribute, position, ...)
+        for a0 in range(0, d, block):
+            Xs, ys = self.sorted_block(S, a0, a0 + block)
+            # a threshold between distinct values only: the rows are sorted, so a candidate
+            # between equal values is the one to skip
+            tied = Xs[:, 1:] == Xs[:, :-1]
+            score = _gini_scores(ys, counts, self.k, n_left, n_right, self.onehot, self.count_dtype)
+            np.copyto(score, -np.inf, where=tied)
+            r, i = divmod(int(score.argmax()), m - 1)
+            top = score[r, i]
+            if top == -np.inf:                        # no candidate in this block (scores >= 0)
+                continue
+            if best is None or top > best[0]:
+                best = (top, a0 + r, i, Xs[r, i], Xs[r, i + 1],
+                        np.bincount(ys[r, : i + 1], minlength=self.k), m - 1 - int(np.count_nonzero(tied[r])))
+            del Xs, ys, tied, score                   # one block's temporaries at a time
+        return best
+
+
+def _midpoint(lo, hi):
+    """The threshold between two consecutive distinct values: their mid-point (Section 4.1), or
+    ``lo`` when they are adjacent floats and the mid-point rounds to ``hi``."""
+    thr = 0.5 * (lo + hi)
+    if not lo <= thr < hi:
+        thr = lo
+    return thr
+
+
+def _partition(S: np.ndarray, a: int, i: int, is_left: np.ndarray):
+    """Fig. 4's partition of S: the attribute lists (S1, S2) of the records up to and after position
+    ``i`` of attribute ``a``'s order; a stable filter keeps each row sorted. ``is_left`` is
+    scratch space, one flag per record of the whole data."""
+    d, m = S.shape
+    is_left[S[a, : i + 1]] = True
+    is_left[S[a, i + 1:]] = False
+    mask = is_left.take(S).ravel()
+    flat_S = S.ravel()
+    SL = flat_S.compress(mask).reshape(d, i + 1)     # stable: each row stays sorted
+    SR = flat_S.compress(np.logical_not(mask, out=mask)).reshape(d, m - i - 1)
+    return SL, SR
 
 
 def _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype):

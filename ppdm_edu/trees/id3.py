@@ -158,6 +158,40 @@ def _frontier_counts(pos, X, y, n_front):
     return cells, node
 
 
+@dataclass
+class _Frontier:
+    """The nodes of one level, still to be decided: their ids, their estimated proportions
+    P(E and class) (one row of two per node) and the attributes split on along their path."""
+
+    ids: np.ndarray
+    counts: np.ndarray
+    used: np.ndarray
+
+
+class _GrowingTree:
+    """The tree while ID3 grows it breadth-first: nodes are numbered level by level, children in
+    the order of their parents. Next to the builder's arrays it keeps each node's information
+    gain (Eq. 2; 0 at a leaf) and why the node is what it is (``reason``)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.builder = TreeBuilder(2)
+        self.label = self.builder.label
+        self.gain: list[float] = []
+        self.reason: list[int] = []
+
+    def add(self, proportions: np.ndarray, depth: int) -> np.ndarray:
+        """New nodes at ``depth``, one per row of estimated proportions P(E and class); their ids."""
+        m = proportions.shape[0]
+        self.gain.extend([0.0] * m)
+        self.reason.extend([SPLIT] * m)
+        return np.array([self.builder.add(row, depth, 0) for row in proportions * self.n], dtype=np.int64)
+
+    def finish(self) -> Tree:
+        return self.builder.finish(breadth_first=True, gain=np.asarray(self.gain, dtype=float),
+                                   reason=np.asarray(self.reason, dtype=np.int64))
+
+
 def _grow(X, y, estimate, Xbar=None, ybar=None) -> Tree:
     """The ID3 recursion of Section 4.2, grown level by level over the whole frontier.
 
@@ -171,95 +205,108 @@ def _grow(X, y, estimate, Xbar=None, ybar=None) -> Tree:
 
     A_root = np.bincount(y, minlength=2).astype(float) / n
     B_root = None if ybar is None else np.bincount(ybar, minlength=2).astype(float) / n
-    front_counts = estimate(A_root, B_root)[None, :]  # (1, 2) estimated P(E and class)
-    front_used = np.zeros((1, K), dtype=bool)
-    front_ids = np.array([0])
-
-    # nodes are numbered level by level, children in the order of their parents: breadth-first
-    builder = TreeBuilder(2)
-    label, gain, reason = builder.label, [], []
-
-    def new_nodes(c, d):
-        m = c.shape[0]
-        gain.extend([0.0] * m)
-        reason.extend([SPLIT] * m)
-        return np.array([builder.add(row, d, 0) for row in c * n], dtype=np.int64)
-
-    new_nodes(front_counts, 0)
+    root_counts = estimate(A_root, B_root)[None, :]  # (1, 2) estimated P(E and class)
+    tree = _GrowingTree(n)
+    front = _Frontier(tree.add(root_counts, 0), root_counts, np.zeros((1, K), dtype=bool))
     level = 0
-    while front_ids.size:
-        n_front = front_ids.size
-        size = front_counts.sum(axis=1)  # estimated |S| / n
-        q0 = _fraction(front_counts[:, 0], size)  # Q_0, clipped; Q_1 = 1 - Q_0 (Section 4.2)
+    while front.ids.size:
+        size = front.counts.sum(axis=1)  # estimated |S| / n
+        q0 = _fraction(front.counts[:, 0], size)  # Q_0, clipped; Q_1 = 1 - Q_0 (Section 4.2)
         majority = (q0 < 0.5 - _EPS).astype(int)  # ties -> class 0
+        for i, node_id in enumerate(front.ids):
+            tree.label[node_id] = int(majority[i])
+
+        # step 2: a pure node is a leaf of its class; step 3: a node with no attribute left is a
+        # leaf of its majority class
         pure = (q0 == 0.0) | (q0 == 1.0)
-        no_attr = front_used.all(axis=1)
-        for i, node_id in enumerate(front_ids):
-            label[node_id] = int(majority[i])
-        leaf = pure | no_attr
-
-        # Counts for every (node, attribute, value, class) cell: P*(E and A_k = v and C = c)
-        # from the disguised records, P*(Ebar ...) from their complements (Eq. 3).
-        A, _ = _frontier_counts(pos, X, y, n_front)
-        B = None
-        if Xbar is not None:
-            B, _ = _frontier_counts(pos_bar, Xbar, ybar, n_front)
-            B = B / n
-        cells = estimate(A / n, B)  # (front, K, value, class)
-        branch = cells.sum(axis=3)  # estimated |S_v| / n
-        w = _fraction(branch, size[:, None, None])  # |S_v| / |S| in [0, 1]
-        h_child = _entropy2(_fraction(cells[:, :, :, 0], branch))
-        h_node = _entropy2(q0)
-        gains = h_node[:, None] - (w * h_child).sum(axis=2)  # Eq. 2
-        gains = np.where(front_used, -np.inf, gains)
-        best = np.argmax(gains >= gains.max(axis=1, keepdims=True) - _EPS, axis=1)  # ties -> first
-
-        split = ~leaf
-        split_idx = np.flatnonzero(split)
-        next_counts: list = []
-        next_used: list = []
-        next_ids: list = []
-        child_front = np.full((n_front, 2), -1, dtype=np.int64)
-        feat_front = np.full(n_front, -1, dtype=np.int64)
+        leaf = pure | front.used.all(axis=1)
         for i in np.flatnonzero(leaf).tolist():
-            reason[front_ids[i]] = PURE if pure[i] else NO_ATTRIBUTES
+            tree.reason[front.ids[i]] = PURE if pure[i] else NO_ATTRIBUTES
             if pure[i]:
-                label[front_ids[i]] = 0 if q0[i] == 1.0 else 1
-        if split_idx.size:
-            k = best[split_idx]
-            child_c = cells[split_idx, k]  # (s, value, class)
-            ids = new_nodes(child_c.reshape(-1, 2), level + 1).reshape(-1, 2)
-            empty = child_c.sum(axis=2) <= _EPS  # estimated size <= 0: empty branch (step 6c)
-            for j, i in enumerate(split_idx.tolist()):  # ints, as in the loop above
-                nid = front_ids[i]
-                # the value-0 branch is x <= 0.5, the value-1 branch x > 0.5 (0/1 attributes)
-                builder.split(nid, int(k[j]), 0.5, int(ids[j, 0]), int(ids[j, 1]))
-                gain[nid] = float(gains[i, k[j]])
-                feat_front[i] = k[j]
-                for v in (0, 1):
-                    cid = ids[j, v]
-                    if empty[j, v]:
-                        reason[cid] = EMPTY
-                        label[cid] = int(majority[i])
-                    else:
-                        child_front[i, v] = len(next_ids)
-                        next_ids.append(cid)
-                        next_counts.append(child_c[j, v])
-                        u = front_used[i].copy()
-                        u[k[j]] = True
-                        next_used.append(u)
+                tree.label[front.ids[i]] = 0 if q0[i] == 1.0 else 1
+
+        # the other nodes split on the attribute of highest information gain (Eq. 2)
+        cells = _estimated_cells(estimate, front.ids.size, pos, X, y, pos_bar, Xbar, ybar)
+        gains = _information_gains(cells, size, q0, front.used)
+        front, feat_front, child_front = _split_frontier(tree, front, np.flatnonzero(~leaf), cells, gains,
+                                                         majority, level + 1)
 
         # route records (and complements) one level down; -1 once they stop in a leaf
         pos = _route(pos, X, feat_front, child_front)
         if pos_bar is not None:
             pos_bar = _route(pos_bar, Xbar, feat_front, child_front)
-        front_ids = np.array(next_ids, dtype=np.int64)
-        front_counts = np.array(next_counts).reshape(-1, 2)
-        front_used = np.array(next_used, dtype=bool).reshape(-1, K)
         level += 1
+    return tree.finish()
 
-    return builder.finish(breadth_first=True, gain=np.asarray(gain, dtype=float),
-                          reason=np.asarray(reason, dtype=np.int64))
+
+def _estimated_cells(estimate, n_front, pos, X, y, pos_bar=None, Xbar=None, ybar=None):
+    """Estimated P(E and A_k = v and C = c) of every (frontier node, attribute k, value v,
+    class c) cell, shape (n_front, K, 2, 2): P*(E ...) counted on the disguised records
+    (``X``, ``y``, at frontier nodes ``pos``), P*(Ebar ...) on their complements (``Xbar``,
+    ``ybar``, at ``pos_bar``; None for plain ID3), solved for P(E ...) by ``estimate`` (Eq. 3).
+    """
+    n = X.shape[0]
+    A, _ = _frontier_counts(pos, X, y, n_front)
+    B = None
+    if Xbar is not None:
+        B, _ = _frontier_counts(pos_bar, Xbar, ybar, n_front)
+        B = B / n
+    return estimate(A / n, B)
+
+
+def _information_gains(cells, size, q0, used):
+    """Eq. 2 for every (frontier node, attribute): Ent(S) - sum_v |S_v| / |S| Ent(S_v), from the
+    estimated cells; -inf for an attribute already split on along the node's path."""
+    branch = cells.sum(axis=3)  # estimated |S_v| / n
+    w = _fraction(branch, size[:, None, None])  # |S_v| / |S| in [0, 1]
+    h_child = _entropy2(_fraction(cells[:, :, :, 0], branch))
+    h_node = _entropy2(q0)
+    gains = h_node[:, None] - (w * h_child).sum(axis=2)  # Eq. 2
+    return np.where(used, -np.inf, gains)
+
+
+def _split_frontier(tree, front, split_idx, cells, gains, majority, depth):
+    """Split the frontier nodes ``split_idx`` on their attribute of highest information gain
+    (ties: the first); a branch with no records becomes a leaf of its parent's majority class
+    (step 6c).
+
+    Returns the next frontier (the other children) and the routing tables of this level: the
+    attribute each frontier node splits on and the next-frontier position of each of its two
+    children (-1: a leaf).
+    """
+    n_front, K = front.used.shape
+    feat_front = np.full(n_front, -1, dtype=np.int64)
+    child_front = np.full((n_front, 2), -1, dtype=np.int64)
+    next_ids: list = []
+    next_counts: list = []
+    next_used: list = []
+    best = np.argmax(gains >= gains.max(axis=1, keepdims=True) - _EPS, axis=1)  # ties -> first
+    if split_idx.size:
+        k = best[split_idx]
+        child_c = cells[split_idx, k]  # (s, value, class)
+        ids = tree.add(child_c.reshape(-1, 2), depth).reshape(-1, 2)
+        empty = child_c.sum(axis=2) <= _EPS  # estimated size <= 0: empty branch (step 6c)
+        for j, i in enumerate(split_idx.tolist()):
+            nid = front.ids[i]
+            # the value-0 branch is x <= 0.5, the value-1 branch x > 0.5 (0/1 attributes)
+            tree.builder.split(nid, int(k[j]), 0.5, int(ids[j, 0]), int(ids[j, 1]))
+            tree.gain[nid] = float(gains[i, k[j]])
+            feat_front[i] = k[j]
+            for v in (0, 1):
+                cid = ids[j, v]
+                if empty[j, v]:
+                    tree.reason[cid] = EMPTY
+                    tree.label[cid] = int(majority[i])
+                else:
+                    child_front[i, v] = len(next_ids)
+                    next_ids.append(cid)
+                    next_counts.append(child_c[j, v])
+                    u = front.used[i].copy()
+                    u[k[j]] = True
+                    next_used.append(u)
+    following = _Frontier(np.array(next_ids, dtype=np.int64), np.array(next_counts).reshape(-1, 2),
+                          np.array(next_used, dtype=bool).reshape(-1, K))
+    return following, feat_front, child_front
 
 
 def _route(pos, X, feat_front, child_front):

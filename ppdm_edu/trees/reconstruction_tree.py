@@ -406,34 +406,18 @@ class ReconstructionTree(TreeClassifier):
 
     # ------------------------------------------------------------------------------------
     def _grow(self, W, y, k, codes, thresholds, reconstructors, wbins, params):
+        """Fig. 4 on the intervals: split points are interval boundaries (step 4), and a split
+        sends left the records associated with the intervals below it (step 5).
+
+        A stack of the nodes still to partition, the left child on top, visits them in the order
+        of Fig. 4's recursion. ``codes`` (the association of the records with the intervals) is
+        updated in place where Local reconstructs again.
+        """
         n, d = codes.shape
-        n_int = np.array([t.size + 1 for t in thresholds])
-        M = int(n_int.max())
-        dM = d * M
-        # bin of (attribute, interval) per record; the class adds c * d * M (class-major
-        # histograms: the per-class slices hist[c] are contiguous, see _split_scores)
-        flat_codes = codes + (np.arange(d) * M)[None, :]
+        intervals = _IntervalCounts(W, y, k, codes, thresholds)
+        limits = _Limits(params["min_samples"], params["max_depth"], self.pruning == "mdl", d,
+                         params["local_min_records"] if self.mode == "local" else None)
         builder = MDLBuilder(k, d)
-        local = self.mode == "local"
-        min_samples, max_depth = params["min_samples"], params["max_depth"]
-        local_min = params["local_min_records"]
-        valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
-        sorted_rows = {}   # Local: each attribute's records in order of perturbed value
-
-        def searchable(counts, m, depth):
-            """Fig. 4 step (1) and the MDL shortcut: False when the node stays a leaf."""
-            if m < min_samples or (counts > 0).sum() <= 1 or (max_depth is not None and depth >= max_depth):
-                return False
-            return not (self.pruning == "mdl" and leaf_is_final(counts.tolist(), d))
-
-        def relocalizes(m, depth):
-            return local and depth > 0 and m >= local_min
-
-        def histogram(idx):
-            """Class counts per (attribute, interval) of the records idx: shape (k, d, M)."""
-            flat = flat_codes[idx] + (y[idx] * dM)[:, None]
-            return np.bincount(flat.ravel(), minlength=k * dM).reshape(k, d, M)
-
         root = builder.add(np.bincount(y, minlength=k), 0)
         # (node, its records, depth, attributes split on above, class histogram, search it?)
         stack: list[tuple] = [(root, np.arange(n), 0, frozenset(), None, None)]
@@ -441,57 +425,121 @@ class ReconstructionTree(TreeClassifier):
             node, idx, depth, path, hist, search = stack.pop()
             counts = builder.counts[node]
             m = idx.size
-            if not (searchable(counts, m, depth) if search is None else search):
+            # Fig. 4 step (1) (the parent has decided it when it counted this node's histogram)
+            if not (limits.searchable(counts, m, depth) if search is None else search):
                 continue
-            if relocalizes(m, depth):
-                yi = y[idx]
-                # Local: re-reconstruct per class the attributes not split on along the path
-                for j, rc in reconstructors.items():
-                    if j in path and not self.local_path_attributes:
-                        continue  # the records got here through their own noise on j
-                    for c in range(k):
-                        rows = idx[yi == c]
-                        if rows.size < 2:
-                            continue
-                        rec = rc.from_counts(np.bincount(wbins[j][rows], minlength=rc.w_edges.size - 1))
-                        if j not in sorted_rows:
-                            sorted_rows[j] = np.argsort(W[:, j], kind="stable")
-                        codes[rows, j] = _assign_subset(W[:, j], rows, sorted_rows[j], rec.counts)
-                        flat_codes[rows, j] = codes[rows, j] + j * M
-                        self.local_log_.append((path, j, self.classes_[c], int(rows.size)))
+            if limits.relocalizes(m, depth):
+                self._reconstruct_again(idx, path, k, intervals, reconstructors, wbins)
                 hist = None  # the association changed: count again
             if hist is None:
-                hist = histogram(idx)
-            found = _best_boundary(hist, counts, m, valid_pos)
+                hist = intervals.histogram(idx)
+            # step (4): the best boundary between intervals
+            found = _best_boundary(hist, counts, m, intervals.valid_pos)
             if found is None:
                 continue
             a, p, left_counts, right_counts, n_candidates = found
             if self.pruning == "mdl" and surely_pruned(counts.tolist(), left_counts.tolist(),
                                                         right_counts.tolist(), n_candidates, d):
                 continue
+            # step (5): the records associated with intervals up to p go left
             go_left = codes[idx, a] <= p
             lidx, ridx = idx[go_left], idx[~go_left]
             lnode = builder.add(left_counts, depth + 1)
             rnode = builder.add(right_counts, depth + 1)
             builder.split_at(node, a, thresholds[a][p], n_candidates, lnode, rnode)
-            # Histogram subtraction: the children's counts sum to the parent's, so count the
-            # smaller child and subtract (integer counts: exact). Not for a child that will
-            # re-reconstruct (Local), whose association changes before its search.
-            search = [searchable(left_counts, lidx.size, depth + 1),
-                      searchable(right_counts, ridx.size, depth + 1)]
-            need = [search[0] and not relocalizes(lidx.size, depth + 1),
-                    search[1] and not relocalizes(ridx.size, depth + 1)]
-            child_hist = [None, None]
-            if any(need):
-                small = 0 if lidx.size <= ridx.size else 1
-                h_small = histogram((lidx, ridx)[small])
-                child_hist[small] = h_small
-                if need[1 - small]:
-                    child_hist[1 - small] = hist - h_small
+            search = [limits.searchable(left_counts, lidx.size, depth + 1),
+                      limits.searchable(right_counts, ridx.size, depth + 1)]
+            # a child that will reconstruct again (Local) counts its own histogram after that
+            need = [search[0] and not limits.relocalizes(lidx.size, depth + 1),
+                    search[1] and not limits.relocalizes(ridx.size, depth + 1)]
+            child_hist = intervals.children_histograms(hist, lidx, ridx, need)
             child_path = path | {a}
             stack.append((rnode, ridx, depth + 1, child_path, child_hist[1], search[1]))
             stack.append((lnode, lidx, depth + 1, child_path, child_hist[0], search[0]))
         return builder.finish_pruned(self.pruning)
+
+    def _reconstruct_again(self, idx, path, k, intervals, reconstructors, wbins) -> None:
+        """Local: reconstruct again, per class, from the records ``idx`` of a node, each
+        perturbed attribute not split on along its ``path``, and associate the records with that
+        attribute's intervals anew."""
+        yi = intervals.y[idx]
+        for j, rc in reconstructors.items():
+            if j in path and not self.local_path_attributes:
+                continue  # the records got here through their own noise on j
+            for c in range(k):
+                rows = idx[yi == c]
+                if rows.size < 2:
+                    continue
+                rec = rc.from_counts(np.bincount(wbins[j][rows], minlength=rc.w_edges.size - 1))
+                intervals.associate(j, rows, rec.counts)
+                self.local_log_.append((path, j, self.classes_[c], int(rows.size)))
+
+
+class _Limits:
+    """When a node is searched for a split, and when it reconstructs again (Local)."""
+
+    def __init__(self, min_samples: int, max_depth, mdl: bool, n_features: int, local_min):
+        self.min_samples = min_samples
+        self.max_depth = max_depth
+        self.mdl = mdl
+        self.n_features = n_features
+        self.local_min = local_min  # None unless mode="local"
+
+    def searchable(self, counts, m: int, depth: int) -> bool:
+        """Fig. 4 step (1) and the MDL shortcut: False when the node stays a leaf."""
+        if m < self.min_samples or (counts > 0).sum() <= 1 or (self.max_depth is not None and depth >= self.max_depth):
+            return False
+        return not (self.mdl and leaf_is_final(counts.tolist(), self.n_features))
+
+    def relocalizes(self, m: int, depth: int) -> bool:
+        """Local: a node below the root with at least ``local_min_records`` records."""
+        return self.local_min is not None and depth > 0 and m >= self.local_min
+
+
+class _IntervalCounts:
+    """Class counts per (attribute, interval) of a node's records, from the records'
+    association with the intervals (``codes``, updated in place by :meth:`associate`)."""
+
+    def __init__(self, W, y, k: int, codes, thresholds):
+        n, d = codes.shape
+        self.W, self.y, self.k, self.codes = W, y, k, codes
+        n_int = np.array([t.size + 1 for t in thresholds])
+        self.M = M = int(n_int.max())
+        # bin of (attribute, interval) per record; the class adds c * d * M (class-major
+        # histograms: the per-class slices hist[c] are contiguous, see _best_boundary)
+        self.flat_codes = codes + (np.arange(d) * M)[None, :]
+        self.shape = (k, d, M)
+        self.valid_pos = np.arange(M - 1)[None, :] < (n_int - 1)[:, None]   # (d, M-1) real boundaries
+        self.sorted_rows: dict[int, np.ndarray] = {}   # Local: each attribute's records in order of perturbed value
+
+    def histogram(self, idx):
+        """Class counts per (attribute, interval) of the records idx: shape (k, d, M)."""
+        k, d, M = self.shape
+        flat = self.flat_codes[idx] + (self.y[idx] * (d * M))[:, None]
+        return np.bincount(flat.ravel(), minlength=k * d * M).reshape(k, d, M)
+
+    def children_histograms(self, hist, lidx, ridx, need):
+        """The histograms of the two children (None where ``need`` is False).
+
+        Histogram subtraction: the children's counts sum to the parent's ``hist``, so count the
+        smaller child and subtract (integer counts: exact).
+        """
+        child_hist = [None, None]
+        if any(need):
+            small = 0 if lidx.size <= ridx.size else 1
+            h_small = self.histogram((lidx, ridx)[small])
+            child_hist[small] = h_small
+            if need[1 - small]:
+                child_hist[1 - small] = hist - h_small
+        return child_hist
+
+    def associate(self, j: int, rows, est) -> None:
+        """Associate the records ``rows`` with attribute j's intervals anew, from the estimated
+        counts per interval ``est`` (Sec. 4.2: by rank of perturbed value)."""
+        if j not in self.sorted_rows:
+            self.sorted_rows[j] = np.argsort(self.W[:, j], kind="stable")
+        self.codes[rows, j] = _assign_subset(self.W[:, j], rows, self.sorted_rows[j], est)
+        self.flat_codes[rows, j] = self.codes[rows, j] + j * self.M
 
 
 def _best_boundary(hist, counts, m, valid_pos):
