@@ -142,33 +142,15 @@ def main(argv=None) -> int:
         parser.error("--scheduler needs --backend dask")
     mode = args.mode or "quick"
     args.out = args.out or Path("reports") / mode
-    if args.out.exists() and not args.out.is_dir() or any(p.exists() and not p.is_dir() for p in args.out.parents):
-        return _fail(f"--out {args.out} is not a folder (a file of that name, or above it, exists)")
+    refusal = _refusal(args)
+    if refusal is not None:
+        return _fail(refusal)
 
-    from .experiments.outputs import OutputBusy, UnsafeLock, disk_fault, output_lock, staged_output
-    from .experiments.reproduce_all import ReproductionFailed
-    from .experiments.tasks import SchedulerUnreachable, WorkerDied, check_scheduler_address, execution
+    from .experiments.outputs import OutputBusy, UnsafeLock
+    from .experiments.tasks import SchedulerUnreachable, WorkerDied
 
-    if args.scheduler is not None:
-        try:  # an address that can never work is refused before the output folder is touched
-            check_scheduler_address(args.scheduler)
-        except SchedulerUnreachable as exc:
-            return _fail(str(exc))
-    failed = None
     try:
-        # one run per output folder; the files are staged inside it and moved in when complete
-        with output_lock(args.out), staged_output(args.out) as stage, \
-                execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                          timeout=args.timeout):
-            try:
-                if args.name == "all":
-                    from .experiments.reproduce_all import reproduce_all
-
-                    reproduce_all(mode=mode, out_dir=stage, seed=args.seed, fresh=args.fresh)
-                else:
-                    _run_one(args.name, mode, stage, args.seed, fresh=args.fresh)
-            except ReproductionFailed as exc:  # its report is still published
-                failed = exc
+        failed = _reproduce(args, mode)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished tasks are kept in {checkpoint_folder(args.out)}; "
               "run the same command again to resume (--fresh to start over)", file=sys.stderr)
@@ -176,19 +158,69 @@ def main(argv=None) -> int:
     except (OutputBusy, UnsafeLock, SchedulerUnreachable, WorkerDied) as exc:
         return _fail(exc)
     except OSError as exc:
-        fault = disk_fault(exc)
-        if fault is None:
-            if exc.filename is None:
-                raise
-            # a file-system fault on one path (e.g. a file where the checkpoint folder belongs)
-            return _fail(f"cannot use {exc.filename}: {exc.strerror or exc}; {args.out} was left as it was")
-        where = fault.filename or args.out
-        return _fail(f"cannot write {where}: {fault.strerror} [Errno {fault.errno}]; {args.out} was "
-                     "left as it was (finished tasks are kept in its .checkpoints when it is writable); "
-                     "free some space or choose a writable --out, then run the same command again")
+        message = _file_system_fault(exc, args.out)
+        if message is None:
+            raise
+        return _fail(message)
     if failed is not None:
         return _fail(failed)
     return 0
+
+
+def _refusal(args) -> str | None:
+    """Why the run cannot start, found before the output folder is touched; None if it can."""
+    out = args.out
+    if out.exists() and not out.is_dir() or any(p.exists() and not p.is_dir() for p in out.parents):
+        return f"--out {out} is not a folder (a file of that name, or above it, exists)"
+    if args.scheduler is None:
+        return None
+    from .experiments.tasks import SchedulerUnreachable, check_scheduler_address
+
+    try:  # an address that can never work (e.g. no port)
+        check_scheduler_address(args.scheduler)
+    except SchedulerUnreachable as exc:
+        return str(exc)
+    return None
+
+
+def _reproduce(args, mode: str):
+    """Run the reproduction(s) into a staged copy of ``--out``; the ReproductionFailed of a
+    reproduction that raised (its report is still published), else None."""
+    from .experiments.outputs import output_lock, staged_output
+    from .experiments.reproduce_all import ReproductionFailed
+    from .experiments.tasks import execution
+
+    # one run per output folder; the files are staged inside it and moved in when complete
+    with output_lock(args.out), staged_output(args.out) as stage, \
+            execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                      timeout=args.timeout):
+        try:
+            if args.name == "all":
+                from .experiments.reproduce_all import reproduce_all
+
+                reproduce_all(mode=mode, out_dir=stage, seed=args.seed, fresh=args.fresh)
+            else:
+                _run_one(args.name, mode, stage, args.seed, fresh=args.fresh)
+        except ReproductionFailed as exc:  # its report is still published
+            return exc
+    return None
+
+
+def _file_system_fault(exc: OSError, out: Path) -> str | None:
+    """The one-line message for a file-system fault during a run into ``out``; None for an
+    OSError that is not one (it is a bug, and keeps its traceback)."""
+    from .experiments.outputs import disk_fault
+
+    fault = disk_fault(exc)
+    if fault is None:
+        if exc.filename is None:
+            return None
+        # a file-system fault on one path (e.g. a file where the checkpoint folder belongs)
+        return f"cannot use {exc.filename}: {exc.strerror or exc}; {out} was left as it was"
+    where = fault.filename or out
+    return (f"cannot write {where}: {fault.strerror} [Errno {fault.errno}]; {out} was "
+            "left as it was (finished tasks are kept in its .checkpoints when it is writable); "
+            "free some space or choose a writable --out, then run the same command again")
 
 
 if __name__ == "__main__":

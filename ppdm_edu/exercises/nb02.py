@@ -131,38 +131,49 @@ def judge_02_5(answer) -> Verdict:
             return Verdict(False, str(error))
         if not np.array_equal(prior, original):
             return Verdict(False, "bayes_step changes the prior in place: return a new array.")
-        got = np.asarray(got, dtype=float) if np.isrealobj(got) else np.full(1, np.nan)
-        if got.shape != prior.shape:
-            return Verdict(False, f"bayes_step must return one probability per interval (shape {prior.shape}); "
-                                  f"got shape {got.shape}.")
-        if not np.isfinite(got).all():
-            return Verdict(False, "bayes_step returned values that are not finite (NaN or infinite): is a "
-                                  "denominator zero?")
-        ref = reference(w, midpoints, prior, pdf)
-        if np.allclose(got, ref, rtol=0, atol=1e-9):
-            continue
-        like = pdf(w[:, None] - midpoints[None, :])
-        flipped = pdf(midpoints[None, :] - w[:, None])
-        post = flipped * prior
-        if np.allclose(got, (post / post.sum(axis=1, keepdims=True)).mean(axis=0), atol=1e-9):
-            return Verdict(False, "the noise is y = w − x: evaluate its density at w_i − a, not at a − w_i (the two "
-                                  "differ when the noise is not symmetric).")
-        if np.allclose(got, (like / like.sum(axis=1, keepdims=True)).mean(axis=0), atol=1e-9):
-            return Verdict(False, "Bayes' rule weights each interval by the current estimate (the prior): the "
-                                  "update leaves it out.")
-        joint = (like * prior).sum(axis=0)
-        if np.allclose(got, joint / joint.sum(), atol=1e-9):
-            return Verdict(False, "each record's posterior must be normalised over the intervals (Bayes' rule's "
-                                  "denominator, one per record) before the average; normalising the sum once is "
-                                  "not the same.")
-        if abs(got.sum() - 1) > 1e-6 or (got < -1e-12).any():
-            return Verdict(False, f"not a distribution: the result sums to {got.sum():.4g}"
-                                  + (" and has negative entries" if (got < -1e-12).any() else "")
-                                  + "; average the records' posteriors (each sums to 1) instead of adding them.")
-        return Verdict(False, "a distribution, but not one step of the update: check the per-record posterior "
-                              "f_Y(w_i − a) Pr(a) / Σ_b f_Y(w_i − b) Pr(b) and the average over the records.")
+        hint = _bayes_step_hint(got, reference, w, midpoints, prior, pdf)
+        if hint is not None:
+            return Verdict(False, hint)
     return Verdict(True, "it matches the reference update on hidden data, with a noise that is not symmetric; "
                          "repeating it is notebook 02's reconstruction.")
+
+
+def _bayes_step_hint(got, reference, w, midpoints, prior, pdf) -> str | None:
+    """None when ``got`` is the reference update on this hidden case; else the hint."""
+    got = np.asarray(got, dtype=float) if np.isrealobj(got) else np.full(1, np.nan)
+    if got.shape != prior.shape:
+        return (f"bayes_step must return one probability per interval (shape {prior.shape}); "
+                f"got shape {got.shape}.")
+    if not np.isfinite(got).all():
+        return "bayes_step returned values that are not finite (NaN or infinite): is a denominator zero?"
+    if np.allclose(got, reference(w, midpoints, prior, pdf), rtol=0, atol=1e-9):
+        return None
+    return _bayes_step_mistake(got, w, midpoints, prior, pdf)
+
+
+def _bayes_step_mistake(got, w, midpoints, prior, pdf) -> str:
+    """The hint for a finite update of the right shape that is not the reference: a known slip
+    (each one recomputed here and compared), else what kind of wrong it is."""
+    like = pdf(w[:, None] - midpoints[None, :])
+    flipped = pdf(midpoints[None, :] - w[:, None])
+    post = flipped * prior
+    if np.allclose(got, (post / post.sum(axis=1, keepdims=True)).mean(axis=0), atol=1e-9):
+        return ("the noise is y = w − x: evaluate its density at w_i − a, not at a − w_i (the two "
+                "differ when the noise is not symmetric).")
+    if np.allclose(got, (like / like.sum(axis=1, keepdims=True)).mean(axis=0), atol=1e-9):
+        return ("Bayes' rule weights each interval by the current estimate (the prior): the "
+                "update leaves it out.")
+    joint = (like * prior).sum(axis=0)
+    if np.allclose(got, joint / joint.sum(), atol=1e-9):
+        return ("each record's posterior must be normalised over the intervals (Bayes' rule's "
+                "denominator, one per record) before the average; normalising the sum once is "
+                "not the same.")
+    if abs(got.sum() - 1) > 1e-6 or (got < -1e-12).any():
+        return (f"not a distribution: the result sums to {got.sum():.4g}"
+                + (" and has negative entries" if (got < -1e-12).any() else "")
+                + "; average the records' posteriors (each sums to 1) instead of adding them.")
+    return ("a distribution, but not one step of the update: check the per-record posterior "
+            "f_Y(w_i − a) Pr(a) / Σ_b f_Y(w_i − b) Pr(b) and the average over the records.")
 
 
 EXERCISES = (

@@ -251,11 +251,7 @@ def _judge_warner_randomize(randomize) -> str | None:
 def _judge_warner_estimate(estimate) -> str | None:
     """None when the estimator is Warner's unbiased estimate on every hidden case; else the hint."""
     _, reference = warner_reference()
-    cases = [(_warner_case(pi, theta, n, k)[1], theta) for k, (pi, theta, n) in enumerate(WARNER_CASES)]
-    low = np.zeros(2000, dtype=int)
-    low[:500] = 1  # a share of 0.25 at θ = 0.7: the unbiased estimate is negative
-    cases.append((low, 0.7))
-    for reports, theta in cases:
+    for reports, theta in _warner_estimate_cases():
         got = implementations.call(estimate, "warner_estimate", reports.copy(), theta)
         if np.ndim(got) != 0 or not np.isrealobj(got) or isinstance(got, (str, bytes)):
             return f"warner_estimate must return one number (the estimated share); got {type(got).__name__}."
@@ -263,27 +259,44 @@ def _judge_warner_estimate(estimate) -> str | None:
         if not np.isfinite(got):
             return "warner_estimate returned a value that is not finite (NaN or infinite)."
         ref = float(reference(reports, theta))
-        if abs(got - ref) <= 1e-9 * max(1.0, abs(ref)):
-            continue
-        share = float(np.mean(reports))
-
-        def same(value: float, got: float = got) -> bool:
-            return abs(got - value) <= 1e-9 * max(1.0, abs(value))
-        if same(share):
-            return ("biased: that is the share of 'yes' reports, pulled towards 1/2 by the device; undo the device "
-                    "by solving E[share] = θπ + (1 − θ)(1 − π) for π.")
-        if same((share - theta) / (1 - 2 * theta)):
-            return "the wrong θ: the estimate uses θ and 1 − θ swapped (θ is the probability of a truthful answer)."
-        if same(min(1.0, max(0.0, ref))):
-            return ("clipped to [0, 1]: clipping makes the estimate biased near 0 and 1; the exercise asks for the "
-                    "unbiased estimate, which may fall outside [0, 1] in a small survey.")
-        if same((share - (1 - theta)) / abs(2 * theta - 1)):
-            return ("biased for θ < 1/2: divide by 2θ − 1 itself (negative there), not by its absolute value.")
-        if same(ref * len(reports)) or same((np.sum(reports) - (1 - theta)) / (2 * theta - 1)):
-            return "that is on the scale of counts: the estimate is a share, from the share of 'yes' reports."
-        return ("biased: averaged over many surveys this estimate is not the true share; solve "
-                "E[share] = θπ + (1 − θ)(1 − π) for π.")
+        if not _same(got, ref):
+            return _warner_estimate_mistake(got, reports, theta, ref)
     return None
+
+
+def _warner_estimate_cases() -> list:
+    """Hidden surveys (reports, θ): the reference device on :data:`WARNER_CASES`, and one survey
+    whose unbiased estimate is negative."""
+    cases = [(_warner_case(pi, theta, n, k)[1], theta) for k, (pi, theta, n) in enumerate(WARNER_CASES)]
+    low = np.zeros(2000, dtype=int)
+    low[:500] = 1  # a share of 0.25 at θ = 0.7: the unbiased estimate is negative
+    cases.append((low, 0.7))
+    return cases
+
+
+def _same(got: float, value: float) -> bool:
+    """Equal to 1e-9, relative to the value (absolute below 1)."""
+    return abs(got - value) <= 1e-9 * max(1.0, abs(value))
+
+
+def _warner_estimate_mistake(got: float, reports, theta: float, ref: float) -> str:
+    """The hint for an estimate that is not the unbiased one (``ref``): a known slip (each one
+    recomputed here and compared), else "biased"."""
+    share = float(np.mean(reports))
+    if _same(got, share):
+        return ("biased: that is the share of 'yes' reports, pulled towards 1/2 by the device; undo the device "
+                "by solving E[share] = θπ + (1 − θ)(1 − π) for π.")
+    if _same(got, (share - theta) / (1 - 2 * theta)):
+        return "the wrong θ: the estimate uses θ and 1 − θ swapped (θ is the probability of a truthful answer)."
+    if _same(got, min(1.0, max(0.0, ref))):
+        return ("clipped to [0, 1]: clipping makes the estimate biased near 0 and 1; the exercise asks for the "
+                "unbiased estimate, which may fall outside [0, 1] in a small survey.")
+    if _same(got, (share - (1 - theta)) / abs(2 * theta - 1)):
+        return ("biased for θ < 1/2: divide by 2θ − 1 itself (negative there), not by its absolute value.")
+    if _same(got, ref * len(reports)) or _same(got, (np.sum(reports) - (1 - theta)) / (2 * theta - 1)):
+        return "that is on the scale of counts: the estimate is a share, from the share of 'yes' reports."
+    return ("biased: averaged over many surveys this estimate is not the true share; solve "
+            "E[share] = θπ + (1 − θ)(1 − π) for π.")
 
 
 def judge_03_5(answer) -> Verdict:

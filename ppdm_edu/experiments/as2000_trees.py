@@ -204,12 +204,7 @@ def _accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     functions = _check_choice(functions, FUNCTIONS, "functions")
     noises = _check_choice([str(k).lower() for k in noises], tuple(NOISE_KINDS), "noises")
     algorithms = _check_choice(algorithms, ALGORITHMS, "algorithms")
-    privacy = tuple(privacy)
-    if not privacy:
-        raise ValueError("privacy is empty; give levels such as (0.25, 1.0)")
-    for level in privacy:
-        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < float(level) < np.inf:
-            raise ValueError(f"privacy levels must be numbers > 0 (1.0 = 100 %), got {level!r}")
+    privacy = _check_privacy_levels(privacy)
     n_train = _check_count(n_train, "n_train", 2)
     n_test = _check_count(n_test, "n_test", 1)
     runs = check_integer(runs, "runs", minimum=1, maximum=1000)   # bounded work
@@ -217,23 +212,31 @@ def _accuracy_tasks(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     seed = _check_count(seed, "seed", 0)
     local_min_records = _check_count(local_min_records, "local_min_records", 2)
     common = dict(seed=seed, n_train=n_train, n_test=n_test, balanced=bool(balanced))
+    # Original does not see the noise: one tree per (function, run); the others one per setting too
+    on_perturbed = [a for a in algorithms if a != "original"]
     tasks = []
     for f in functions:
         for run in range(runs):
             if "original" in algorithms:
                 tasks.append(Task(("as2000", "original", f, run), original_task,
                                   dict(common, function=f, run=run), cost=_COST["original"] * n_train / 1e5))
-            for kind in noises:
-                for level in privacy:
-                    for algorithm in algorithms:
-                        if algorithm == "original":
-                            continue
-                        tasks.append(Task(
-                            ("as2000", algorithm, f, run, kind, float(level)), perturbed_task,
-                            dict(common, function=f, run=run, kind=kind, privacy=float(level),
-                                 algorithm=algorithm, local_min_records=local_min_records),
-                            cost=_COST[algorithm] * n_train / 1e5))
+            tasks += [Task(("as2000", algorithm, f, run, kind, float(level)), perturbed_task,
+                           dict(common, function=f, run=run, kind=kind, privacy=float(level),
+                                algorithm=algorithm, local_min_records=local_min_records),
+                           cost=_COST[algorithm] * n_train / 1e5)
+                      for kind in noises for level in privacy for algorithm in on_perturbed]
     return tasks
+
+
+def _check_privacy_levels(privacy) -> tuple:
+    """The privacy levels as a tuple, if there is at least one and each is a number > 0."""
+    privacy = tuple(privacy)
+    if not privacy:
+        raise ValueError("privacy is empty; give levels such as (0.25, 1.0)")
+    for level in privacy:
+        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < float(level) < np.inf:
+            raise ValueError(f"privacy levels must be numbers > 0 (1.0 = 100 %), got {level!r}")
+    return privacy
 
 
 def _rows_from_results(tasks, results, noises, privacy) -> pd.DataFrame:
@@ -517,15 +520,27 @@ def check_claims(s: pd.DataFrame) -> list[Comparison]:
     >>> [(c.experiment, c.verdict) for c in check_claims(s)]
     [('§5.2 claim', 'reproduced')]
     """
-    out = []
+    get = functools.partial(_mean_only, s)
     functions = sorted(s["function"].unique())
     noises = sorted(s["noise"].unique())
     levels = sorted(s["privacy"].unique())
+    out = _claims_close_at_low_privacy(get, functions, noises, levels)
+    if any(np.isclose(levels, 1.0)):
+        out += _claims_within_limits_at_full_privacy(get, functions, noises)
+        out += _claim_local_beats_byclass(get, functions, noises)
+        out += _claim_global_worse(get, functions, noises)
+        out += _claims_uniform_hurts_more(get, functions, noises, levels)
+    return out
 
-    def get(f, kind, level, algorithm):
-        return _mean(s, f, kind, level, algorithm)[0]
 
-    # Sec. 5.2: "ByClass and Local ... very close to [Original] at 25 % and 50 % privacy"
+def _mean_only(s, f, kind, level, algorithm):
+    """The mean accuracy (%) of one setting in ``s``, None if ``s`` has no row for it."""
+    return _mean(s, f, kind, level, algorithm)[0]
+
+
+def _claims_close_at_low_privacy(get, functions, noises, levels) -> list[Comparison]:
+    """Sec. 5.2: "ByClass and Local ... very close to [Original]" at 25 % and 50 % privacy."""
+    out = []
     for level in [lv for lv in levels if np.isclose(lv, 0.25) or np.isclose(lv, 0.5)]:
         gaps = []
         for f in functions:
@@ -534,70 +549,100 @@ def check_claims(s: pd.DataFrame) -> list[Comparison]:
                     o, a = get(f, kind, level, "original"), get(f, kind, level, alg)
                     if o is not None and a is not None:
                         gaps.append((o - a, f, kind, alg))
-        if gaps:
-            worst = max(gaps)
-            out.append(Comparison(
-                experiment="§5.2 claim", item=f"{level:.0%} privacy: ByClass and Local close to Original "
-                                             "(Local only where it was run)",
-                paper="very close to Original", ours=f"largest gap {worst[0]:.1f} points (F{worst[1]}, {worst[2]}, {worst[3]})",
-                verdict="reproduced" if worst[0] <= 5.0 else "not reproduced",
-                note="criterion (issue): within 5 points of Original on every function and noise",
-            ))
-    if any(np.isclose(levels, 1.0)):
-        for alg in ("byclass", "local"):
-            for kind in noises:
-                parts, ok = [], True
-                for f in functions:
-                    o, a = get(f, kind, 1.0, "original"), get(f, kind, 1.0, alg)
-                    if o is None or a is None:
-                        continue
-                    limit = 15.0 if f in (2, 3) else 5.0
-                    ok &= (o - a) <= limit
-                    parts.append(f"F{f} {o - a:.1f}")
-                if parts:
-                    out.append(Comparison(
-                        experiment="§5.2 claim",
-                        item=f"100 % privacy, {_LABEL[alg]} ({kind}): within 5 points of Original on F1, F4, F5, 15 on F2, F3",
-                        paper="within 5 % / 15 % (absolute)", ours="gap: " + ", ".join(parts),
-                        verdict="reproduced" if ok else "not reproduced",
-                    ))
-        diffs = [get(f, k, 1.0, "local") - get(f, k, 1.0, "byclass") for f in functions for k in noises
-                 if get(f, k, 1.0, "local") is not None and get(f, k, 1.0, "byclass") is not None]
-        if diffs:
-            mean_diff = float(np.mean(diffs))
-            out.append(Comparison(
-                experiment="§6 claim", item="100 % privacy: Local marginally better than ByClass",
-                paper="marginally better", ours=f"Local − ByClass = {mean_diff:+.2f} points on average "
-                f"(range {min(diffs):+.1f} .. {max(diffs):+.1f})",
-                verdict="reproduced" if 0.0 <= mean_diff <= 5.0 else "not reproduced",
-                note="criterion (ours): mean difference over functions and noises in [0, 5] points",
-            ))
-        glob = [(get(f, k, 1.0, "byclass") - get(f, k, 1.0, "global")) for f in functions for k in noises
-                if get(f, k, 1.0, "global") is not None and get(f, k, 1.0, "byclass") is not None]
-        if glob:
-            out.append(Comparison(
-                experiment="§5.2 claim", item="100 % privacy: Global worse than ByClass overall",
-                paper="Global performs worse", ours=f"ByClass − Global = {np.mean(glob):+.2f} points on average",
-                verdict="reproduced" if np.mean(glob) > 0 else "not reproduced",
-            ))
-        if set(noises) == {"gaussian", "uniform"}:
-            for level in [lv for lv in levels if lv >= 1.0 - 1e-9]:
-                rg = [get(f, "gaussian", level, "randomized") for f in functions]
-                ru = [get(f, "uniform", level, "randomized") for f in functions]
-                bg = [get(f, "gaussian", level, "byclass") for f in functions]
-                bu = [get(f, "uniform", level, "byclass") for f in functions]
-                if None in rg + ru + bg + bu:
+        if not gaps:
+            continue
+        worst = max(gaps)
+        out.append(Comparison(
+            experiment="§5.2 claim", item=f"{level:.0%} privacy: ByClass and Local close to Original "
+                                         "(Local only where it was run)",
+            paper="very close to Original", ours=f"largest gap {worst[0]:.1f} points (F{worst[1]}, {worst[2]}, {worst[3]})",
+            verdict="reproduced" if worst[0] <= 5.0 else "not reproduced",
+            note="criterion (issue): within 5 points of Original on every function and noise",
+        ))
+    return out
+
+
+def _claims_within_limits_at_full_privacy(get, functions, noises) -> list[Comparison]:
+    """Sec. 5.2: at 100 % privacy ByClass and Local stay within 5 points of Original on F1, F4
+    and F5, within 15 on F2 and F3 (one claim per algorithm and noise)."""
+    out = []
+    for alg in ("byclass", "local"):
+        for kind in noises:
+            parts, ok = [], True
+            for f in functions:
+                o, a = get(f, kind, 1.0, "original"), get(f, kind, 1.0, alg)
+                if o is None or a is None:
                     continue
-                before = float(np.mean(rg) - np.mean(ru))
-                after = float(np.mean(bg) - np.mean(bu))
+                limit = 15.0 if f in (2, 3) else 5.0
+                ok &= (o - a) <= limit
+                parts.append(f"F{f} {o - a:.1f}")
+            if parts:
                 out.append(Comparison(
-                    experiment="§5.3 claim",
-                    item=f"{level:.0%} privacy: Uniform hurts far more than Gaussian before correction, about the same after",
-                    paper="much larger degradation before, comparable after",
-                    ours=f"Gaussian − Uniform: Randomized {before:+.1f}, ByClass {after:+.1f} points",
-                    verdict="reproduced" if before > 5.0 and abs(after) < before / 2 else "not reproduced",
-                    note="criterion (ours): Randomized gap > 5 points and ByClass gap < half of it",
+                    experiment="§5.2 claim",
+                    item=f"100 % privacy, {_LABEL[alg]} ({kind}): within 5 points of Original on F1, F4, F5, 15 on F2, F3",
+                    paper="within 5 % / 15 % (absolute)", ours="gap: " + ", ".join(parts),
+                    verdict="reproduced" if ok else "not reproduced",
                 ))
+    return out
+
+
+def _gaps_at_full_privacy(get, functions, noises, better, worse) -> list[float]:
+    """``better`` − ``worse`` (accuracy points) at 100 % privacy, for every function and noise
+    where both were run."""
+    return [get(f, k, 1.0, better) - get(f, k, 1.0, worse) for f in functions for k in noises
+            if get(f, k, 1.0, better) is not None and get(f, k, 1.0, worse) is not None]
+
+
+def _claim_local_beats_byclass(get, functions, noises) -> list[Comparison]:
+    """Sec. 6: Local is marginally better than ByClass at 100 % privacy."""
+    diffs = _gaps_at_full_privacy(get, functions, noises, "local", "byclass")
+    if not diffs:
+        return []
+    mean_diff = float(np.mean(diffs))
+    return [Comparison(
+        experiment="§6 claim", item="100 % privacy: Local marginally better than ByClass",
+        paper="marginally better", ours=f"Local − ByClass = {mean_diff:+.2f} points on average "
+        f"(range {min(diffs):+.1f} .. {max(diffs):+.1f})",
+        verdict="reproduced" if 0.0 <= mean_diff <= 5.0 else "not reproduced",
+        note="criterion (ours): mean difference over functions and noises in [0, 5] points",
+    )]
+
+
+def _claim_global_worse(get, functions, noises) -> list[Comparison]:
+    """Sec. 5.2: Global performs worse than ByClass overall at 100 % privacy."""
+    glob = _gaps_at_full_privacy(get, functions, noises, "byclass", "global")
+    if not glob:
+        return []
+    return [Comparison(
+        experiment="§5.2 claim", item="100 % privacy: Global worse than ByClass overall",
+        paper="Global performs worse", ours=f"ByClass − Global = {np.mean(glob):+.2f} points on average",
+        verdict="reproduced" if np.mean(glob) > 0 else "not reproduced",
+    )]
+
+
+def _claims_uniform_hurts_more(get, functions, noises, levels) -> list[Comparison]:
+    """Sec. 5.3: at 100 % privacy and above, uniform noise hurts Randomized far more than Gaussian
+    noise, but after reconstruction (ByClass) the two are comparable."""
+    if set(noises) != {"gaussian", "uniform"}:
+        return []
+    out = []
+    for level in [lv for lv in levels if lv >= 1.0 - 1e-9]:
+        rg = [get(f, "gaussian", level, "randomized") for f in functions]
+        ru = [get(f, "uniform", level, "randomized") for f in functions]
+        bg = [get(f, "gaussian", level, "byclass") for f in functions]
+        bu = [get(f, "uniform", level, "byclass") for f in functions]
+        if None in rg + ru + bg + bu:
+            continue
+        before = float(np.mean(rg) - np.mean(ru))
+        after = float(np.mean(bg) - np.mean(bu))
+        out.append(Comparison(
+            experiment="§5.3 claim",
+            item=f"{level:.0%} privacy: Uniform hurts far more than Gaussian before correction, about the same after",
+            paper="much larger degradation before, comparable after",
+            ours=f"Gaussian − Uniform: Randomized {before:+.1f}, ByClass {after:+.1f} points",
+            verdict="reproduced" if before > 5.0 and abs(after) < before / 2 else "not reproduced",
+            note="criterion (ours): Randomized gap > 5 points and ByClass gap < half of it",
+        ))
     return out
 
 

@@ -340,10 +340,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
     checkpoint, fresh = check_bool(checkpoint, "checkpoint"), check_bool(fresh, "fresh")
     progress = None if progress is None else check_bool(progress, "progress")
     n_jobs = None if n_jobs is None else check_jobs(n_jobs)
-    names = list(REPRODUCTIONS) if names is None else list(names)
-    unknown = [n for n in names if n not in REPRODUCTIONS]
-    if unknown:
-        raise ValueError(f"unknown reproduction(s) {unknown}; choose from: {', '.join(REPRODUCTIONS)}")
+    names = _check_names(names)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     progress = echo if progress is None else progress
@@ -354,17 +351,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
 
     start_all = time.perf_counter()
     # 1. every reproduction's tasks, in one list (a reproduction whose planning fails is reported)
-    all_tasks: list = []
-    planned, errors, spans = {}, {}, {}
-    for name in names:
-        try:
-            tasks = list(load(name).plan(mode=mode, seed=seed))
-        except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
-            errors[name] = traceback.format_exc()
-            continue
-        spans[name] = (len(all_tasks), len(all_tasks) + len(tasks))
-        planned[name] = tasks
-        all_tasks += tasks
+    all_tasks, planned, spans, errors = _plan_all(names, mode, seed)
     say(f"{len(all_tasks)} tasks of {len(planned)} reproduction(s) ({mode}); "
         f"checkpoints in {checkpoint_folder(out_dir) if checkpoint else '(none)'}")
     # 2. one pool, one progress bar; a failing task marks its reproduction failed
@@ -376,32 +363,7 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
         if name in errors:
             outcome = RunOutcome(name, None, 0.0, error=errors[name])
         else:
-            lo, hi = spans[name]
-            results = done.results[lo:hi]
-            compute = float(sum(done.seconds[lo:hi]))
-            failed = [r for r in results if isinstance(r, TaskFailed)]
-            start = time.perf_counter()
-            try:
-                if failed:
-                    raise RuntimeError(f"{len(failed)} task(s) of {name} failed; the first "
-                                       f"({'/'.join(map(str, failed[0].key))}):\n{failed[0].error}")
-                rep = load(name).assemble(mode=mode, out_dir=out_dir, seed=seed, tasks=planned[name],
-                                          results=results)
-                if not isinstance(rep, Reproduction):
-                    raise TypeError(f"{name}.assemble returned {type(rep).__name__}, expected Reproduction")
-                seconds = compute + time.perf_counter() - start
-                mine = {tuple(t.key) for t in planned[name]}
-                rep = with_task_counts(rep, TaskRun(results=results,
-                                                    computed=tuple(k for k in done.computed if k in mine),
-                                                    resumed=tuple(k for k in done.resumed if k in mine)))
-                rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
-                (out_dir / f"{name}.md").write_text(rep.to_markdown())
-                outcome = RunOutcome(name, rep, seconds)
-            except Exception as exc:  # noqa: BLE001 - one broken reproduction must not hide the others
-                if disk_fault(exc) is not None:  # a full or read-only disk stops every reproduction
-                    raise
-                seconds = compute + time.perf_counter() - start
-                outcome = RunOutcome(name, None, seconds, error=traceback.format_exc())
+            outcome = _assemble_one(name, planned[name], done, spans[name], mode=mode, out_dir=out_dir, seed=seed)
         if not outcome.ok:
             print(f"[{name}] FAILED:\n{outcome.error}", file=sys.stderr, flush=True)
         outcomes.append(outcome)
@@ -420,3 +382,66 @@ def reproduce_all(mode: str = "quick", out_dir=Path("reports/quick"), seed: int 
         raise ReproductionFailed(f"reproduction(s) failed: {', '.join(failed_names)} (details in "
                                  f"{published_path(report)})")
     return outcomes
+
+
+def _check_names(names) -> list[str]:
+    """``names`` as a list (default: every reproduction), each one of :data:`REPRODUCTIONS`."""
+    names = list(REPRODUCTIONS) if names is None else list(names)
+    unknown = [n for n in names if n not in REPRODUCTIONS]
+    if unknown:
+        raise ValueError(f"unknown reproduction(s) {unknown}; choose from: {', '.join(REPRODUCTIONS)}")
+    return names
+
+
+def _plan_all(names, mode: str, seed: int):
+    """Every reproduction's tasks in one list.
+
+    Returns the list; each planned reproduction's tasks and its ``(start, stop)`` slice of the
+    list; and the traceback of each reproduction whose planning raised (it has no tasks).
+    """
+    all_tasks: list = []
+    planned, spans, errors = {}, {}, {}
+    for name in names:
+        try:
+            tasks = list(load(name).plan(mode=mode, seed=seed))
+        except Exception:  # noqa: BLE001 - one broken reproduction must not hide the others
+            errors[name] = traceback.format_exc()
+            continue
+        spans[name] = (len(all_tasks), len(all_tasks) + len(tasks))
+        planned[name] = tasks
+        all_tasks += tasks
+    return all_tasks, planned, spans, errors
+
+
+def _assemble_one(name: str, tasks: list, done: TaskRun, span: tuple[int, int], *, mode: str, out_dir: Path,
+                  seed: int) -> RunOutcome:
+    """One reproduction's outcome from its slice ``span`` of the run ``done``; writes ``NAME.md``.
+
+    A failed task, or an error in assembling, gives a failed outcome with the traceback; a full or
+    read-only disk raises (it would stop every reproduction).
+    """
+    lo, hi = span
+    results = done.results[lo:hi]
+    compute = float(sum(done.seconds[lo:hi]))
+    failed = [r for r in results if isinstance(r, TaskFailed)]
+    start = time.perf_counter()
+    try:
+        if failed:
+            raise RuntimeError(f"{len(failed)} task(s) of {name} failed; the first "
+                               f"({'/'.join(map(str, failed[0].key))}):\n{failed[0].error}")
+        rep = load(name).assemble(mode=mode, out_dir=out_dir, seed=seed, tasks=tasks, results=results)
+        if not isinstance(rep, Reproduction):
+            raise TypeError(f"{name}.assemble returned {type(rep).__name__}, expected Reproduction")
+        seconds = compute + time.perf_counter() - start
+        mine = {tuple(t.key) for t in tasks}
+        rep = with_task_counts(rep, TaskRun(results=results,
+                                            computed=tuple(k for k in done.computed if k in mine),
+                                            resumed=tuple(k for k in done.resumed if k in mine)))
+        rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
+        (out_dir / f"{name}.md").write_text(rep.to_markdown())
+        return RunOutcome(name, rep, seconds)
+    except Exception as exc:  # noqa: BLE001 - one broken reproduction must not hide the others
+        if disk_fault(exc) is not None:  # a full or read-only disk stops every reproduction
+            raise
+        seconds = compute + time.perf_counter() - start
+        return RunOutcome(name, None, seconds, error=traceback.format_exc())

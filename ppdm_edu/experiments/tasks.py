@@ -487,28 +487,9 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     if n_jobs is not None:
         n_jobs = check_jobs(n_jobs)
     fresh, progress = check_bool(fresh, "fresh"), check_bool(progress, "progress")
-    tasks = list(tasks)
-    bad = [t for t in tasks if not isinstance(t, Task)]
-    if bad:
-        raise TypeError(f"tasks must be Task objects, got {type(bad[0]).__name__}")
+    tasks = _check_tasks(tasks)
     store = _Checkpoints(checkpoint_dir) if checkpoint_dir is not None else None
-    results: list = [None] * len(tasks)
-    first: dict[str, int] = {}          # fingerprint -> first task with it
-    same_as: dict[int, int] = {}        # duplicate task -> the task computed for it
-    todo, resumed = [], []
-    for i, task in enumerate(tasks):
-        fp = task.fingerprint()
-        if fp in first:
-            same_as[i] = first[fp]
-            continue
-        first[fp] = i
-        if store is not None and not fresh:
-            found, value = store.load(task)
-            if found:
-                results[i] = value
-                resumed.append(i)
-                continue
-        todo.append(i)
+    results, todo, resumed, same_as = _resume_or_schedule(tasks, store, fresh)
 
     from joblib import Parallel, delayed, effective_n_jobs
     from tqdm.auto import tqdm
@@ -518,19 +499,20 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
         # the bar has no monitor thread (tqdm would try one, fail and warn); same results
         n_jobs, tqdm.monitor_interval = 1, 0
     workers = effective_n_jobs(n_jobs)
-    computed, failed = [], []
+    computed: list[int] = []
+    failed: list[int] = []
     seconds = [0.0] * len(tasks)
-    with tqdm(total=len(first), initial=len(resumed), desc=desc, unit="task", disable=not progress,
+    distinct = len(tasks) - len(same_as)
+    with tqdm(total=distinct, initial=len(resumed), desc=desc, unit="task", disable=not progress,
               smoothing=0.05) as bar:
         if todo:
             todo.sort(key=lambda i: -tasks[i].cost)   # stable: equal costs keep their order
             calls = (delayed(_call)(i, tasks[i], workers != 1, errors == "keep") for i in todo)
             # results come back as they finish: the bar moves and each one is saved at once, so
             # an interrupt (KeyboardInterrupt stops the workers) loses only the running tasks
-            try:
+            with _worker_death_reported(store, lambda: len(computed) + len(resumed)):
                 for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
-                    results[i] = value
-                    seconds[i] = secs
+                    results[i], seconds[i] = value, secs
                     if isinstance(value, TaskFailed):
                         failed.append(i)
                     else:
@@ -538,19 +520,69 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
                         if store is not None:
                             store.save(tasks[i], value)
                     bar.update()
-            except Exception as exc:
-                if type(exc).__name__ != "TerminatedWorkerError":   # loky's; joblib re-exports it
-                    raise
-                kept = (f"the {len(computed) + len(resumed)} finished tasks are kept in {store.folder}: "
-                        "run the same command again to resume" if store is not None
-                        else "no checkpoints were kept (checkpoint_dir=None)")
-                raise WorkerDied(f"a worker process died while running tasks (killed, or out of "
-                                 f"memory); {kept}") from exc
     for i, j in same_as.items():
         results[i] = results[j]
     keys = lambda idx: tuple(tuple(tasks[i].key) for i in sorted(idx))  # noqa: E731
     return TaskRun(results=results, computed=keys(computed), resumed=keys(resumed), failed=keys(failed),
                    seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else ())
+
+
+def _check_tasks(tasks) -> list[Task]:
+    """``tasks`` as a list, if every one is a :class:`Task`."""
+    tasks = list(tasks)
+    bad = [t for t in tasks if not isinstance(t, Task)]
+    if bad:
+        raise TypeError(f"tasks must be Task objects, got {type(bad[0]).__name__}")
+    return tasks
+
+
+def _resume_or_schedule(tasks: list[Task], store: _Checkpoints | None, fresh: bool):
+    """What each task needs: nothing (a duplicate of an earlier task), its checkpoint, or a run.
+
+    Returns
+    -------
+    results : list
+        One slot per task, filled for the tasks resumed from a checkpoint.
+    todo : list of int
+        The tasks to run.
+    resumed : list of int
+        The tasks read from a checkpoint.
+    same_as : dict of int to int
+        Each duplicate task (same fingerprint) and the earlier task whose result it takes.
+    """
+    results: list = [None] * len(tasks)
+    first: dict[str, int] = {}          # fingerprint -> first task with it
+    same_as: dict[int, int] = {}
+    todo, resumed = [], []
+    for i, task in enumerate(tasks):
+        fp = task.fingerprint()
+        if fp in first:
+            same_as[i] = first[fp]
+            continue
+        first[fp] = i
+        found, value = store.load(task) if store is not None and not fresh else (False, None)
+        if found:
+            results[i] = value
+            resumed.append(i)
+        else:
+            todo.append(i)
+    return results, todo, resumed, same_as
+
+
+@contextlib.contextmanager
+def _worker_death_reported(store: _Checkpoints | None, n_finished: Callable[[], int]):
+    """A worker process that dies (loky's TerminatedWorkerError) becomes one :class:`WorkerDied`
+    saying what was kept; ``n_finished()`` counts the finished tasks when it happens."""
+    try:
+        yield
+    except Exception as exc:
+        if type(exc).__name__ != "TerminatedWorkerError":   # loky's; joblib re-exports it
+            raise
+        kept = (f"the {n_finished()} finished tasks are kept in {store.folder}: "
+                "run the same command again to resume" if store is not None
+                else "no checkpoints were kept (checkpoint_dir=None)")
+        raise WorkerDied(f"a worker process died while running tasks (killed, or out of "
+                         f"memory); {kept}") from exc
 
 
 def max_jobs() -> int:
