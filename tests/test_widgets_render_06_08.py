@@ -3,7 +3,7 @@ exactly what a new panel shows: pictures (PNG pixels) and alt texts, in both sty
 
 What changed for speed: the titles are fixed at ``y = 1.0`` (:func:`~ppdm_edu.widgets.panel.
 pin_title`, matplotlib no longer measures the tick labels at every draw to place them), the
-x-axis labels are fixed where the first draw put them (:func:`~ppdm_edu.widgets.panel.
+x-axis labels and the empty labels are fixed where the first draw put them (:func:`~ppdm_edu.widgets.panel.
 measure_tick_labels_once`), and the notebook 06 panel computes the other noise kind ahead. These tests check that the pictures stay
 those of new panels, and that a fixed title is where matplotlib's own search puts it.
 """
@@ -165,3 +165,25 @@ def test_x_labels_stay_where_matplotlib_places_them_at_every_setting(key, lectur
                 assert a.xaxis.label.get_window_extent(ra).bounds == \
                     b.xaxis.label.get_window_extent(rb).bounds, (key, state)
         assert same_picture(moved.image.value, fresh.image.value), (key, state)
+
+
+def test_labels_fixed_after_the_first_draw_are_the_x_labels_and_the_empty_ones():
+    """keep_labels_placed fixes the x labels below the axes and the empty labels (they draw
+    nothing); a y label with text stays automatic, placed by the width of its tick labels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ppdm_edu.widgets._layout import keep_labels_placed, measure_tick_labels_once
+
+    figure = Figure()
+    FigureCanvasAgg(figure)
+    bars, curve = figure.subplots(1, 2)
+    bars.set_xlabel("error")                # y label left empty, as the trade-off bars'
+    curve.set_xlabel("x")
+    curve.set_ylabel("a label with text")
+    measure_tick_labels_once(figure)
+    figure.canvas.draw()
+    keep_labels_placed(figure)
+    fixed = {name: not axis._autolabelpos for name, axis in [("bars x", bars.xaxis), ("bars y", bars.yaxis),
+                                                              ("curve x", curve.xaxis), ("curve y", curve.yaxis)]}
+    assert fixed == {"bars x": True, "bars y": True, "curve x": True, "curve y": False}

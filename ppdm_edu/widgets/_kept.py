@@ -115,7 +115,7 @@ class KeptFigures:
             figure = self._new_figure()
             self.draw(figure, result)
             figure.canvas.draw()  # builds the ticks and lays out the text: what a first update pays
-            _layout.keep_x_labels_placed(figure)
+            _layout.keep_labels_placed(figure)
             self._keep(key, figure)
             self._schedule_draw_ahead(again=True)
             return True

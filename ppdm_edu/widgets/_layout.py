@@ -1,7 +1,7 @@
 """How a panel is laid out: controls in one wrapping row with one label width, a figure as wide
 in pixels as it is shown and no taller than one screen allows, axes placed with fixed margins
-given in font heights (no layout engine: it doubles the redraw time), titles and x-axis labels
-fixed where matplotlib first put them."""
+given in font heights (no layout engine: it doubles the redraw time), titles and the axis labels
+that cannot move fixed where matplotlib first put them."""
 from __future__ import annotations
 
 import weakref
@@ -112,22 +112,30 @@ def pin_title(ax, **kwargs) -> None:
     ax.set_title(ax.get_title(), y=1.0, **kwargs)
 
 
-# figures whose x-axis labels are fixed after their first draw (keep_x_labels_placed)
+# figures whose axis labels that cannot move are fixed after their first draw (keep_labels_placed)
 _TO_PLACE: weakref.WeakSet = weakref.WeakSet()
 
 
 def measure_tick_labels_once(figure) -> None:
-    """Have ``figure``'s x-axis labels stay, from its first draw on, where matplotlib put them.
+    """Have ``figure``'s axis labels that cannot move stay, from its first draw on, where
+    matplotlib put them.
 
     At each draw matplotlib lays out an axis' ticks and measures their labels, then places the
-    axis label by laying them out and measuring them again. Below an x axis the label's height
-    depends on the tick labels' height only (one line of the tick font), which no setting of a
-    panel changes: once matplotlib has placed it, :meth:`Axis.set_label_coords` fixes it there
-    (public API; matplotlib then skips the second measurement of that axis). The y-axis labels
-    stay automatic: their place follows the width of the tick labels, which the settings change.
+    axis label by laying them out and measuring them again. Two kinds of label cannot move
+    between two draws of a panel's figure, so once matplotlib has placed them,
+    :meth:`Axis.set_label_coords` fixes them there (public API; matplotlib then skips the second
+    measurement of that axis):
+
+    * below an x axis, the label's height depends on the tick labels' height only (one line of
+      the tick font), which no setting of a panel changes;
+    * an empty label (the mechanisms' names on the y axis of a bar chart) draws nothing, wherever
+      it is.
+
+    The other y-axis labels stay automatic: their place follows the width of the tick labels,
+    which the settings change.
 
     Call it once the axes exist; the panel fixes the labels after the figure's first draw
-    (:func:`keep_x_labels_placed`).
+    (:func:`keep_labels_placed`).
 
     Parameters
     ----------
@@ -145,7 +153,7 @@ def measure_tick_labels_once(figure) -> None:
     >>> measure_tick_labels_once(figure)
     >>> figure.canvas.draw()
     >>> placed = ax.xaxis.label.get_position()
-    >>> keep_x_labels_placed(figure)
+    >>> keep_labels_placed(figure)
     >>> _ = ax.set_xticks([0.5], ["a label\\nof two lines"])
     >>> figure.canvas.draw()
     >>> ax.xaxis.label.get_position() == placed
@@ -154,9 +162,15 @@ def measure_tick_labels_once(figure) -> None:
     _TO_PLACE.add(figure)
 
 
-def keep_x_labels_placed(figure) -> None:
-    """Fix the x-axis labels of a figure :func:`measure_tick_labels_once` named where its last
-    draw put them (nothing for other figures, nor twice).
+def _cannot_move(axis) -> bool:
+    """Whether ``axis``' label is one :func:`measure_tick_labels_once` fixes."""
+    text = axis.label.get_text()
+    return not text or (axis.axis_name == "x" and axis.get_label_position() == "bottom")
+
+
+def keep_labels_placed(figure) -> None:
+    """Fix the axis labels that cannot move (:func:`measure_tick_labels_once`) of a figure it
+    named where its last draw put them (nothing for other figures, nor twice).
 
     Parameters
     ----------
@@ -167,10 +181,11 @@ def keep_x_labels_placed(figure) -> None:
         return
     _TO_PLACE.discard(figure)
     for ax in figure.axes:
-        axis = ax.xaxis
-        if axis.label.get_text() and axis.get_label_position() == "bottom":
-            # the same point in the same coordinates (axes x, display y): the same pixels
-            axis.set_label_coords(*axis.label.get_position(), transform=axis.label.get_transform())
+        for axis in (ax.xaxis, ax.yaxis):
+            if _cannot_move(axis):
+                # the same point in the same coordinates (axes x, display y for an x axis): the
+                # same pixels
+                axis.set_label_coords(*axis.label.get_position(), transform=axis.label.get_transform())
 
 
 def slider_layout() -> widgets.Layout:

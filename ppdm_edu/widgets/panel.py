@@ -368,7 +368,7 @@ class Panel(KeptFigures, abc.ABC):
         buffer = io.BytesIO()
         # zlib level 1: 5-10 ms less per update than the default 6, the PNG ~10 % larger
         self.figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
-        _layout.keep_x_labels_placed(self.figure)
+        _layout.keep_labels_placed(self.figure)
         # the image's text alternative, from what was just drawn. ipywidgets' Image
         # has no alt trait; its tooltip becomes the <img>'s title, which is its accessible name
         # (HTML-AAM: an img without alt is named by its title) and changes with every update.

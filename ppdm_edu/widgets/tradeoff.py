@@ -49,6 +49,19 @@ def _records(task: str, n: int, runs: int, seed: int) -> tuple:
     return tuple(task_data(task, n, rng=np.random.default_rng([seed, 1, run])) for run in range(runs))
 
 
+@functools.lru_cache(maxsize=1024)
+def _run_errors(task: str, mechanism: str, param: float, estimator: str, n: int, runs: int,
+                seed: int) -> np.ndarray:
+    """The error of each run of one mechanism at ``param`` (cached: uniform noise is run at 100 %
+    privacy at every ε, so its runs are the same at every position of the slider)."""
+    mech = make_mechanism(mechanism, param, task)  # built once (the registry caches it)
+    errors = np.array([run_error(task, mech, param, x, rng=np.random.default_rng([seed, 2, run]),
+                                 estimator=estimator)
+                       for run, x in enumerate(_records(task, n, runs, seed))])
+    errors.flags.writeable = False  # shared by every result that shows it
+    return errors
+
+
 class TradeoffPanel(Panel):
     """Choose a mechanism: every local randomizer and the central Laplace mechanism at one ε.
 
@@ -64,7 +77,9 @@ class TradeoffPanel(Panel):
 
     Every result is kept (per ε to 6 decimals and task): moving back to a position costs only
     the drawing, which updates the bars in place while the task stays
-    (:class:`~ppdm_edu.plots.tradeoff.MechanismErrorsDrawing`). While the room looks at the
+    (:class:`~ppdm_edu.plots.tradeoff.MechanismErrorsDrawing`). The runs and the audit of each
+    mechanism are kept per parameter too: uniform noise, at 100 % privacy at every ε, is run and
+    audited once per task. While the room looks at the
     figure, the positions one ε step right and left and the other task are computed ahead in a
     background thread (:class:`~ppdm_edu.widgets.precompute.AheadCache`); under Pyodide nothing
     is computed ahead (no thread), every position is computed when the slider reaches it.
@@ -120,13 +135,11 @@ class TradeoffPanel(Panel):
         if task not in LOCAL_MECHANISMS:
             raise ValueError(f"task must be one of {', '.join(LOCAL_MECHANISMS)}, got {task!r}")
         rows = []
-        data = _records(task, self.n, self.runs, self.seed)
         for name in LOCAL_MECHANISMS[task] + ("central-laplace",):
             param = 1.0 if name == "uniform" else eps
             mech = make_mechanism(name, param, task)  # built once (the registry caches it)
             estimator = _PANEL_ESTIMATOR.get((task, name), "inversion")
-            errors = np.array([run_error(task, mech, param, x, rng=np.random.default_rng([self.seed, 2, run]),
-                                         estimator=estimator) for run, x in enumerate(data)])
+            errors = _run_errors(task, name, param, estimator, self.n, self.runs, self.seed)
             claim = None if name == "central-laplace" else \
                 _audited(task, name, round(param, 6), self.trials, self.seed)
             label = "uniform (100%)" if name == "uniform" else name
