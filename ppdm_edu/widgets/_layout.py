@@ -55,6 +55,43 @@ def figure_margins(figure, left: float = 4.5, bottom: float = 3.2, top: float = 
                 bottom=bottom * font / h, top=1.0 - top * font / h)
 
 
+def widest_label(figure, labels, fontsize) -> float:
+    """The width of the widest of ``labels`` at ``fontsize``, in font heights (the unit of
+    :func:`figure_margins`), measured by the figure's renderer: a margin that fits the longest
+    tick label, whatever the labels are.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The panel's figure, on an Agg canvas (its dpi and renderer).
+    labels : iterable of str
+        The texts.
+    fontsize : float or str
+        Their size, as matplotlib takes it ("small", 10, ...).
+
+    Returns
+    -------
+    float
+        Width in multiples of ``font.size``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
+    >>> figure = Figure(figsize=(4, 3), dpi=100)
+    >>> _ = FigureCanvasAgg(figure)
+    >>> bool(widest_label(figure, ["a much longer label", "short"], 10) > widest_label(figure, ["short"], 10))
+    True
+    """
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    renderer = figure.canvas.get_renderer()
+    prop = FontProperties(size=fontsize)
+    widest = max(renderer.get_text_width_height_descent(text, prop, ismath=False)[0] for text in labels)
+    return widest / renderer.points_to_pixels(rcParams["font.size"])
+
+
 def margin_axes(figure, **margins):
     """One axes filling ``figure`` inside fixed margins given in font heights.
 

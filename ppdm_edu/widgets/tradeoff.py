@@ -19,6 +19,7 @@ from ..tradeoff import (
     task_data,
     theory_error,
 )
+from ._layout import widest_label
 from .panel import Panel, margin_axes, measure_tick_labels_once, slider
 from .precompute import AheadCache, log_slider_neighbours
 
@@ -181,7 +182,14 @@ class TradeoffPanel(Panel):
         return out
 
     def draw(self, figure, result) -> None:
-        ax = margin_axes(figure, left=9.5, bottom=3.4, top=0.8)
+        # the mechanisms' names are the y tick labels: the left margin fits the longest (the
+        # histogram task's "uniform (100%) (early IBU)"), plus the ticks' length and pad; the
+        # right margin holds half of the last decade's label
+        from matplotlib import rcParams
+
+        names = [r["mechanism"] for r in result["rows"]]
+        left = widest_label(figure, names, rcParams["ytick.labelsize"]) + 1.2
+        ax = margin_axes(figure, left=left, bottom=3.4, top=0.8, right=1.6)
         # the artists of plot_mechanism_errors, kept to be updated in place (redraw)
         self._drawings[figure] = MechanismErrorsDrawing(ax, result["rows"],
                                                         error_label=_ERROR_LABEL[result["task"]])
