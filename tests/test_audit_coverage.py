@@ -113,3 +113,33 @@ def test_delta_audit_of_uniform_noise_keeps_the_stated_confidence(confidence):
     misses = int((bounds > true_delta + 1e-12).sum())
     assert misses <= int(stats.binom.ppf(0.999, n_seeds, 1 - confidence)), misses
     assert np.median(bounds) > 0.5
+
+
+@pytest.mark.parametrize("mu_num, mu_den", [(3.0, 1.0), (30.0, 10.0), (300.0, 100.0), (5.0, 0.5)])
+def test_ratio_bound_of_two_poisson_counts_keeps_its_error(mu_num, mu_den):
+    # the one-step bound audit_epsilon rests on: over 4,000 draws of two independent Poisson
+    # counts, the lower bound on mu_num / mu_den exceeds it in at most a share alpha of them, up
+    # to what a Binomial(4000, alpha) exceeds with probability 0.001
+    from ppdm_edu.audit._stats import ratio_lower
+
+    rng = np.random.default_rng(0)
+    k_num, k_den = rng.poisson(mu_num, 4000), rng.poisson(mu_den, 4000)
+    for alpha in (0.05, 0.5):
+        misses = int((ratio_lower(k_num, k_den, alpha) > mu_num / mu_den).sum())
+        assert misses <= stats.binom.ppf(0.999, 4000, alpha), (alpha, misses)
+        if mu_den >= 100:  # with many runs the exact test is nearly exact: not a vacuous bound
+            assert misses >= stats.binom.ppf(0.001, 4000, 0.8 * alpha), (alpha, misses)
+
+
+def test_pooled_events_of_the_epsilon_audit_are_disjoint():
+    # the Poisson counts are independent only for disjoint events: a pooled event of the epsilon
+    # audit is {output >= a} with {output <= b} where b < a. At a large delta the best pair of
+    # large events would overlap (each holding most of the runs)
+    import re
+
+    pooled = [audit_epsilon(_gaussian(), 0.0, 1.0, trials=5_000, delta=0.1, rng=s) for s in range(20)]
+    pooled = [a for a in pooled if a.direction == "pooled" and a.event.startswith("output ≥")]
+    assert pooled, "no pooled event of the output among 20 seeds"
+    for a in pooled:
+        hi, lo = (float(v) for v in re.findall(r"output [≥≤] (-?[\d.e+-]+)", a.event))
+        assert lo < hi, a.event

@@ -1,4 +1,4 @@
-"""Exact binomial bounds the audits share (Clopper & Pearson 1934).
+"""Exact bounds the audits share (Clopper & Pearson 1934; Garwood 1936).
 
 The audits turn counts of runs whose output fell in an event into one-sided bounds on the
 event's probability. Clopper–Pearson bounds are exact: for any true probability ``p`` the lower
@@ -6,6 +6,14 @@ bound exceeds ``p`` with probability at most ``alpha``. They stay conservative w
 counted are independent but not identically distributed (a sum of two binomials with different
 ``p``, as in a pooled audit): Hoeffding (1956, Theorem 4) shows such a sum is more concentrated
 than the binomial with the same mean, so its tails beyond the mean are lighter.
+
+The ε audit bounds a *ratio* of two probabilities in one step instead (:func:`ratio_lower`,
+:func:`poisson_epsilon_bound`): with Poisson counts ``K_num ~ Poisson(μ_num)`` and
+``K_den ~ Poisson(μ_den)``, independent, the numerator's share of the ``m = K_num + K_den``
+counted runs is exactly ``Binomial(m, μ_num / (μ_num + μ_den))`` (the conditional test of two
+Poisson means, Przyborowski & Wilenski 1940). One Clopper–Pearson bound at the full error
+``alpha`` then bounds the ratio, where two bounds (one per probability, ``alpha / 2`` each) would
+need both to sit at their worst ends at once.
 """
 from __future__ import annotations
 
@@ -132,3 +140,101 @@ def delta_bound(k_num, k_den, n, alpha: float, epsilon: float) -> np.ndarray:
     low = cp_lower(k_num, n, alpha)
     up = cp_upper(k_den, n, alpha)
     return np.maximum(low - np.exp(epsilon) * up, 0.0)
+
+
+def poisson_lower(k, alpha: float) -> np.ndarray:
+    """One-sided lower bound on a Poisson mean ``μ`` from one count ``k`` (Garwood 1936).
+
+    Parameters
+    ----------
+    k : int or array_like of int
+        The count, ``k >= 0``.
+    alpha : float
+        Error probability: ``P(bound > μ) <= alpha``.
+
+    Returns
+    -------
+    ndarray
+        The bound (0 where ``k = 0``).
+
+    Examples
+    --------
+    >>> round(float(poisson_lower(100, 0.05)), 1)      # about 100 - 1.645 * 10
+    84.1
+    """
+    k = np.asarray(k, dtype=float)
+    return np.where(k > 0, stats.gamma.ppf(alpha, np.maximum(k, 1e-300)), 0.0)
+
+
+def ratio_lower(k_num, k_den, alpha: float) -> np.ndarray:
+    """One-sided lower bound on ``μ_num / μ_den`` from two independent Poisson counts.
+
+    Given their sum ``m``, ``k_num`` is ``Binomial(m, π)`` with ``π = μ_num / (μ_num + μ_den)``
+    (Przyborowski & Wilenski 1940); the Clopper–Pearson lower bound on ``π`` is turned into the
+    ratio ``π / (1 − π)``, which increases with ``π``. Exact at every ``m``, so at every pair of means.
+
+    Parameters
+    ----------
+    k_num, k_den : int or array_like of int
+        The two counts.
+    alpha : float
+        Error probability: ``P(bound > μ_num / μ_den) <= alpha``.
+
+    Returns
+    -------
+    ndarray
+        The bound (0 where ``k_num = 0``; finite even where ``k_den = 0``).
+
+    Examples
+    --------
+    >>> round(float(ratio_lower(300, 100, 0.05)), 2)      # the counts show 3
+    2.47
+    """
+    k_num = np.asarray(k_num, dtype=float)
+    k_den = np.asarray(k_den, dtype=float)
+    share = cp_lower(k_num, k_num + k_den, alpha)
+    return share / (1.0 - share)
+
+
+def poisson_epsilon_bound(k_num, k_den, runs, alpha: float, delta: float) -> np.ndarray:
+    """Lower bound on ε at δ from Poisson counts of one event (or a pooled pair), at least 0.
+
+    ``K_num ~ Poisson(runs · P_num)`` and ``K_den ~ Poisson(runs · P_den)``, independent, where
+    ``runs`` is the expected number of runs behind each count (per input, times the number of
+    events pooled). (ε, δ)-DP requires ``P_num <= e^ε P_den + δ`` (Dwork & Roth 2014, Def. 2.4),
+    so ``e^ε >= μ_num / μ_den − runs · δ / μ_den``. With δ = 0 the ratio bound takes the whole
+    error ``alpha``; with δ > 0 a tenth of it goes to the lower bound on ``μ_den`` of the δ term
+    (a union bound: the result holds when both bounds do).
+
+    Parameters
+    ----------
+    k_num, k_den : int or array_like of int
+        The two counts.
+    runs : float or array_like
+        Expected runs behind each count.
+    alpha : float
+        Error probability of the bound.
+    delta : float
+        The δ at which ε is bounded.
+
+    Returns
+    -------
+    ndarray
+        The bound (0 where nothing is shown, and where ``k_den = 0`` with δ > 0).
+
+    Examples
+    --------
+    >>> round(float(poisson_epsilon_bound(300, 100, 10_000, 0.05, 0.0)), 2)   # ln 3 = 1.10
+    0.9
+    """
+    k_num = np.asarray(k_num, dtype=float)
+    k_den = np.asarray(k_den, dtype=float)
+    if delta > 0:
+        den_low = poisson_lower(k_den, alpha / 10)
+        with np.errstate(divide="ignore"):
+            slack = np.where(den_low > 0, np.asarray(runs, dtype=float) * delta / den_low, np.inf)
+        ratio = ratio_lower(k_num, k_den, alpha - alpha / 10) - slack
+    else:
+        ratio = ratio_lower(k_num, k_den, alpha)
+    with np.errstate(divide="ignore"):
+        return np.where(ratio > 1.0, np.log(np.maximum(ratio, 1.0)), 0.0)

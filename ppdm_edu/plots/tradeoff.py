@@ -12,8 +12,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import NullLocator
 
+from ..tradeoff import DELTA_AUDIT_EPSILON
+from .alt_text import set_description
+
 __all__ = ["plot_tradeoff", "plot_audit", "plot_mechanism_errors", "MechanismErrorsDrawing",
-           "describe_tradeoff", "MECHANISM_STYLE"]
+           "describe_tradeoff", "describe_audit", "MECHANISM_STYLE"]
 
 #: colour (Okabe–Ito, colour-vision safe) and marker per mechanism: no two share both
 MECHANISM_STYLE = {
@@ -133,16 +136,65 @@ def plot_tradeoff(df, task: str, n=None, ax=None):
     return ax
 
 
-def plot_audit(df, trials=None, ax=None):
-    """Audited ε (95 % lower bound) against claimed ε; the diagonal is the claim.
+def _audit_rows(df):
+    """One row per mechanism, task and claimed ε that was audited."""
+    return df.dropna(subset=["audited_epsilon"]).drop_duplicates(["mechanism", "task", "epsilon"])
 
-    Each mechanism has its own colour and marker (uniform noise: one marker per privacy level),
-    each task its own fill (share filled, histogram hollow).
+
+def _delta_text(delta, lower: bool = False) -> str:
+    """A δ as a label says it: 0, 1e-5, 0.948; a lower bound is cut, never rounded up (0.99996
+    is "0.999", not "1")."""
+    delta = float(delta)
+    if delta == 0:
+        return "0"
+    if delta < 1e-3:
+        return f"{delta:.0e}".replace("e-0", "e-")
+    return f"{math.floor(delta * 1000) / 1000:g}" if lower else f"{delta:.3g}"
+
+
+def _audit_groups(df):
+    """(mechanism, task, rows, the δ ε was audited at, (audited δ, the ε it is at) or None)."""
+    for (mech, task), rows in _audit_rows(df).groupby(["mechanism", "task"], sort=False):
+        rows = rows.sort_values("epsilon")
+        claimed = rows["delta"].fillna(0.0) if "delta" in rows else np.zeros(len(rows))
+        at_delta = float(np.max(claimed))  # one δ per mechanism: its claim (0 when it claims none)
+        shown = None
+        if "audited_delta" in rows:
+            finite = np.isfinite(rows["epsilon"]).to_numpy()
+            aud = rows["audited_delta"].to_numpy(float)
+            if not finite.any() and np.isfinite(aud).any():
+                # no finite claim: δ was audited at DELTA_AUDIT_EPSILON, its honest statement
+                shown = (float(np.nanmax(aud)), DELTA_AUDIT_EPSILON)
+            elif np.nan_to_num(aud[finite]).max(initial=0.0) > 0:
+                shown = (float(np.nanmax(aud[finite])), None)   # at the claimed ε: the claim is refuted
+        yield mech, task, rows, at_delta, shown
+
+
+def _audited_delta_text(shown) -> str:
+    delta, eps = shown
+    return f"audited δ ≥ {_delta_text(delta, lower=True)} at " + ("the claimed ε" if eps is None else f"ε = {eps:g}")
+
+
+def _audit_label(mech, task, at_delta, shown) -> str:
+    label = f"{mech} ({task}), δ = {_delta_text(at_delta)}"
+    return label if shown is None else f"{label};\n    {_audited_delta_text(shown)}"
+
+
+def plot_audit(df, trials=None, ax=None):
+    """Audited (ε, δ) against claimed ε; the diagonal is the claim.
+
+    Each point is the 95 % lower bound on ε *at the δ its mechanism claims* (the Gaussian's
+    1e-5, 0 for pure-ε mechanisms and for uniform noise, which claims no finite ε); the legend
+    gives that δ per mechanism, and, where the audited δ is above 0, the lower bound on δ too
+    (uniform noise: at ε = :data:`~ppdm_edu.tradeoff.DELTA_AUDIT_EPSILON`). Each mechanism has
+    its own colour and marker (uniform noise: one marker per privacy level), each task its own
+    fill (share filled, histogram hollow).
 
     Parameters
     ----------
     df : pandas.DataFrame
-        The trade-off table.
+        The trade-off table (columns ``mechanism``, ``task``, ``epsilon``, ``audited_epsilon``;
+        ``delta`` and ``audited_delta`` when there are).
     trials : int, optional
         Runs per input of the audit (shown in the title).
     ax : matplotlib.axes.Axes, optional
@@ -151,24 +203,74 @@ def plot_audit(df, trials=None, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on.
+        The axes drawn on (its alt text set from the data, :func:`describe_audit`).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4), layout="constrained")
-    sub = df.dropna(subset=["audited_epsilon"]).drop_duplicates(["mechanism", "task", "epsilon"])
+    sub = _audit_rows(df)
     finite = sub[np.isfinite(sub["epsilon"])]
     top = float(max(finite["epsilon"].max() if len(finite) else 1.0, 1.0)) * 1.3
-    for (mech, task), rows in sub.groupby(["mechanism", "task"], sort=False):
+    for mech, task, rows, at_delta, shown in _audit_groups(df):
         color, marker = _style(mech)
         x = rows["epsilon"].where(np.isfinite(rows["epsilon"]), top)
-        ax.scatter(x, rows["audited_epsilon"], color=color, marker=marker, label=f"{mech} ({task})",
+        ax.scatter(x, rows["audited_epsilon"], color=color, marker=marker,
+                   label=_audit_label(mech, task, at_delta, shown),
                    facecolors=color if task == "share" else "white")
     ax.plot([0, top], [0, top], color="0.4", linewidth=1, linestyle=":", label="audited = claimed")
     ax.set_xlabel("claimed ε (right edge: none, ε = ∞)")
-    ax.set_ylabel("audited ε (95 % lower bound)")
+    ax.set_ylabel("audited ε at the claimed δ (95 % lower bound)")
     ax.set_title("audit" + (f" at {trials:,} trials per input" if trials else ""))
-    ax.legend(fontsize="xx-small", ncols=2)
+    # beside the axes: inside, the legend would hide the points at the top (uniform noise)
+    ax.legend(fontsize="xx-small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
+              title="ε audited at the claimed δ", title_fontsize="xx-small")
+    set_description(ax, describe_audit(df, trials))
     return ax
+
+
+def describe_audit(df, trials=None) -> str:
+    """Alt text for :func:`plot_audit`, generated from the data.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The trade-off table.
+    trials : int, optional
+        Runs per input of the audit.
+
+    Returns
+    -------
+    str
+        One sentence per mechanism and task: the δ its ε is audited at, the audited ε at its
+        smallest and largest claimed ε, and its audited δ where above 0; then how many points
+        lie above the diagonal (a refuted claim).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"mechanism": ["gaussian", "gaussian"], "task": ["share"] * 2,
+    ...                    "epsilon": [1.0, 2.0], "delta": [1e-5, 1e-5],
+    ...                    "audited_epsilon": [0.62, 1.3], "audited_delta": [0.0, 0.0]})
+    >>> describe_audit(df, trials=100_000).split(". ")[1]
+    'gaussian (share), at δ = 1e-5: audited ε 0.62 at claimed ε = 1, 1.3 at ε = 2'
+    """
+    parts = ["Audited ε (95 % lower bound at each mechanism's claimed δ) against claimed ε"
+             + (f", {trials:,} runs per input" if trials else "") + "; the diagonal is the claim."]
+    for mech, task, rows, at_delta, shown in _audit_groups(df):
+        first, last = rows.iloc[0], rows.iloc[-1]
+        claim = (f"at claimed {_eps_text(first['epsilon'])}" if math.isfinite(first["epsilon"])
+                 else "with no finite claim")
+        text = f"{mech} ({task}), at δ = {_delta_text(at_delta)}: audited ε {first['audited_epsilon']:.3g} {claim}"
+        if len(rows) > 1:
+            text += f", {last['audited_epsilon']:.3g} at {_eps_text(last['epsilon'])}"
+        if shown is not None:
+            text += f"; {_audited_delta_text(shown)}"
+        parts.append(text + ".")
+    sub = _audit_rows(df)
+    above = sub[np.isfinite(sub["epsilon"]) & (sub["audited_epsilon"] > sub["epsilon"])]
+    parts.append("No point lies above the diagonal: no finite claim is refuted." if above.empty else
+                 (f"{len(above)} points lie" if len(above) > 1 else "1 point lies") + " above the diagonal (refuted claims): "
+                 + ", ".join(f"{r.mechanism} ({r.task}) at ε = {r.epsilon:g}" for r in above.itertuples()) + ".")
+    return " ".join(parts)
 
 
 def _eps_text(e) -> str:
