@@ -18,7 +18,12 @@ need both to sit at their worst ends at once.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special
+
+# The Clopper-Pearson bounds are quantiles of beta distributions, and Garwood's Poisson bound a
+# quantile of a gamma distribution: the inverse regularized incomplete beta and gamma functions,
+# called directly (scipy.stats' beta.ppf and gamma.ppf give the same numbers, after argument checks
+# that took a third of notebook 08's panel update).
 
 
 def cp_lower(k, n, alpha: float) -> np.ndarray:
@@ -45,7 +50,7 @@ def cp_lower(k, n, alpha: float) -> np.ndarray:
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    return np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1), n - k + 1), 0.0)
+    return np.where(k > 0, special.betaincinv(np.maximum(k, 1), n - k + 1, alpha), 0.0)
 
 
 def cp_upper(k, n, alpha: float) -> np.ndarray:
@@ -72,7 +77,7 @@ def cp_upper(k, n, alpha: float) -> np.ndarray:
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    return np.where(k < n, stats.beta.ppf(1.0 - alpha, k + 1, np.maximum(n - k, 1)), 1.0)
+    return np.where(k < n, special.betaincinv(k + 1, np.maximum(n - k, 1), 1.0 - alpha), 1.0)
 
 
 def epsilon_bound(k_num, k_den, n, alpha: float, delta: float) -> np.ndarray:
@@ -163,7 +168,7 @@ def poisson_lower(k, alpha: float) -> np.ndarray:
     84.1
     """
     k = np.asarray(k, dtype=float)
-    return np.where(k > 0, stats.gamma.ppf(alpha, np.maximum(k, 1e-300)), 0.0)
+    return np.where(k > 0, special.gammaincinv(np.maximum(k, 1e-300), alpha), 0.0)
 
 
 def ratio_lower(k_num, k_den, alpha: float) -> np.ndarray:
