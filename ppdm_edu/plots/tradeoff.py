@@ -158,7 +158,7 @@ def _audit_groups(df):
         rows = rows.sort_values("epsilon")
         claimed = rows["delta"].fillna(0.0) if "delta" in rows else np.zeros(len(rows))
         at_delta = float(np.max(claimed))  # one δ per mechanism: its claim (0 when it claims none)
-        shown = None
+        shown: tuple[float, float | None] | None = None  # ε None: at the claimed ε
         if "audited_delta" in rows:
             finite = np.isfinite(rows["epsilon"]).to_numpy()
             aud = rows["audited_delta"].to_numpy(float)
