@@ -54,6 +54,7 @@ CITATIONS = {
     "ding2018": r"Ding et al\.",
     "jagielski2020": r"Jagielski et al\.",
     "clopper1934": r"Clopper",
+    "przyborowski1940": r"Przyborowski",
     "johnstone2001": r"Johnstone",
     "marchenko1967": r"Marchenko",
     "erlingsson2014": r"RAPPOR",

@@ -96,7 +96,7 @@ def _sentences(text: str) -> list[tuple[int, int]]:
 
 def _is_year(text: str, start: int, end: int) -> bool:
     token = text[start:end]
-    if not re.fullmatch(r"(19[5-9]\d|20[0-2]\d)[a-z]?", token):
+    if not re.fullmatch(r"(19\d\d|20[0-2]\d)[a-z]?", token):  # Clopper & Pearson 1934 to now
         return False
     before, after = text[max(0, start - 12):start], text[end:end + 5]
     return bool(re.search(r"(?:[A-Z][\w.’'-]*[,]?\s|\(|et al\.,?\s|year\s)$", before)
