@@ -419,7 +419,7 @@ def readout_states(found: Found, sources: str) -> tuple[dict, Path]:
     """
     key = twin_key(found, sources)
     if CACHE.is_dir():
-        for marker in CACHE.glob(f"*/{SOURCES_MARKER}"):
+        for marker in CACHE.glob(f"[!.]*/{SOURCES_MARKER}"):  # not a folder still being written (".…")
             if marker.read_text(encoding="utf-8").strip() == key and (marker.parent / "record.json").exists():
                 return json.loads((marker.parent / "record.json").read_text(encoding="utf-8")), marker.parent
     return cached_states(found, package_hash_of_sources(sources), sources)
