@@ -907,7 +907,7 @@ def check_real_values(x, name: str = "x") -> np.ndarray:
 
     A masked array would lose its mask (the masked values perturbed as data), complex input its
     imaginary part, datetimes would become nanoseconds and an object array of strings numbers:
-    each is refused with what to do instead (issue 27, item 8).
+    each is refused with what to do instead.
     """
     if isinstance(x, np.ma.MaskedArray):
         raise TypeError(f"{name} is a masked array: its mask would be ignored and the masked values "

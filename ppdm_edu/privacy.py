@@ -756,7 +756,7 @@ def privacy_measures(x, w, noise: Noise, confidence: float = 0.95, value_range=N
         value_range = float(xs.max() - xs.min())
         if not value_range > 0:
             raise ValueError("x is constant: give value_range (finite, > 0) explicitly")
-    else:  # an infinite range would report privacy level 0 (issue 14)
+    else:  # an infinite range would report privacy level 0
         value_range = check_positive(value_range, "value_range")
     h_x = differential_entropy(xs)
     i_xw = mutual_information(xs, ws, k=k, noise=noise if estimator == "known-noise" else None)

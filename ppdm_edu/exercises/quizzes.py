@@ -1,4 +1,4 @@
-"""Concept questions per notebook (issue 30 §1, "Quizzes"): single choice, "choose all that apply",
+"""Concept questions per notebook: single choice, "choose all that apply",
 and a short wrap-up with a numeric answer in a range that does not depend on any seed.
 
 One source of truth for both places a quiz appears:

@@ -399,7 +399,7 @@ def verdict(paper, ours, tolerance) -> str:
     """
     if paper is None:
         return "no number in the paper"
-    # a NaN or a negative tolerance would silently give "not reproduced" (issue 27)
+    # a NaN or a negative tolerance would silently give "not reproduced"
     paper = check_real(paper, "paper")
     ours = check_real(ours, "ours")
     tolerance = check_real(tolerance, "tolerance")

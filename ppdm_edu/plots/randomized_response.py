@@ -111,7 +111,7 @@ class SamplingDistributionDrawing:
         lo, hi = self.xlim
         ax.axvspan(0.0, 1.0, color="0.93", zorder=0)  # the possible proportions
         # hatched as well as green: under deuteranopia/protanopia the light green and the grey
-        # of the possible proportions are the same grey (CAM02-UCS distance ~5, issue 26 §5)
+        # of the possible proportions are the same grey (CAM02-UCS distance ~5)
         self.band = ax.axvspan(*self._band(sim), facecolor=to_rgba("C2", 0.25), edgecolor="C2",
                                hatch="///", linewidth=0, zorder=1, label="truth ± 2 SE (Warner)")
         counts, edges, off = self._histogram(sim)

@@ -410,7 +410,7 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
     A node holds, for each attribute, its records in sorted order: a ``(d, m)`` index matrix
     ``S`` (int32 when it can). The split search reads the values through ``S`` straight from
     ``X`` (no transposed copy) and scans the attributes in blocks of about ``_BLOCK`` entries,
-    so the temporaries of the root are a few columns, not d x n (issue 31: peak memory). The
+    so the temporaries of the root are a few columns, not d x n. The
     best split is the first maximum in (attribute, position) order, as one argmax over all
     attributes would give. 1-D ``take``/``compress`` on flat arrays and int32 cumulative counts
     are several times faster than 2-D fancy/boolean indexing and int64 cumsum (same numbers).

@@ -384,7 +384,7 @@ class ReconstructionTree(TreeClassifier):
                     continue
                 counts_w = np.bincount(wb[rows], minlength=rc.w_edges.size - 1)
                 if not counts_w[possible].any():
-                    # checked here, where the column and the class are known (issue 27)
+                    # checked here, where the column and the class are known
                     who = "the records" if self.mode == "global" else f"the records of class {classes[c].tolist()!r}"
                     raise ValueError(
                         f"column {names[j] if names is not None else j}: {who} (e.g. "

@@ -205,7 +205,7 @@ class PerturbedTreePanel(Panel):
             split = PSOneDrawing(ax1, result.root_noise, result.root_split, result.threshold)
             # y=1.0 fixed (no top ticks, no offset text: where matplotlib's search ends anyway)
             ax1.set_title(self._split_title(result), fontsize="medium", y=1.0)
-            # draw less (issue 17 §6): the same label in plain text (mathtext costs ~60 ms a redraw)
+            # draw less: the same label in plain text (mathtext costs ~60 ms a redraw)
             ax1.set_ylabel("p_S1 = P(R ≥ w − t)")
         else:
             ax1.text(0.5, 0.5, "the tree is a single leaf", ha="center", transform=ax1.transAxes)

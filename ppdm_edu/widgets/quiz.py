@@ -1,4 +1,4 @@
-"""The notebook form of a quiz: one block per question with a *Check* button (issue 30).
+"""The notebook form of a quiz: one block per question with a *Check* button.
 
 The questions live in :mod:`ppdm_edu.exercises.quizzes`; ``ppdm_edu.exercises.quiz("03")`` calls
 :func:`quiz_widget`. A question with one right option gets radio buttons, a "choose all that

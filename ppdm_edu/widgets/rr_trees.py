@@ -92,7 +92,7 @@ class RRTreePanel(Panel):
 
     title = "RR-ID3 on the disguised Adult data (Du & Zhan, Fig. 2 one run at a time)"
     figsize = (8, 2.8)
-    #: issue 7: "a theta slider that re-builds the tree [...] (< 1 s per update)"
+    #: a theta slider re-builds the tree on every move, so an update must stay under a second
     latency_target_seconds = 1.0
 
     def __init__(self, seed: int = 0, text_depth: int = 3, **initial):
@@ -181,7 +181,7 @@ class RRTreePanel(Panel):
             f"accuracy {100 * result.accuracy:.1f} % (original ID3 {100 * result.original_accuracy:.1f} %), "
             f"estimated from the disguised test set {100 * result.estimated_accuracy:.1f} %; "
             f"tree: {result.n_nodes} nodes (original: {result.original_nodes})."
-            # folded: open, the tree text would push the panel past one screen (issue 15 §2)
+            # folded: open, the tree text would push the panel past one screen
             f"<details><summary>First {self.text_depth} levels of the RR-ID3 tree</summary>"
             f"<pre style='font-size:85%;line-height:1.15'>{html.escape(result.tree_text)}</pre></details>"
         )
