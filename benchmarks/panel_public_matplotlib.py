@@ -21,16 +21,16 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from _git_ref import export_package  # benchmarks/, the script's folder
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -65,13 +65,6 @@ def _child(updates: int, panel_filter: str) -> dict:
     return out
 
 
-def _export(ref: str, into: Path) -> Path:
-    data = subprocess.run(["git", "archive", ref, "ppdm_edu"], cwd=REPO, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
 
 def _run(root: Path, updates: int, panel_filter: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(root), "MPLBACKEND": "Agg"}
@@ -95,7 +88,7 @@ def main(argv=None) -> int:
         return 0
     medians: dict[str, dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        before = _export(args.before, Path(tmp))
+        before = export_package(args.before, Path(tmp))
         for _ in range(args.rounds):
             for label, root in (("before", before), ("after", REPO)):
                 for key, row in _run(root, args.updates, args.panel).items():

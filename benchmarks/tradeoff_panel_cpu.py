@@ -21,13 +21,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -35,6 +33,7 @@ from pathlib import Path
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 import numpy as np  # noqa: E402
+from _git_ref import export_package  # noqa: E402  (benchmarks/, the script's folder)
 
 TARGET_MS = 50.0
 REPO = Path(__file__).resolve().parents[1]
@@ -72,14 +71,6 @@ def measure(moves: int = 20) -> dict:
             "after_idle_p95_ms": 1000 * float(np.percentile(idle, 95)), "moves": moves}
 
 
-def _export(ref: str, into: Path) -> Path:
-    """The ``ppdm_edu`` of git ref ``ref``, exported into the folder ``into``."""
-    data = subprocess.run(["git", "archive", ref, "ppdm_edu"], cwd=REPO, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
 
 def _child_run(root: Path, moves: int) -> dict:
     env = {**os.environ, "PYTHONPATH": str(root), "MPLBACKEND": "Agg"}
@@ -93,7 +84,7 @@ def compare(before: str, rounds: int, moves: int) -> dict:
     tree, each round running both (alternating which goes first)."""
     runs: dict[str, list[dict]] = {"before": [], "after": []}
     with tempfile.TemporaryDirectory() as tmp:
-        versions = [("before", _export(before, Path(tmp))), ("after", REPO)]
+        versions = [("before", export_package(before, Path(tmp))), ("after", REPO)]
         for k in range(rounds):
             for label, root in versions if k % 2 == 0 else versions[::-1]:
                 runs[label].append(_child_run(root, moves))
