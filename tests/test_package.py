@@ -18,7 +18,7 @@ from ppdm_edu.experiments import report
 def test_version_and_lazy_exports_resolve():
     assert ppdm_edu.__version__
     assert ppdm_edu.GaussianNoise is ppdm_edu.randomization.GaussianNoise
-    assert callable(ppdm_edu.load_adult)
+    assert ppdm_edu.load_adult is ppdm_edu.datasets.load_adult
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ppdm_edu.nope  # noqa: B018
 
