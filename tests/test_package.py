@@ -334,7 +334,7 @@ def test_widgets_without_ipywidgets_name_the_extra_to_install():
     assert "pip install 'ppdm-edu[lab]'" in out.stdout, out.stdout + out.stderr
 
 
-def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
+def test_plot_posterior_intervals_takes_rng_and_no_seed_alias():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -357,6 +357,5 @@ def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
         return ys
 
     assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
-    with pytest.warns(FutureWarning, match="rng"):
-        old = drawn(seed=3)
-    assert old == drawn(rng=3)
+    with pytest.raises(TypeError, match="seed"):  # never released: no deprecated alias
+        drawn(seed=3)
