@@ -14,7 +14,7 @@ Every module of the package is either swept (``MODULES``) or left out with its r
 (``LEFT_OUT``), or ``test_every_public_module_is_swept_or_left_out_with_a_reason`` fails: ``plots``
 and ``widgets`` (drawing and controls; every panel is driven to its extremes in
 ``test_bad_inputs.py`` and ``test_panel_pairs.py``), ``lecture`` (a display switch), and the paper
-reproductions in ``experiments`` other than ``rr_simulation`` (minutes per call; their
+reproductions in ``experiments`` (minutes per call; their
 arguments are checked in ``test_reproduce*.py``). Estimators are also fitted on whole data sets
 of one row, one class, pandas, float32/int/bool, and asked to predict before fit.
 """
