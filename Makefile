@@ -71,13 +71,16 @@ XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfil
 # out one by one (--dist load).
 XDIST_BROWSER := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load)
 
-# Lint (ruff, rule set in pyproject.toml), type-check (mypy, [tool.mypy] in pyproject.toml), then one pytest run over testpaths (pyproject.toml):
+# Lint (ruff, rule set in pyproject.toml), type-check (mypy, [tool.mypy] in pyproject.toml), compute the
+# panels' twins the cache lacks on every core (site/_twins.py: tests/test_twins.py then reads them, no
+# timed test computes one), then one pytest run over testpaths (pyproject.toml):
 # tests/ (unit tests, numpydoc validation), notebooks/ (nbval) and ppdm_edu/ (doctests).
 # All always run; the target fails if any fails. ci/stage records each one's time for .ci/run.
 test: $(VENV)/.test-installed
 	@status=0; \
 	ci/stage lint $(BIN)/ruff check ppdm_edu tests benchmarks || status=1; \
 	ci/stage types $(BIN)/python -m mypy ppdm_edu || status=1; \
+	ci/stage twins $(BIN)/python site/_twins.py || status=1; \
 	ci/stage pytest $(BIN)/python -m pytest -m "not browser" $(XDIST) --durations=10 \
 		--junitxml=artifacts/junit-venv.xml || status=1; \
 	exit $$status

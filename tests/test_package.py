@@ -20,7 +20,7 @@ from ppdm_edu.experiments import report
 def test_version_and_lazy_exports_resolve():
     assert ppdm_edu.__version__
     assert ppdm_edu.GaussianNoise is ppdm_edu.randomization.GaussianNoise
-    assert callable(ppdm_edu.load_adult)
+    assert ppdm_edu.load_adult is ppdm_edu.datasets.load_adult
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ppdm_edu.nope  # noqa: B018
 
@@ -373,7 +373,7 @@ def test_widgets_without_ipywidgets_name_the_extra_to_install():
     assert "pip install 'ppdm-edu[lab]'" in out.stdout, out.stdout + out.stderr
 
 
-def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
+def test_plot_posterior_intervals_takes_rng_and_no_seed_alias():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -396,6 +396,5 @@ def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
         return ys
 
     assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
-    with pytest.warns(FutureWarning, match="rng"):
-        old = drawn(seed=3)
-    assert old == drawn(rng=3)
+    with pytest.raises(TypeError, match="seed"):  # never released: no deprecated alias
+        drawn(seed=3)

@@ -1,5 +1,4 @@
-"""Hypothesis profiles, loaded by pytest as a plugin (``-p hypothesis_ci`` in pyproject.toml; a
-plugin, not ``tests/conftest.py``, which would collide with ``tests/browser/conftest.py``).
+"""Shared fixtures of the unit tests, and the Hypothesis profile they run under.
 
 Hypothesis: under CI (``CI=true``, what ``.ci/run`` sets) every property test runs the same
 examples on every run (``derandomize``), so a red CI is reproducible and a green one is not luck
@@ -10,8 +9,21 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture
+def laptop_style():
+    """The classroom (laptop) style before and after the test, whatever style the test switches
+    to: a panel reads the mode when it is built, so a test left in lecture mode would change the
+    pictures of the tests after it. Use with ``pytestmark = pytest.mark.usefixtures("laptop_style")``."""
+    from ppdm_edu.lecture import lecture_mode
+
+    lecture_mode(False)
+    yield
+    lecture_mode(False)
