@@ -16,6 +16,11 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
+# `--doctest-modules` imports every .py file under tests/ as a module of its own name; the two
+# conftest.py files (this one and tests/browser's) would both be "conftest" and clash. They hold no
+# doctests: pytest loads them as conftests, never collects them.
+collect_ignore = ["conftest.py", "browser/conftest.py"]
+
 
 @pytest.fixture
 def laptop_style():
