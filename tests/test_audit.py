@@ -80,9 +80,9 @@ def test_same_seed_same_result_and_result_is_frozen():
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(trials=3), ValueError, "trials must be from 4"),
-    (dict(trials=10**12), ValueError, "trials must be from 4"),
-    (dict(trials=10.5), TypeError, "trials must be an integer"),
+    (dict(trials=3), ValueError, "trials must be an integer between 4 and"),
+    (dict(trials=10**12), ValueError, "trials must be an integer between 4 and"),
+    (dict(trials=10.5), ValueError, "trials must be an integer between 4 and"),
     (dict(trials="100"), TypeError, "trials must be an integer"),
     (dict(trials=100, confidence=1.0), ValueError, "confidence"),
     (dict(trials=100, confidence=float("nan")), ValueError, "confidence"),
