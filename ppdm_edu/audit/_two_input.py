@@ -288,7 +288,11 @@ def run_twice(randomizer, x0, x1, trials: int, rng) -> tuple[np.ndarray, np.ndar
         raise ValueError(f"x0 and x1 must differ (an audit compares two inputs), got {x0!r} twice")
     outputs = []
     for x_name, a, stream in zip(("x0", "x1"), (a0, a1), spawn_rngs(rng, 2)):
-        out = np.asarray(run(np.repeat(a[None, ...], trials, axis=0), stream))
+        try:
+            out = np.asarray(run(np.repeat(a[None, ...], trials, axis=0), stream))
+        except (TypeError, ValueError) as err:  # the randomizer's own refusal of the input
+            kind = TypeError if isinstance(err, TypeError) else ValueError
+            raise kind(f"the randomizer refused {x_name} = {a.tolist()!r}: {err}") from err
         if out.shape[:1] != (trials,):
             raise ValueError(f"the randomizer returned {out.shape[0] if out.ndim else 'a scalar'} outputs "
                              f"for {trials} copies of {x_name}; it must return one output per input")

@@ -26,6 +26,7 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -168,7 +169,8 @@ def epsilon_delta_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndar
     a = check_finite_array(alpha, "alpha")
     if ((a < 0) | (a > 1)).any():
         raise ValueError("alpha must lie in [0, 1]")
-    epsilon = float(check_positive(epsilon, "epsilon", allow_zero=True)) if np.isfinite(epsilon) else math.inf
+    if not (isinstance(epsilon, numbers.Real) and epsilon == math.inf):  # inf: no constraint
+        epsilon = check_positive(epsilon, "epsilon", allow_zero=True)
     delta = check_probability(delta, "delta")
     if math.isinf(epsilon):
         return np.zeros_like(a)

@@ -11,6 +11,7 @@ from .._validation import (
     check_bool,
     check_bounds,
     check_finite_1d,
+    check_finite_array,
     check_integer,
     check_positive,
     finite_1d_with_range,
@@ -243,7 +244,7 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     N = check_finite_1d(counts_w, "counts_w")  # (finite: checked there)
     if noise is not None:
         check_noise(noise)
-    A = np.asarray(matrix, dtype=float)
+    A = check_finite_array(matrix, "matrix")
     _check_counts(N, A)
     return _from_counts(N, A, _matrix_row_maxima(A), edges, noise, n, method, max_iter, tol,
                         keep_history)
