@@ -545,3 +545,28 @@ def test_refusals_name_the_argument(sweep):
     share = 1 - len(unnamed) / max(len(refused), 1)
     assert share >= 0.99, f"{share:.1%} of {len(refused)} refusals name the argument; not:\n" + \
         "\n".join(map(str, unnamed))
+
+
+def _public_names(qualname: str, pname: str, value: str) -> list[str]:
+    """The public names a refusal of this case may give: the parameter's own; for fit data, the
+    name ``fit`` gives its records (PPDTC4.5: ``W``), and ``y`` for whole data sets of another
+    shape (one row, one class, ...), where either may be at fault."""
+    if pname not in ("X", "y") or BASELINES[qualname][0] != "fit":
+        return [pname]
+    records = list(inspect.signature(CALLABLES[qualname].fit).parameters)[1]
+    if value.strip("'") in ("one row", "one class", "pandas", "float32", "int", "bool"):
+        return [records, "y"]
+    return [records if pname == "X" else "y"]
+
+
+def test_refusals_name_the_public_parameter_as_a_word(sweep):
+    # stricter than test_refusals_name_the_argument: the name stands as a word (snr is not named
+    # by "snr_value", X not by "W" unless fit calls its records W), with no share left over
+    import re
+
+    rows, _ = sweep
+    vague = [(r["callable"], r["parameter"], r["value"], r["error"]) for r in rows
+             if r["status"] == "refused" and r["parameter"] != "fit"
+             and not any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", r["error"])
+                         for name in _public_names(r["callable"], r["parameter"], r["value"]))]
+    assert not vague, f"{len(vague)} refusals do not name the public parameter:\n" + "\n".join(map(str, vague))

@@ -133,7 +133,7 @@ def opendp_geometric(epsilon: float, sensitivity: int = 1, scale_factor: float =
             whole = np.isfinite(v) & (v == np.round(v)) if v.dtype.kind == "f" else np.zeros(v.shape, bool)
             if not whole.all():
                 raise ValueError(f"OpenDP's geometric mechanism takes integer inputs (audit it on whole "
-                                 f"numbers x0 and x1), got {v[~whole].ravel()[0]!r}")
+                                 f"numbers x0 and x1), got {v[~whole].ravel()[0].item()!r}")
         return np.asarray(vector([int(x) for x in v.ravel()]), dtype=np.int64)
 
     randomizer.ignores_rng = "OpenDP draws its noise from the operating system's secure randomness"  # type: ignore[attr-defined]
