@@ -8,6 +8,7 @@ of the draw; locally the default profile keeps exploring new examples. The per-t
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 from hypothesis import settings
@@ -32,3 +33,17 @@ def laptop_style():
     lecture_mode(False)
     yield
     lecture_mode(False)
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The path of Node.js, for the tests that run the site's scripts. Skipped where node is
+    missing, except under CI (``CI`` set): a CI run that skips them has not tested the scripts,
+    so there a missing node fails (``.ci/run`` installs it)."""
+    path = shutil.which("node")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("node (Node.js) is not installed, and CI is set: the site's scripts must be tested "
+                        "in CI. Install it (.ci/run does: apt-get install nodejs) or put it on PATH.")
+        pytest.skip("node (Node.js) is not installed: the site's scripts are not run")
+    return path
