@@ -14,7 +14,7 @@ Every module of the package is either swept (``MODULES``) or left out with its r
 (``LEFT_OUT``), or ``test_every_public_module_is_swept_or_left_out_with_a_reason`` fails: ``plots``
 and ``widgets`` (drawing and controls; every panel is driven to its extremes in
 ``test_bad_inputs.py`` and ``test_panel_pairs.py``), ``lecture`` (a display switch), and the paper
-reproductions in ``experiments`` other than ``rr_simulation`` (minutes per call; their
+reproductions in ``experiments`` (minutes per call; their
 arguments are checked in ``test_reproduce*.py``). Estimators are also fitted on whole data sets
 of one row, one class, pandas, float32/int/bool, and asked to predict before fit.
 """
@@ -40,7 +40,7 @@ from ppdm_edu.randomization import LaplaceNoise
 
 MODULES = ["randomization", "privacy", "reconstruction", "randomized_response", "ldp", "audit",
            "posterior", "attacks", "datasets", "naive_bayes", "trees", "rr_simulation", "mechanisms", "tradeoff",
-           "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree"]
+           "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree", "claims"]
 # every other module of the package, with the reason it is not swept: a new public module that is
 # in neither list fails test_every_public_module_is_swept_or_left_out_with_a_reason
 LEFT_OUT = {
@@ -305,6 +305,9 @@ BASELINES = {
                                                   rng=0), {}),
     # exercises (an answer of any shape is the student's: check answers "not yet", never crashes)
     "exercises.check": (dict(exercise_id="01.1", answer=0.3), {"exercise_id": "choice", "answer": "array1"}),
+    # a claim of the prose (a bad name, statement or verdict is refused, never printed as a claim)
+    "claims.claim": (dict(name="02.error-falls", statement="the error falls", holds=True),
+                     {"name": "choice", "statement": "choice", "holds": "bool"}),
     "exercises.exercise_ids": (dict(), {"kind": "choice"}),
     "exercises.get_exercise": (dict(exercise_id="02.1"), {"exercise_id": "choice"}),
     "exercises.reference_answer": (dict(exercise_id="01.1"), {"exercise_id": "choice"}),
