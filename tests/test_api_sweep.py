@@ -14,7 +14,7 @@ Every module of the package is either swept (``MODULES``) or left out with its r
 (``LEFT_OUT``), or ``test_every_public_module_is_swept_or_left_out_with_a_reason`` fails: ``plots``
 and ``widgets`` (drawing and controls; every panel is driven to its extremes in
 ``test_bad_inputs.py`` and ``test_panel_pairs.py``), ``lecture`` (a display switch), and the paper
-reproductions in ``experiments`` other than ``rr_simulation`` (minutes per call; their
+reproductions in ``experiments`` (minutes per call; their
 arguments are checked in ``test_reproduce*.py``). Estimators are also fitted on whole data sets
 of one row, one class, pandas, float32/int/bool, and asked to predict before fit.
 """
@@ -40,7 +40,7 @@ from ppdm_edu.randomization import LaplaceNoise
 
 MODULES = ["randomization", "privacy", "reconstruction", "randomized_response", "ldp", "audit",
            "posterior", "attacks", "datasets", "naive_bayes", "trees", "rr_simulation", "mechanisms", "tradeoff",
-           "database_reconstruction", "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree"]
+           "database_reconstruction", "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree", "claims"]
 # every other module of the package, with the reason it is not swept: a new public module that is
 # in neither list fails test_every_public_module_is_swept_or_left_out_with_a_reason
 LEFT_OUT = {
@@ -328,6 +328,9 @@ BASELINES = {
                                                   rng=0), {}),
     # exercises (an answer of any shape is the student's: check answers "not yet", never crashes)
     "exercises.check": (dict(exercise_id="01.1", answer=0.3), {"exercise_id": "choice", "answer": "array1"}),
+    # a claim of the prose (a bad name, statement or verdict is refused, never printed as a claim)
+    "claims.claim": (dict(name="02.error-falls", statement="the error falls", holds=True),
+                     {"name": "choice", "statement": "choice", "holds": "bool"}),
     "exercises.exercise_ids": (dict(), {"kind": "choice"}),
     "exercises.get_exercise": (dict(exercise_id="02.1"), {"exercise_id": "choice"}),
     "exercises.reference_answer": (dict(exercise_id="01.1"), {"exercise_id": "choice"}),
@@ -568,3 +571,28 @@ def test_refusals_name_the_argument(sweep):
     share = 1 - len(unnamed) / max(len(refused), 1)
     assert share >= 0.99, f"{share:.1%} of {len(refused)} refusals name the argument; not:\n" + \
         "\n".join(map(str, unnamed))
+
+
+def _public_names(qualname: str, pname: str, value: str) -> list[str]:
+    """The public names a refusal of this case may give: the parameter's own; for fit data, the
+    name ``fit`` gives its records (PPDTC4.5: ``W``), and ``y`` for whole data sets of another
+    shape (one row, one class, ...), where either may be at fault."""
+    if pname not in ("X", "y") or BASELINES[qualname][0] != "fit":
+        return [pname]
+    records = list(inspect.signature(CALLABLES[qualname].fit).parameters)[1]
+    if value.strip("'") in ("one row", "one class", "pandas", "float32", "int", "bool"):
+        return [records, "y"]
+    return [records if pname == "X" else "y"]
+
+
+def test_refusals_name_the_public_parameter_as_a_word(sweep):
+    # stricter than test_refusals_name_the_argument: the name stands as a word (snr is not named
+    # by "snr_value", X not by "W" unless fit calls its records W), with no share left over
+    import re
+
+    rows, _ = sweep
+    vague = [(r["callable"], r["parameter"], r["value"], r["error"]) for r in rows
+             if r["status"] == "refused" and r["parameter"] != "fit"
+             and not any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", r["error"])
+                         for name in _public_names(r["callable"], r["parameter"], r["value"]))]
+    assert not vague, f"{len(vague)} refusals do not name the public parameter:\n" + "\n".join(map(str, vague))
