@@ -3,9 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
-# setuptools prints an "Editable installation ... be careful with folders ... with the same name as
-# your package" banner on every `pip install -e`; it says nothing a newcomer can act on, so hide it
-PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet
+PIP := $(BIN)/python -m pip install --quiet
 # Jupyter refuses to run as root unless told; containers and some lab machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -54,15 +52,12 @@ $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
 # JupyterLab's user settings and workspaces live inside .venv, not ~/.jupyter, and are reset on
 # every start (tools/lab_settings.py): the deck is off (jupyterlab-slideshow writes "active": true
 # when one starts) and there is no news pop-up. The package's server extension (ppdm_edu/_lab_reset.py)
-# turns the deck off on every page load too; `pip install -e` leaves out the file that switches it
-# on (pyproject's data-files), so it is copied where a regular install puts it.
+# turns the deck off on every page load too; `pip install -e` switches it on (the wheel's shared
+# data: .venv/etc/jupyter/jupyter_server_config.d/ppdm_edu.json).
 LAB_USER := $(VENV)/lab-user
-LAB_SERVER_CONFIG := jupyter_server_config.d/ppdm_edu.json
 lab: $(VENV)/.lab-installed
 	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open.
 	$(BIN)/python tools/lab_settings.py $(LAB_USER)/settings
-	mkdir -p $(dir $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG))
-	cp jupyter-config/$(LAB_SERVER_CONFIG) $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG)
 	JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces \
 	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb

@@ -108,6 +108,20 @@ IMPORT_ALL_BLOCKED = textwrap.dedent("""
 """)
 
 
+def test_every_http_server_command_in_the_docs_listens_on_this_machine_only():
+    """``python -m http.server`` binds every interface unless told otherwise: a command in the
+    docs that serves the course must bind 127.0.0.1 (``-b 127.0.0.1``), so that following it on a
+    laptop in a lecture hall does not publish the folder to the network."""
+    docs = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "notebooks").glob("*.md")),
+            *sorted(SITE.glob("*.md")), *sorted((REPO / "binder").glob("*.md"))]
+    commands = [(path.name, m.group(0)) for path in docs if path.exists()
+                for m in re.finditer(r"python3? -m http\.server[^`\n]*", path.read_text(encoding="utf-8"))]
+    assert commands, "the README no longer says how to serve the site locally"
+    loose = [(name, cmd) for name, cmd in commands
+             if not re.search(r"(^|\s)(-b|--bind)\s+(127\.0\.0\.1|localhost|::1)(\s|$)", cmd)]
+    assert not loose, f"http.server commands that listen on every interface: {loose}"
+
+
 def test_package_imports_without_what_pyodide_lacks_and_starts_no_thread():
     code = IMPORT_ALL_BLOCKED.format(blocked=PYODIDE_LACKS)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,

@@ -115,7 +115,7 @@ def gini_split(left_counts, right_counts) -> float | np.ndarray:
     left = check_class_counts(left_counts, "left_counts")
     right = check_class_counts(right_counts, "right_counts")
     if left.shape != right.shape:
-        raise ValueError(f"left and right counts must have the same shape, got {left.shape} and {right.shape}")
+        raise ValueError(f"left_counts and right_counts must have the same shape, got {left.shape} and {right.shape}")
     n1, n2 = left.sum(axis=-1), right.sum(axis=-1)
     n = n1 + n2
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -588,10 +588,10 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
     Xs, ys = disguised_test
     if not isinstance(tree, _BinaryTree):
         raise TypeError(f"tree must be a fitted ID3 or RRID3, got {type(tree).__name__}")
-    Xa = check_predict_data(tree, Xs, binary=True)
-    ya = check_binary(ys, "y")
+    Xa = check_predict_data(tree, Xs, binary=True, input_name="disguised_test's X")
+    ya = check_binary(ys, "disguised_test's y")
     if ya.ndim != 1 or ya.size != Xa.shape[0]:
-        raise ValueError(f"the disguised test labels must be one 0/1 label per record "
+        raise ValueError(f"disguised_test's labels y must be one 0/1 label per record "
                          f"({Xa.shape[0]}), got shape {ya.shape}")
     ybar = 1 - ya if disguised_label else ya
     t = tree.tree_
