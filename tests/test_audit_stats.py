@@ -145,3 +145,14 @@ def test_the_event_is_tuned_on_runs_its_score_did_not_learn_from():
     fresh = _runs(fit0, fit1, fit0, fit1, est0, est1)
     shown = audit_epsilon(fresh, 0, 1, trials=1000, selection=0.5, rng=0)
     assert shown.event == "output = 'a'" and shown.lower_bound > 1.0, shown
+
+
+def test_a_pooled_pair_counts_the_runs_of_both_events_in_its_delta_term():
+    # P1(A) + P0(B) <= e^eps (P0(A) + P1(B)) + 2 delta: the delta term of a pooled pair has the
+    # expected runs of both events behind it (twice the runs of one)
+    audit = audit_epsilon(WarnerRR(0.9), 1, 0, trials=20_000, delta=0.01, rng=0)
+    assert audit.direction == "pooled", audit
+    alpha, runs = 0.05, 2 * audit.expected_runs
+    share = stats.beta.ppf(0.9 * alpha, audit.count_numerator, audit.count_denominator + 1)
+    slack = runs * 0.01 / stats.gamma.ppf(alpha / 10, audit.count_denominator)
+    assert audit.lower_bound == pytest.approx(math.log(share / (1 - share) - slack), rel=1e-9)
