@@ -20,6 +20,7 @@ from ppdm_edu.audit._stats import (
     cp_lower,
     cp_upper,
     delta_bound,
+    epsilon_bound,
     poisson_epsilon_bound,
     poisson_lower,
     ratio_lower,
@@ -53,6 +54,14 @@ def test_delta_bound_is_the_lower_minus_e_to_the_epsilon_times_the_upper(k_num, 
     expected = max(low - math.exp(epsilon) * up, 0.0)
     assert expected > 0  # the cases are chosen where the bound shows something
     assert float(delta_bound(k_num, k_den, n, 0.025, epsilon)) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.01, 0.1])
+def test_one_event_epsilon_bound_takes_delta_off_the_numerator(delta):
+    # ln((P_num_lower - delta) / P_den_upper), each probability by Clopper-Pearson at alpha
+    low = stats.beta.ppf(0.025, 900, 1000 - 900 + 1) - delta
+    up = stats.beta.ppf(0.975, 100 + 1, 1000 - 100)
+    assert float(epsilon_bound(900, 100, 1000, 0.025, delta)) == pytest.approx(math.log(low / up), rel=1e-12)
 
 
 @pytest.mark.parametrize("k", [1, 3, 20, 500])
