@@ -109,7 +109,7 @@ BASELINES = {
     "experiments.report.run_reproduction": (None, {"n_jobs": "skip", "fresh": "skip", "progress": "skip"}),
     "experiments.report.documented_as": (dict(step="plan"), {"step": "choice"}),
     "experiments.report.check_plan": (dict(mode="quick", seed=0), {"seed": "int"}),
-    "experiments.shapes.result_shape": (dict(shape=Float()), {}),
+    "experiments.shapes.result_shape": (dict(shape=Float(0, 1)), {}),
     "experiments.shapes.shape_of": (dict(func=len, kwargs={}), {}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
     "experiments.tasks.check_jobs": (dict(n_jobs=2), {"name": "skip"}),

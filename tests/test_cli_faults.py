@@ -115,11 +115,11 @@ def test_a_server_that_speaks_first_but_not_dask_is_one_line(tmp_path, greeting)
 
 def test_a_real_scheduler_passes_the_handshake_probe():
     distributed = pytest.importorskip("dask.distributed")
-    from ppdm_edu.experiments.tasks import _probe_scheduler
+    from ppdm_edu.experiments._backends import probe_scheduler
 
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
-        _probe_scheduler(cluster.scheduler_address, 10.0)      # no exception
+        probe_scheduler(cluster.scheduler_address, 10.0)      # no exception
 
 
 def test_a_tls_scheduler_is_one_line(tmp_path):
