@@ -275,6 +275,8 @@ CLI_BAD = {
                     ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "tls://127.0.0.1:8786"]],
     "--timeout": [["reproduce", "du-zhan", "--timeout", v] for v in ("0", "-1", "nan", "inf", "x")],
     "--fresh": [["reproduce", "du-zhan", "--fresh=yes"]],
+    "--verify": [["reproduce", "du-zhan", "--verify", v] for v in ("-1", "x", "1.5", "1e9", "")],
+    "--verify-key": [["reproduce", "du-zhan", "--verify-key", v] for v in ("-1", "x", "1.5", str(2**63))],
     "--help": [],       # prints the help, exit 0
     "--version": [],    # prints the version, exit 0
     "command": [[], ["nope"]],

@@ -165,7 +165,12 @@ def _out_of_range(body):
     body["result"]["accuracy"] = 1.5
 
 
-@pytest.mark.parametrize("tamper", [_missing_fields, _wrong_type, _other_theta, _float_for_int, _out_of_range, "dir"])
+def _huge_int(body):
+    body["result"]["n_nodes"] = 10**400      # an int JSON holds, which a float conversion overflows
+
+
+@pytest.mark.parametrize("tamper", [_missing_fields, _wrong_type, _other_theta, _float_for_int, _out_of_range,
+                                    _huge_int, "dir"])
 def test_a_checkpoint_that_does_not_fit_its_task_is_recomputed_and_named(tiny, tmp_path, capsys, tamper):
     out = tmp_path / "out"
     assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0

@@ -15,10 +15,27 @@ class SchedulerUnreachable(ConnectionError):
 
 
 def check_scheduler_address(address: str) -> tuple[str, int] | None:
-    """``(host, port)`` of a ``tcp://HOST:PORT`` address; None for a scheme dask connects to itself.
+    """Check a scheduler address before a run touches its output folder.
 
-    Raises :class:`SchedulerUnreachable` for an address that can never work (no port; tls:// or
-    wss://, which need certificates this command does not take).
+    Parameters
+    ----------
+    address : str
+        ``tcp://HOST:PORT`` (or ``HOST:PORT``); another scheme is left to dask.
+
+    Returns
+    -------
+    tuple of (str, int) or None
+        ``(host, port)`` of a tcp address; None for a scheme dask connects to itself.
+
+    Raises
+    ------
+    SchedulerUnreachable
+        For an address that can never work (tls:// without certificates, no port).
+
+    Examples
+    --------
+    >>> check_scheduler_address("tcp://127.0.0.1:8786")
+    ('127.0.0.1', 8786)
     """
     scheme, _, rest = address.rpartition("://")
     if scheme in ("tls", "wss"):

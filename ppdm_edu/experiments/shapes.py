@@ -90,7 +90,8 @@ class Shape(ABC):
             The first difference, e.g. ``"field 'accuracy': 0.85 != 0.8"``; None if they agree
             (floats within a relative 1e-9: the last bits of a sum may depend on the machine).
         """
-        return None if _json_text(a) == _json_text(b) else f"{_short(a)} != {_short(b)}"
+        text_a, text_b = _json_text(a), _json_text(b)
+        return None if text_a == text_b else f"{text_a[:40]} != {text_b[:40]}"
 
 
 def _range(low, high, finite: bool) -> None:
@@ -109,8 +110,10 @@ class Float(Shape):
 
     Parameters
     ----------
-    low, high : float
-        The allowed range (inclusive).
+    low : float
+        The smallest allowed value.
+    high : float
+        The largest allowed value.
     nan : bool, default False
         Whether NaN is allowed.
     compared : bool, default True
@@ -159,8 +162,10 @@ class Int(Shape):
 
     Parameters
     ----------
-    low, high : int
-        The allowed range (inclusive).
+    low : int
+        The smallest allowed value.
+    high : int
+        The largest allowed value.
     """
 
     low: int
@@ -225,7 +230,6 @@ class Exactly(Shape):
         return data
 
 
-@dataclass(frozen=True, init=False)
 class Tuple(Shape):
     """A tuple of fixed length, one shape per item (stored as a JSON list).
 
@@ -235,10 +239,8 @@ class Tuple(Shape):
         The shape of each item.
     """
 
-    items: tuple
-
     def __init__(self, *items: Shape):
-        object.__setattr__(self, "items", items)
+        self.items = items
 
     def _each(self, values, method: str) -> tuple:
         if len(values) != len(self.items):
@@ -303,7 +305,6 @@ class List(Shape):
                       if self.item.difference(x, y))
 
 
-@dataclass(frozen=True, init=False)
 class Record(Shape):
     """A dict with exactly these string keys, in this order (a row of a table).
 
@@ -313,10 +314,8 @@ class Record(Shape):
         The shape of each field, in order.
     """
 
-    fields: dict
-
     def __init__(self, **fields: Shape):
-        object.__setattr__(self, "fields", fields)
+        self.fields = fields
 
     def _each(self, values, method: str) -> dict:
         if type(values) is not dict:
