@@ -125,6 +125,8 @@ def _check_methods(method) -> list[str]:
 
 
 def _check_confidences(confidence) -> list[float]:
+    if not isinstance(confidence, (numbers.Real, list, tuple, np.ndarray)):
+        raise TypeError(f"confidence must be a number or a sequence of numbers in (0, 1), got {confidence!r}")
     values = [confidence] if isinstance(confidence, numbers.Real) else list(confidence)
     if not values:
         raise ValueError("confidence is empty; give one or more numbers strictly between 0 and 1")
@@ -823,6 +825,8 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
         raise ValueError("frame has no columns")
     if isinstance(snr_value, (numbers.Real, str)):
         snrs = [snr_value] * len(columns)
+    elif not isinstance(snr_value, (list, tuple, np.ndarray, pd.Series)):
+        raise TypeError(f"snr_value must be one SNR or one per column, got {snr_value!r}")
     else:
         snrs = list(snr_value)
         if len(snrs) != len(columns):
