@@ -118,3 +118,29 @@ def test_a_difference_is_named_and_a_timing_is_not_compared():
     assert shape.difference(a, {**a, "leaves": 4}) == "field 'leaves': 3 != 4"
     assert S.Tuple(S.Int(0, 9)).difference([1], [2]) == "item 0: 1 != 2"
     assert S.List(S.Float(0, 1), length=(0, 5)).difference([0.5], [0.5, 0.5]) == "1 items != 2"
+
+
+def test_a_string_a_bool_an_int_and_plain_json_are_what_they_say():
+    for data in (5, None, ["a"], 1.5):
+        with pytest.raises(S.ShapeError, match="string"):
+            S.Str().load(data)
+    with pytest.raises(S.ShapeError, match="int"):
+        S.Int(0, 9).dump(True)
+    for data in (math.inf, -math.inf, math.nan, (1, 2), {1: "a"}):
+        with pytest.raises(S.ShapeError):
+            S.Plain().load(data)
+    deep: list = []
+    for _ in range(60):
+        deep = [deep]
+    with pytest.raises(S.ShapeError, match="deeper"):
+        S.Plain().load(deep)
+
+
+def test_a_table_is_indexed_by_its_declared_column():
+    import pandas as pd
+
+    shape = S.Table("data", {"bits": S.Float(0, 1)}, length=1)
+    table = pd.DataFrame({"data": ["d1"], "bits": [0.5]}).set_index("data")
+    assert shape.load(shape.dump(table)).equals(table)
+    with pytest.raises(S.ShapeError, match="indexed by 'data'"):
+        shape.dump(table.rename_axis("other"))
