@@ -484,13 +484,17 @@ def _compare(store: Store | None, task: Task, data, value) -> None:
 
 @contextlib.contextmanager
 def _worker_death_reported(store: Store | None, n_finished: Callable[[], int]):
-    """A worker process that dies (loky's BrokenProcessPool) becomes one :class:`WorkerDied`
+    """A worker process that dies (loky's TerminatedWorkerError) becomes one :class:`WorkerDied`
     saying what was kept; ``n_finished()`` counts the finished tasks when it happens."""
-    from joblib.externals.loky import BrokenProcessPool
-
     try:
         yield
-    except BrokenProcessPool as exc:
+    except Exception as exc:
+        if sys.platform == "emscripten":   # no worker process there (and loky does not import)
+            raise
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+        if not isinstance(exc, TerminatedWorkerError):
+            raise
         kept = (f"the {n_finished()} finished tasks are kept in {store.folder}: "
                 "run the same command again to resume" if store is not None
                 else "no checkpoints were kept (checkpoint_dir=None)")
