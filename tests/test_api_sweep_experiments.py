@@ -149,8 +149,8 @@ BASELINES = {
     "experiments.du_zhan.plan": (None, {"seed": "int"}),
     "experiments.du_zhan.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.du_zhan.reproduce": (None, {"seed": "int"}),
-    # perturb_columns' and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
-    "experiments.liu.perturb_columns": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
+    # perturb_every_column's and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
+    "experiments.liu.perturb_every_column": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
     "experiments.liu.privacy_loss_table": (dict(X=X6[:200], rng=0), {}),
     "experiments.liu.run_repeat": (dict(rng=0, n_train=300, datasets=["data1"], reconstruction=False,
                                         weight_candidates=4), {"weight_candidates": "int"}),

@@ -62,7 +62,8 @@ from .._validation import check_class_counts, check_fit_data, check_real
 from .._validation import feature_names as fitted_feature_names
 from ..random_state import check_random_state
 from ..randomization import Noise, check_noise_mapping
-from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, Probability, TreeBuilder, TreeClassifier
+from ._params import Boolean, CheckedInFit, Integer, OneOf, Probability, RandomState, checked_params
+from .base import TreeBuilder, TreeClassifier
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
 
@@ -238,7 +239,7 @@ class _BaseC45(TreeClassifier):
     _export_j48 = True
 
     def _prepare(self, X, y, name="X"):
-        self._p = self._validate_params()
+        self._p = checked_params(self)
         X, self.classes_, y_index = check_fit_data(self, X, y, input_name=name)
         return X, y_index
 
@@ -477,7 +478,7 @@ class C45(_BaseC45):
     1.0
     """
 
-    _parameter_constraints = {
+    _param_checks = {
         "min_instances": Integer(1),
         "pruning": Boolean(),
         "confidence": Probability(0.5, open_interval=True, hint=" (J48 default 0.25)"),
@@ -579,14 +580,14 @@ class PPDTC45(_BaseC45):
     SPLITS = ("threshold", "weight")
     _N_BINS = 2048
     PARTITIONS = ("threshold", "random")
-    _parameter_constraints = {
-        "noise": UNCHECKED,  # one per column: checked in fit, where the columns are known
-        "split": Options(*SPLITS),
-        "partition": Options(*PARTITIONS),
+    _param_checks = {
+        "noise": CheckedInFit("one Noise per column: checked in fit, where the columns are known"),
+        "split": OneOf(*SPLITS),
+        "partition": OneOf(*PARTITIONS),
         "threshold": Probability(open_interval=True),
-        **C45._parameter_constraints,
+        **C45._param_checks,
         "max_candidates": Integer(1),
-        "random_state": RANDOM_STATE,
+        "random_state": RandomState(),
     }
 
     def __init__(self, noise, split="threshold", partition="threshold", threshold=0.5,

@@ -44,7 +44,8 @@ import pandas as pd
 from scipy import special
 
 from .._validation import check_class_counts, check_finite_1d, check_fit_data
-from .base import Integer, Options, Tree, TreeBuilder, TreeClassifier
+from ._params import Integer, OneOf, checked_params
+from .base import Tree, TreeBuilder, TreeClassifier
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost"]
 
@@ -361,8 +362,7 @@ class DecisionTree(TreeClassifier):
     (3, 1.0)
     """
 
-    _parameter_constraints = {"min_samples": Integer(2), "pruning": Options("mdl", None),
-                              "max_depth": Integer(0, none=True)}
+    _param_checks = {"min_samples": Integer(2), "pruning": OneOf("mdl", None), "max_depth": Integer(0, none=True)}
 
     def __init__(self, min_samples: int = 2, pruning: str | None = "mdl", max_depth: int | None = None):
         self.min_samples = min_samples
@@ -389,7 +389,7 @@ class DecisionTree(TreeClassifier):
         ValueError
             If a parameter is out of range or ``X``/``y`` are invalid.
         """
-        p = self._validate_params()
+        p = checked_params(self)
         Xa, classes, codes = check_fit_data(self, X, y)
         self.classes_ = classes
         self.tree_ = _grow_sorted(Xa, codes, classes.size, p["min_samples"], p["max_depth"], p["pruning"])
