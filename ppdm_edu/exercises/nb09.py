@@ -27,7 +27,7 @@ def largest_safe_error(n: int = N_09_1, m: int = M_09_1, target: float = TARGET_
 
 
 def judge_09_1(answer) -> Verdict:
-    value = as_number(answer, "09.1", "an error bound in units of √n (float)")
+    value = as_number(answer, "09.1", "an error bound in units of sqrt(n) (float)")
     ref = largest_safe_error()
     z = float(special.ndtri(TARGET_09_1))
     root_n = math.sqrt(N_09_1)
@@ -181,7 +181,7 @@ def class_release_model_answer() -> tuple[str, ...]:
 
 EXERCISES = (
     Exercise("09.1", "How much error still gives everything away?", "numeric",
-             f"{NB}, §3 'The √n threshold'", "an error bound in units of √n (float)", judge_09_1, largest_safe_error,
+             f"{NB}, §3 'The √n threshold'", "an error bound in units of sqrt(n) (float)", judge_09_1, largest_safe_error,
              tolerance="half a unit in the second decimal (a closed form: no seed)", precision=P_09_1),
     Exercise("09.2", "Write the decoder yourself", "structured", f"{NB}, §2 'Two decoders'",
              FMT_09_2, judge_09_2, decoder_reference,

@@ -1,4 +1,4 @@
-"""All nine notebooks in a real browser: JupyterLab + headless Chromium (``make test-browser``).
+"""All ten notebooks in a real browser: JupyterLab + headless Chromium (``make test-browser``).
 
 At 1366x768, for each notebook: open it in JupyterLab, clear the stored outputs, run all cells
 from the Run menu, then assert that
@@ -58,7 +58,7 @@ LATENCY_JSON = (REPO / "benchmarks" if os.environ.get("PPDM_RECORD_BENCHMARKS") 
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOKS = ["00", "01", "02", "03", "04", "05", "06", "07", "08"]
+NOTEBOOKS = ["00", "01", "02", "03", "04", "05", "06", "07", "08", "09"]
 ANIMATION = {"02"}
 KERNEL_GONE = {"01": ("Kernel", "kernelmenu:restart"), "02": ("Kernel", "kernelmenu:shutdown")}
 # a panel = the outer VBox of a widget view that holds a figure
@@ -498,7 +498,7 @@ def test_notebook_runs_is_accessible_and_every_control_responds(page, jupyter_se
         raise
 
 
-LECTURE = ["01", "02", "03", "04", "05", "06", "07", "08"]
+LECTURE = ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
 
 # what the test reads from the page: the visible notebook's box, how far its content reaches
 # sideways, and each panel's box with its figure's shown and natural widths
