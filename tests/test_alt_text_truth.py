@@ -282,3 +282,40 @@ def test_every_text_and_every_labelled_series_is_named():
         assert f"series {k}" in alt, alt
     for k in range(6):
         assert f"note {k}" in alt, alt
+
+
+# -- mark kinds: what is drawn is what is said ---------------------------------------------------
+def _alt_of(draw) -> str:
+    from ppdm_edu.plots.alt_text import axes_description
+
+    fig = Figure()
+    ax = fig.subplots()
+    draw(ax)
+    return axes_description(ax)
+
+
+def test_an_unfilled_step_histogram_is_a_step_histogram_not_a_shaded_region():
+    """``hist(histtype="step")`` draws a line along the bins' tops: not a shaded region, and its
+    baseline is 0 (never a float residue such as 8.88e-16)."""
+    x = np.random.default_rng(0).normal(0.5, 0.2, 2_000)
+    alt = _alt_of(lambda ax: ax.hist(x, bins=np.arange(-1, 2.01, 0.05), density=True,
+                                     histtype="step", label="original x"))
+    assert alt.startswith("step histogram 'original x': 60 bars"), alt
+    assert "shaded" not in alt and "e-1" not in alt, alt
+
+
+def test_a_filled_step_outline_is_a_histogram_not_a_band():
+    """``fill_between(edges, h, step="post")`` (a panel's fast histogram) and
+    ``hist(histtype="stepfilled")`` are histograms; a fill between two step curves stays a band."""
+    edges, h = np.linspace(0, 1, 11), np.arange(10.0)
+    alt = _alt_of(lambda ax: ax.fill_between(edges, np.r_[h, h[-1]], step="post", label="original"))
+    assert alt.startswith("histogram 'original': 10 bars, non-zero from 0.1 to 1, peak 9 at 0.9 to 1"), alt
+    alt = _alt_of(lambda ax: ax.hist(np.r_[0.15, 0.25, 0.25, 0.75], bins=edges, histtype="stepfilled", label="w"))
+    assert alt.startswith("histogram 'w': 10 bars, non-zero from 0.1 to 0.8, peak 2 at 0.2 to 0.3"), alt
+    alt = _alt_of(lambda ax: ax.fill_between(edges, np.r_[h, h[-1]], np.r_[h, h[-1]] + 5, step="post",
+                                             label="between"))
+    assert alt.startswith("shaded band 'between'"), alt
+    alt = _alt_of(lambda ax: ax.stairs(h, edges, label="line"))
+    assert alt.startswith("step histogram 'line'"), alt
+    alt = _alt_of(lambda ax: ax.stairs(h, edges, fill=True, label="filled"))
+    assert alt.startswith("histogram 'filled'"), alt
