@@ -25,7 +25,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# `pip install ppdm-edu` is the library alone; the notebooks need the [lab] extra (JupyterLab, ipywidgets).
+# `pip install .` is the library alone; the notebooks need the [lab] extra (JupyterLab, ipywidgets).
 $(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e ".[lab]"
 	touch $@

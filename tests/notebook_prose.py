@@ -111,13 +111,32 @@ def string_literal_numbers(source: str) -> set[str]:
     return typed
 
 
+# literals that lay out a figure or a printout, not the experiment: never quoted as a setting
+LAYOUT_CALLS = {"round", "subplots", "figure", "set_size_inches", "tight_layout", "set_yticks", "set_xticks",
+                "legend", "text", "annotate", "axvline", "axhline", "to_string", "head", "tail", "format"}
+LAYOUT_KEYWORDS = {"figsize", "fontsize", "lw", "linewidth", "dpi", "width_ratios", "height_ratios", "ncol",
+                   "loc", "markersize", "zorder", "decimals", "fontweight", "pad", "wrap", "bbox_to_anchor"}
+
+
 def numeric_literals(source: str) -> list[Decimal]:
-    """The numeric literals of `source` (``10_000``, ``0.25``, ``1e-4``): what the code sets."""
+    """The numeric literals of `source` (``10_000``, ``0.25``, ``1e-4``): what the code sets --
+    not the arguments that lay out a figure or a printout (``figsize=(8, 3)``, ``.round(3)``)."""
     tree = _source_tree(source)
     if tree is None:
         return []
+    layout: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            parts = list(node.args) + [k.value for k in node.keywords] if name in LAYOUT_CALLS else \
+                [k.value for k in node.keywords if k.arg in LAYOUT_KEYWORDS]
+            for part in parts:
+                layout.update(id(n) for n in ast.walk(part))
     out = []
     for node in ast.walk(tree):
+        if id(node) in layout:
+            continue
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
                 and not isinstance(node.value, bool):
             out.append(Decimal(repr(node.value)) if isinstance(node.value, float) else Decimal(node.value))
