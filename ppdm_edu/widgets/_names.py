@@ -67,6 +67,7 @@ UNITS: dict[tuple[str, str], str] = {
     ("SpectralAttackPanel", "sigma"): "× the attribute's standard deviation",
     ("PosteriorIntervalPanel", "privacy"): "× the range",
     ("TradeoffPanel", "epsilon"): "",
+    ("ReconstructionAttackPanel", "error"): "× √n",
 }
 
 
