@@ -244,8 +244,8 @@ class _BaseC45(TreeClassifier):
         return X, y_index
 
     # -- growing --------------------------------------------------------------------------
-    # at most this many (attribute, record) cells in the cut search's temporaries: small nodes
-    # search all attributes in one vectorized step, big nodes one attribute at a time
+    # at most this many (attribute, record) cells per step of the cut search: small nodes
+    # search all attributes in one step, big nodes one attribute at a time
     _BLOCK_CELLS = 1 << 16
 
     def _grow(self, V, y, rng) -> TreeBuilder:
@@ -315,7 +315,7 @@ class _BaseC45(TreeClassifier):
         """The best cut of every attribute at a node: (corrected gain, gain ratio, cut value).
 
         ``S`` holds the node's attribute lists (shape (d, n)); the attributes are searched in
-        blocks of at most ``_BLOCK_CELLS`` cells so that the temporaries stay small.
+        blocks of at most ``_BLOCK_CELLS`` cells.
         """
         d, n = S.shape
         parts = [self._sorted_cuts(V, S[rows], np.arange(d)[rows], counts)
@@ -674,7 +674,7 @@ class PPDTC45(_BaseC45):
                 Yw = np.stack([np.bincount(b, weights=Y[:, c], minlength=self._N_BINS)[used]
                                for c in range(Y.shape[1])], axis=1)
             P = _p_left(self.noises_[a], w[:, None], t[None, :])  # (n, m): p_S1(w_j | t)
-            left = np.einsum("nk,nm->km", Yw, P)  # Eq. 13, (k, m) (einsum: no BLAS threads)
+            left = np.einsum("nk,nm->km", Yw, P)  # Eq. 13, (k, m)
             w_left = left.sum(0)  # Eq. 14
             w_right = n - w_left
             right = counts[:, None] - left
