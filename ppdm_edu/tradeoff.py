@@ -217,7 +217,7 @@ def central_laplace(task: str, x, epsilon: float, rng=None) -> np.ndarray:
     """
     task = _check_task(task)
     codes = _check_codes(x, _k(task))
-    mech = make_mechanism("central-laplace", epsilon, task)
+    mech = make_mechanism("central-laplace", check_positive(epsilon, "epsilon"), task)
     return estimate(task, mech, mech.randomize(codes, rng), "projected", n=codes.size)
 
 
@@ -307,8 +307,8 @@ def make_mechanism(name: str, param: float, task: str) -> Mechanism:
     """
     task = _check_task(task)
     param = check_positive(param, "param")
-    if name not in MECHANISMS:
-        raise ValueError(f"unknown mechanism {name!r}; choose from {tuple(MECHANISMS)}")
+    if not isinstance(name, str) or name not in MECHANISMS:
+        raise ValueError(f"unknown mechanism name {name!r}; choose from {tuple(MECHANISMS)}")
     return _build(name, float(param), task)
 
 
@@ -439,7 +439,9 @@ def estimate(task: str, mech: Mechanism, reports, estimator: str, n: int | None 
         raise TypeError(f"mech must be a ppdm_edu Mechanism, got {type(mech).__name__}")
     if estimator not in ESTIMATORS:
         raise ValueError(f"estimator must be one of {ESTIMATORS}, got {estimator!r}")
-    n = int(np.shape(reports)[0]) if n is None else int(n)
+    if np.ndim(reports) == 0:
+        raise ValueError(f"reports must be the mechanism's output (one report per record), got {reports!r}")
+    n = int(np.shape(reports)[0]) if n is None else check_integer(n, "n", minimum=1)
     if estimator in ("inversion", "projected"):
         p = _unbiased(mech, reports, n)
         return p if estimator == "inversion" else project_simplex(p)
@@ -637,6 +639,8 @@ def audit_claim(mech: Mechanism, x0, x1, *, trials: int, rng=None) -> AuditedCla
     >>> a.delta_at_epsilon, bool(a.delta > 0.9)
     (1.0, True)
     """
+    if not isinstance(mech, Mechanism):
+        raise TypeError(f"mech must be a ppdm_edu Mechanism, got {type(mech).__name__}")
     gen = check_random_state(rng)
     finite = math.isfinite(mech.epsilon)
     at_delta = float(mech.delta) if finite else 0.0
