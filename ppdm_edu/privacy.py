@@ -26,10 +26,10 @@ Estimators (documented choices)
   mixtures); values recorded on a grid are spread over their grid cell first (seeded), which
   leaves I unchanged but removes the tie bias of k-NN at small n. It needs no bins, has a small
   bias for smooth dependences and costs one k-d tree query (scipy ``cKDTree``) plus two sorted
-  searches: about 1 s at n = 200,000 and 20 ms at n = 10,000 on one idle core.
+  searches.
 * With the noise model known (it is public in this setting), I(X;W) = h(W) - h(R) exactly,
   since W = X + R with R independent of X gives h(W|X) = h(R) in closed form; then only h(W)
-  is estimated (``noise=`` argument; about 1 ms at n = 10,000, used by the notebook's panel).
+  is estimated (``noise=`` argument; no neighbour search).
 * h(X|W) = h(X) - I(X;W), so conditional privacy combines the two (each is consistent).
 
 Units: entropies and mutual information are in **bits** unless ``base`` says otherwise; Pi and
@@ -441,8 +441,7 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
         If the additive noise model is known (it is public in the randomization setting), use
         I(X;W) = h(W) - h(W|X) = h(W) - h(R) instead: W = X + R with R independent of X, so
         h(W|X) = h(R) in closed form and only h(W) is estimated (histogram,
-        :func:`differential_entropy`). No neighbour search: about 1 ms at n = 10,000, which is
-        what the notebook's panel uses. ``k`` is then ignored.
+        :func:`differential_entropy`). No neighbour search; ``k`` is then ignored.
     rng : None, int or numpy.random.Generator
         Seed for the spread of grid values over their cells (default 0: the same input always
         gives the same number). Unused when neither x nor w is on a grid.
@@ -660,7 +659,7 @@ def snr(x, noise) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Everything at once (notebook 01 and its panel)
+# Everything at once
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

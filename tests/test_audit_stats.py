@@ -20,6 +20,7 @@ from ppdm_edu.audit._stats import (
     cp_lower,
     cp_upper,
     delta_bound,
+    epsilon_bound,
     poisson_epsilon_bound,
     poisson_lower,
     ratio_lower,
@@ -53,6 +54,14 @@ def test_delta_bound_is_the_lower_minus_e_to_the_epsilon_times_the_upper(k_num, 
     expected = max(low - math.exp(epsilon) * up, 0.0)
     assert expected > 0  # the cases are chosen where the bound shows something
     assert float(delta_bound(k_num, k_den, n, 0.025, epsilon)) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.01, 0.1])
+def test_one_event_epsilon_bound_takes_delta_off_the_numerator(delta):
+    # ln((P_num_lower - delta) / P_den_upper), each probability by Clopper-Pearson at alpha
+    low = stats.beta.ppf(0.025, 900, 1000 - 900 + 1) - delta
+    up = stats.beta.ppf(0.975, 100 + 1, 1000 - 100)
+    assert float(epsilon_bound(900, 100, 1000, 0.025, delta)) == pytest.approx(math.log(low / up), rel=1e-12)
 
 
 @pytest.mark.parametrize("k", [1, 3, 20, 500])
@@ -145,3 +154,14 @@ def test_the_event_is_tuned_on_runs_its_score_did_not_learn_from():
     fresh = _runs(fit0, fit1, fit0, fit1, est0, est1)
     shown = audit_epsilon(fresh, 0, 1, trials=1000, selection=0.5, rng=0)
     assert shown.event == "output = 'a'" and shown.lower_bound > 1.0, shown
+
+
+def test_a_pooled_pair_counts_the_runs_of_both_events_in_its_delta_term():
+    # P1(A) + P0(B) <= e^eps (P0(A) + P1(B)) + 2 delta: the delta term of a pooled pair has the
+    # expected runs of both events behind it (twice the runs of one)
+    audit = audit_epsilon(WarnerRR(0.9), 1, 0, trials=20_000, delta=0.01, rng=0)
+    assert audit.direction == "pooled", audit
+    alpha, runs = 0.05, 2 * audit.expected_runs
+    share = stats.beta.ppf(0.9 * alpha, audit.count_numerator, audit.count_denominator + 1)
+    slack = runs * 0.01 / stats.gamma.ppf(alpha / 10, audit.count_denominator)
+    assert audit.lower_bound == pytest.approx(math.log(share / (1 - share) - slack), rel=1e-9)

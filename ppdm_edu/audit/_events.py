@@ -25,8 +25,8 @@ _MAX_CELLS = 64
 #: At most this many thresholds per score are tried (quantiles of the score when it has more values).
 _MAX_THRESHOLDS = 200
 #: How many standard errors of its tuning estimate a candidate event is marked down by when it is
-#: chosen for a target number of runs (see :func:`choose_event`; the measurement behind 2 is in
-#: benchmarks/audit_bounds.md).
+#: chosen for a target number of runs (see :func:`choose_event`; why 2:
+#: benchmarks/engineering_notes.md).
 _TUNING_PENALTY = 2.0
 
 

@@ -282,8 +282,7 @@ def _from_counts(N, A, row_top, edges, noise, n, method, max_iter, tol,
                   row_top=row_top)
 
 
-# entries per block of rows in the matrix check (1 MB: the block stays in cache between its
-# maximum and its minimum)
+# entries per block of rows in the matrix check (the block size: benchmarks/engineering_notes.md)
 _CHECK_BLOCK_ENTRIES = 1 << 17
 
 
