@@ -1,4 +1,4 @@
-"""All nine notebooks in a real browser: JupyterLab + headless Chromium (``make test-browser``).
+"""All ten notebooks in a real browser: JupyterLab + headless Chromium (``make test-browser``).
 
 At 1366x768, for each notebook: open it in JupyterLab, clear the stored outputs, run all cells
 from the Run menu, then assert that
@@ -522,7 +522,7 @@ def test_notebook_runs_is_accessible_and_every_control_responds(page, jupyter_se
         raise
 
 
-LECTURE = ["01", "02", "03", "04", "05", "06", "07", "08"]
+LECTURE = ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
 
 # what the test reads from the page: the visible notebook's box, how far its content reaches
 # sideways, and each panel's box with its figure's shown and natural widths
