@@ -10,7 +10,8 @@ from .checking import Exercise, Precision, Verdict, as_choice, as_number, within
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 06"
-P_06_1 = (None, Precision(decimals=2, what="accuracies"), Precision(decimals=2, what="accuracies"))
+P_06_1 = (None, Precision(decimals=2, what="accuracies", ratio_of_counts=True),
+          Precision(decimals=2, what="accuracies", ratio_of_counts=True))
 NOISE_SEEDS = tuple(range(3, 13))  # the exercise uses rng=3; ten seeds measure the spread
 
 
