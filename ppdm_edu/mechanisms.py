@@ -408,10 +408,9 @@ class Mechanism(abc.ABC):
         early = method == "ibu-early"
         max_iter = check_integer((DEFAULT_MAX_ITER if early else IBU_MAX_ITER) if max_iter is None else max_iter,
                                  "max_iter", minimum=1, maximum=IBU_MAX_ITER)
-        if early:
-            threshold = chi2_threshold(m, DEFAULT_TOL if tol is None else tol)  # (checks tol)
-        else:
-            tol = check_positive(IBU_TOL if tol is None else tol, "tol")
+        # the stop: the χ² threshold (chi2_threshold checks tol), or the move of one more iteration
+        limit = (chi2_threshold(m, DEFAULT_TOL if tol is None else tol) if early
+                 else check_positive(IBU_TOL if tol is None else tol, "tol"))
         if N.min() < 0:
             raise ValueError(f"method {method!r} needs counts of reports, got a negative count "
                              f"({N.min():g}): use 'inversion' or 'projected'")
@@ -422,10 +421,10 @@ class Mechanism(abc.ABC):
                                         n_iter=0, converged=not early, edges=edges)
         forward, backward = self._response_operators()
         if early:
-            p, n_iter = _ibu_early(N, forward, backward, m, threshold, max_iter)
+            p, n_iter = _ibu_early(N, forward, backward, m, limit, max_iter)
             converged = False
         else:
-            p, n_iter, converged = _ibu(N, forward, backward, m, tol, max_iter)
+            p, n_iter, converged = _ibu(N, forward, backward, m, limit, max_iter)
         return DistributionEstimate(probabilities=p, method=method, n=n, n_iter=n_iter,
                                     converged=converged, edges=edges)
 
@@ -571,6 +570,7 @@ class AdditiveNoiseMechanism(Mechanism):
         self.w_edges = start + width * np.arange(-extra, n_w + extra + 1)
         self._width = width
         self._matrix: np.ndarray | None = None  # the response matrix, computed once (read-only)
+        self._pinv: np.ndarray | None = None  # and its pseudo-inverse
 
     @property
     def value_range(self) -> float:
@@ -612,9 +612,18 @@ class AdditiveNoiseMechanism(Mechanism):
         w = check_real_values(reports, "reports").ravel()
         # the bins are equally wide: bin floor((w - first edge) / width); reports beyond the
         # outer bins (a far tail) are counted in the outermost bins
-        idx = np.floor((w - self.w_edges[0]) / self._width)
+        idx = w - self.w_edges[0]
+        idx /= self._width
+        np.floor(idx, out=idx)
         np.clip(idx, 0, self.w_edges.size - 2, out=idx)
         return np.bincount(idx.astype(np.intp), minlength=self.w_edges.size - 1).astype(float)
+
+    def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
+        # least squares on the (tall) response matrix, by its pseudo-inverse, computed once
+        if self._pinv is None:
+            self._pinv = np.linalg.pinv(self.response_matrix())
+            self._pinv.setflags(write=False)
+        return self._pinv @ (N / n)
 
     def _edges(self):
         return self.edges
