@@ -393,7 +393,7 @@ def laplace_mechanism(x, epsilon: float, bounds, rng=None) -> np.ndarray:
     outside = (arr < lo) | (arr > hi)
     if outside.any():
         raise ValueError(
-            f"{int(outside.sum())} value(s) lie outside bounds [{lo}, {hi}] (first "
+            f"x has {int(outside.sum())} value(s) outside bounds [{lo}, {hi}] (first "
             f"{float(arr[outside].ravel()[0]):g}); the epsilon guarantee needs every value in the "
             "bounds: clip them or widen the bounds"
         )

@@ -2,14 +2,11 @@
 
 Functions take ``rng`` (None, an int seed or a :class:`numpy.random.Generator`), estimators
 ``random_state``; :func:`check_random_state` turns either into a Generator, :func:`spawn_rngs`
-splits one seed into independent streams (data and noise never share one), and
-:func:`renamed_seed_to_rng` keeps the old ``seed=`` keyword working with a FutureWarning.
+splits one seed into independent streams (data and noise never share one).
 """
 from __future__ import annotations
 
-import functools
 import numbers
-import warnings
 
 import numpy as np
 
@@ -64,51 +61,6 @@ def check_random_state(rng, name: str = "rng") -> np.random.Generator:
         f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__}"
     )
-
-
-def renamed_seed_to_rng(func):
-    """Accept the old keyword ``seed=`` of a function whose parameter is now ``rng`` (SPEC 7).
-
-    The call still works and warns (``FutureWarning``) so that notebooks written for an older
-    version keep running while they are updated.
-
-    Parameters
-    ----------
-    func : callable
-        A function with an ``rng`` parameter.
-
-    Returns
-    -------
-    callable
-        The same function, also accepting ``seed=`` as a deprecated alias of ``rng=``.
-
-    Raises
-    ------
-    TypeError
-        The returned function raises it when called with both ``seed=`` and ``rng=``.
-
-    Examples
-    --------
-    >>> @renamed_seed_to_rng
-    ... def draw(n, rng=None):
-    ...     return check_random_state(rng).integers(10, size=n)
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True):
-    ...     warnings.simplefilter("always")
-    ...     (draw(3, seed=0) == draw(3, rng=0)).all()
-    np.True_
-    """
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        if "seed" in kwargs:
-            if "rng" in kwargs:
-                raise TypeError(f"{func.__name__}() got both seed= and rng=; pass rng= only")
-            warnings.warn(f"{func.__name__}(seed=...) is renamed {func.__name__}(rng=...); "
-                          "seed= will stop working in a future version", FutureWarning, stacklevel=2)
-            kwargs["rng"] = kwargs.pop("seed")
-        return func(*args, **kwargs)
-
-    return wrapper
 
 
 def spawn_rngs(rng, n: int = 2) -> list[np.random.Generator]:

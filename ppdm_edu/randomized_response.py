@@ -445,6 +445,8 @@ def _keep_positions(keep, columns, n_cols: int) -> list[int]:
         return []
     if isinstance(keep, (str, numbers.Integral)):
         keep = [keep]
+    if not isinstance(keep, (list, tuple, np.ndarray, pd.Index)):
+        raise TypeError(f"keep must be None, a column or a list of columns, got {keep!r}")
     return sorted(set(_column_positions(list(keep), columns, n_cols, "keep")))
 
 

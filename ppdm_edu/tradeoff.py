@@ -126,7 +126,7 @@ def central_laplace(task: str, x, epsilon: float, rng=None) -> np.ndarray:
     """
     task = _check_task(task)
     codes = _check_codes(x, _k(task))
-    mech = make_mechanism("central-laplace", epsilon, task)
+    mech = make_mechanism("central-laplace", check_positive(epsilon, "epsilon"), task)
     return mech.estimate(mech.randomize(codes, rng), method="projected").probabilities
 
 
@@ -216,8 +216,8 @@ def make_mechanism(name: str, param: float, task: str) -> Mechanism:
     """
     task = _check_task(task)
     param = check_positive(param, "param")
-    if name not in MECHANISMS:
-        raise ValueError(f"unknown mechanism {name!r}; choose from {tuple(MECHANISMS)}")
+    if not isinstance(name, str) or name not in MECHANISMS:
+        raise ValueError(f"unknown mechanism name {name!r}; choose from {tuple(MECHANISMS)}")
     return _build(name, float(param), task)
 
 
@@ -455,6 +455,8 @@ def audit_claim(mech: Mechanism, x0, x1, *, trials: int, rng=None) -> AuditedCla
     >>> a.delta_at_epsilon, bool(a.delta > 0.9)
     (1.0, True)
     """
+    if not isinstance(mech, Mechanism):
+        raise TypeError(f"mech must be a ppdm_edu Mechanism, got {type(mech).__name__}")
     gen = check_random_state(rng)
     finite = math.isfinite(mech.epsilon)
     at_delta = float(mech.delta) if finite else 0.0

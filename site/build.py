@@ -196,6 +196,7 @@ def cited_by(dest: Path = HERE / "_generated" / "cited_by.json") -> dict[str, li
 
 
 def prepare() -> None:
+    _twins.compute_missing()  # every core, before the notebooks are copied with their twins
     copy_notebooks()
     copy_mathjax()
     cited_by()

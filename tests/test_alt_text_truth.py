@@ -1,6 +1,8 @@
-"""Alt texts true of the data: every number a panel's alt text states lies within what its figure
-draws (the plotted data, not the axis limits), error bars are read as error bars of the bars they
-belong to, and no label or text of the figure is left out."""
+"""Alt texts true of the data: every statement a panel's alt text makes about a series (a line's
+range, its highest and lowest point and where they are, its trend; a histogram's span and peak bar;
+each bar's value and error bar; a scatter's count and ranges; a band's extent) is read back here
+from the artists the figure draws and must hold for one of them; every number lies within what the
+figure draws (the plotted data, not the axis limits); no label or text of the figure is left out."""
 from __future__ import annotations
 
 import re
@@ -172,6 +174,260 @@ def numbers_outside_the_data(fig, alt: str, title: str = "") -> list[str]:
     return wrong
 
 
+# -- the statements, read back against the artists ---------------------------------------------
+# A number as the alt text writes it (3 significant digits; a minus sign, a decimal exponent).
+_N = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\d|\.\d|e[-+]?\d)"
+# a label: anything up to its closing quote, never across the end of a statement
+_LABEL = r"(?: '(?P<label>(?:(?!; |\. ).)*?)')?"
+# a statement starts the text or follows the end of another, or a title's colon
+_AT = r"(?:^|(?<=; )|(?<=\. )|(?<=: ))"
+
+
+def _close(token: str, truth: float) -> bool:
+    """``token`` is ``truth`` written to 3 significant digits (within half a unit of the third)."""
+    value, truth = _value(token), float(truth)
+    if truth == 0 or not np.isfinite(truth):
+        return value == truth
+    unit = 10.0 ** (np.floor(np.log10(abs(truth))) - 2)
+    return abs(value - truth) <= 0.5 * unit * (1 + 1e-9)
+
+
+def _any_close(token: str, truths) -> bool:
+    return any(_close(token, t) for t in np.ravel(truths))
+
+
+def _errorbar_artists(ax) -> set[int]:
+    from matplotlib.container import ErrorbarContainer
+
+    ids: set[int] = set()
+    for c in ax.containers:
+        if isinstance(c, ErrorbarContainer):
+            data_line, caps, columns = c.lines
+            ids.update(id(a) for a in (data_line, *caps, *columns) if a is not None)
+    return ids
+
+
+def _labelled(artists, label):
+    """The artists a statement may be about: those with its label, or the unlabelled ones."""
+    def name(a):
+        text = str(a.get_label() or "")
+        return "" if text.startswith("_") else text
+    return [a for a in artists if name(a) == (label or "")]
+
+
+def _line_is(m, line) -> bool:
+    x = np.asarray(line.get_xdata(), dtype=float).ravel()
+    y = np.asarray(line.get_ydata(), dtype=float).ravel()
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if x.size < 2:
+        return False
+    trend = ""
+    if x.size >= 3:
+        order = np.argsort(x, kind="stable")
+        d = np.diff(y[order])
+        trend = ", rising" if (d >= 0).all() else ", falling" if (d <= 0).all() else ""
+    top, low = y == y.max(), y == y.min()
+    return (_close(m["x0"], x.min()) and _close(m["x1"], x.max()) and (m["trend"] or "") == trend
+            and _close(m["hi"], y.max()) and _any_close(m["xhi"], x[top])
+            and _close(m["lo"], y.min()) and _any_close(m["xlo"], x[low]))
+
+
+def _bar_series(ax):
+    """(label, lefts, widths, heights) of everything drawn as bars: step histograms, bar
+    containers, and the loose unlabelled rectangles in data coordinates (told together)."""
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import Rectangle
+
+    out = []
+    for patch in ax.patches:
+        if isinstance(patch, StepPatch):
+            values, edges, _ = patch.get_data()
+            edges = np.asarray(edges, dtype=float)
+            out.append((patch, edges[:-1], np.diff(edges), np.asarray(values, dtype=float)))
+    held = set()
+    for c in ax.containers:
+        if isinstance(c, BarContainer):
+            rects = list(c)
+            held.update(id(r) for r in rects)
+            out.append((c, *(np.array([f(r) for r in rects], dtype=float)
+                             for f in (Rectangle.get_x, Rectangle.get_width, Rectangle.get_height))))
+    loose = [p for p in ax.patches if isinstance(p, Rectangle) and id(p) not in held
+             and all(p.get_data_transform().contains_branch_seperately(ax.transData))
+             and str(p.get_label() or "_").startswith("_")]
+    if len(loose) > 1:
+        out.append((None, *(np.array([f(r) for r in loose], dtype=float)
+                            for f in (Rectangle.get_x, Rectangle.get_width, Rectangle.get_height))))
+    return out
+
+
+def _histogram_is(m, lefts, widths, heights) -> bool:
+    ok = np.isfinite(lefts) & np.isfinite(widths) & np.isfinite(heights)
+    lefts, heights = lefts[ok], heights[ok]
+    rights = lefts + widths[ok]
+    if int(m["n"]) != heights.size or not heights.size:
+        return False
+    nonzero = heights > 0
+    if m["a"] is None:
+        span = not nonzero.any()
+    else:
+        span = (nonzero.any() and _close(m["a"], lefts[nonzero].min())
+                and _close(m["b"], rights[nonzero].max()))
+    peak = heights == heights.max()
+    return bool(span and _close(m["p"], heights.max()) and any(
+        _close(m["l"], lo) and _close(m["r"], hi) for lo, hi in zip(lefts[peak], rights[peak])))
+
+
+def _categories_are(items: str, container) -> bool:
+    """Each bar's value (a horizontal bar's width) and error bar, in the order drawn."""
+    horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+    values = [r.get_width() if horizontal else r.get_height() for r in container]
+    told = re.findall(rf": ({_N})(?: \(error bar ({_N}) to ({_N})\))?(?=, |$)", items)
+    if len(told) != len(values):
+        return False
+    errors = None
+    if container.errorbar is not None:
+        (columns,) = container.errorbar.lines[2] or (None,)
+        if columns is not None:
+            axis = 0 if horizontal else 1
+            errors = [(s[:, axis].min(), s[:, axis].max()) for s in map(np.asarray, columns.get_segments())]
+    for k, (value, lo, hi) in enumerate(told):
+        if not _close(value, values[k]):
+            return False
+        if errors is not None and lo and not (_close(lo, errors[k][0]) and _close(hi, errors[k][1])):
+            return False
+    return True
+
+
+_STATEMENTS = {
+    "line": re.compile(rf"{_AT}line{_LABEL} over x from (?P<x0>{_N}) to (?P<x1>{_N})"
+                       rf"(?P<trend>, rising|, falling)?, highest (?P<hi>{_N}) at x = (?P<xhi>{_N}), "
+                       rf"lowest (?P<lo>{_N}) at x = (?P<xlo>{_N})"),
+    "level": re.compile(rf"{_AT}(?P<orientation>horizontal|vertical) line{_LABEL} at (?P<axis>[xy]) = "
+                        rf"(?P<v>{_N})"),
+    "point": re.compile(rf"{_AT}point{_LABEL} at \\((?P<x>{_N}), (?P<y>{_N})\\)"),
+    "histogram": re.compile(rf"{_AT}(?:histogram|bars){_LABEL}: (?P<n>\d+) bars, (?:non-zero from "
+                            rf"(?P<a>{_N}) to (?P<b>{_N})|all zero), peak (?P<p>{_N}) at (?P<l>{_N}) "
+                            rf"to (?P<r>{_N})"),
+    "categories": re.compile(rf"{_AT}bars{_LABEL}: (?P<items>(?!\d+ bars, ).*?)(?=; |\. |\.$)"),
+    "scatter": re.compile(rf"{_AT}scatter{_LABEL}: (?P<n>\d+) points, x from (?P<x0>{_N}) to "
+                          rf"(?P<x1>{_N}), y from (?P<y0>{_N}) to (?P<y1>{_N})"),
+    "errorbars": re.compile(rf"{_AT}error bars{_LABEL}: (?P<n>\d+) points over x from (?P<x0>{_N}) "
+                            rf"to (?P<x1>{_N}), y from (?P<y0>{_N}) to (?P<y1>{_N}); the bars reach over "
+                            rf"(?P<axis>[xy]) from (?P<lo>{_N}) to (?P<hi>{_N})"),
+    "span": re.compile(rf"{_AT}shaded band{_LABEL} over (?P<axis>[xy]) from (?P<a>{_N}) to "
+                       rf"(?P<b>{_N})(?!, y from)"),
+    "filled": re.compile(rf"{_AT}shaded (?:band|region){_LABEL} over x from (?P<x0>{_N}) to "
+                         rf"(?P<x1>{_N}), y from (?P<y0>{_N}) to (?P<y1>{_N})"),
+    "rectangle": re.compile(rf"{_AT}rectangle{_LABEL} over x from (?P<x0>{_N}) to (?P<x1>{_N}), "
+                            rf"y from (?P<y0>{_N}) to (?P<y1>{_N})"),
+    "colour map": re.compile(rf"{_AT}colour map{_LABEL} of (?P<r>\d+) by (?P<c>\d+) cells, values "
+                             rf"from (?P<lo>{_N}) to (?P<hi>{_N})"),
+}
+
+
+def _statement_is_true(kind: str, m, ax) -> bool:  # noqa: C901 - one reader per kind of statement
+    from matplotlib.collections import PathCollection, PolyCollection
+    from matplotlib.container import BarContainer, ErrorbarContainer
+    from matplotlib.patches import Rectangle
+
+    label = m["label"]
+    if kind == "line":
+        parts = _errorbar_artists(ax)
+        return any(_line_is(m, a) for a in _labelled([a for a in ax.lines if id(a) not in parts], label))
+    if kind in ("level", "point"):
+        parts = _errorbar_artists(ax)
+        for line in _labelled([a for a in ax.lines if id(a) not in parts], label):
+            x = np.asarray(line.get_xdata(), dtype=float).ravel()
+            y = np.asarray(line.get_ydata(), dtype=float).ravel()
+            ok = np.isfinite(x) & np.isfinite(y)
+            x, y = x[ok], y[ok]
+            if kind == "point":
+                if x.size == 1 and _close(m["x"], x[0]) and _close(m["y"], y[0]):
+                    return True
+                continue
+            along = y if m["orientation"] == "horizontal" else x
+            if x.size > 1 and np.ptp(along) == 0 and (m["orientation"] == "horizontal") == (np.ptp(x) > 0) \
+                    and _close(m["v"], along[0]):
+                return True
+        return False
+    if kind == "histogram":
+        return any(_histogram_is(m, lefts, widths, heights) for artist, lefts, widths, heights in _bar_series(ax)
+                   if artist is None and not label or artist is not None and _labelled([artist], label))
+    if kind == "categories":
+        bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+        return any(_categories_are(m["items"], c) for c in _labelled(bars, label))
+    if kind == "scatter":
+        for c in _labelled([c for c in ax.collections if isinstance(c, PathCollection)], label):
+            off = np.asarray(c.get_offsets(), dtype=float).reshape(-1, 2)
+            if (len(off) == int(m["n"]) and _close(m["x0"], np.nanmin(off[:, 0])) and _close(m["x1"], np.nanmax(off[:, 0]))
+                    and _close(m["y0"], np.nanmin(off[:, 1])) and _close(m["y1"], np.nanmax(off[:, 1]))):
+                return True
+        return False
+    if kind == "errorbars":
+        for c in _labelled([c for c in ax.containers if isinstance(c, ErrorbarContainer)], label):
+            data_line, _caps, columns = c.lines
+            x, y = (_finite(data_line.get_xdata()), _finite(data_line.get_ydata()))
+            along = 0 if m["axis"] == "x" else 1
+            reach = np.concatenate([np.asarray(s, dtype=float)[:, along] for col in columns
+                                    for s in col.get_segments() if len(s)])
+            if (x.size == int(m["n"]) and _close(m["x0"], x.min()) and _close(m["x1"], x.max())
+                    and _close(m["y0"], y.min()) and _close(m["y1"], y.max())
+                    and _close(m["lo"], reach.min()) and _close(m["hi"], reach.max())):
+                return True
+        return False
+    if kind == "span":
+        for p in _labelled([p for p in ax.patches if isinstance(p, Rectangle)], label):
+            x_data, y_data = p.get_data_transform().contains_branch_seperately(ax.transData)
+            if x_data == y_data or ("x" if x_data else "y") != m["axis"]:
+                continue
+            start, size = (p.get_x(), p.get_width()) if x_data else (p.get_y(), p.get_height())
+            if _close(m["a"], start) and _close(m["b"], start + size):
+                return True
+        return False
+    if kind == "filled":
+        outlines = [np.concatenate([q.vertices for q in c.get_paths() if len(q.vertices)])
+                    for c in _labelled([c for c in ax.collections if isinstance(c, PolyCollection)], label)
+                    if any(len(q.vertices) for q in c.get_paths())]
+        outlines += [p.get_patch_transform().transform(p.get_path().vertices)
+                     for p in _labelled([p for p in ax.patches if not isinstance(p, (Rectangle, StepPatch))], label)]
+        for pts in outlines:
+            pts = np.asarray(pts, dtype=float)
+            xs = _filled_x(pts)
+            ys = pts[np.isin(pts[:, 0], xs), 1]
+            if (xs.size and _close(m["x0"], xs.min()) and _close(m["x1"], xs.max())
+                    and _close(m["y0"], np.nanmin(ys)) and _close(m["y1"], np.nanmax(ys))):
+                return True
+        return False
+    if kind == "rectangle":
+        for p in _labelled([p for p in ax.patches if isinstance(p, Rectangle)], label):
+            xs = sorted((p.get_x(), p.get_x() + p.get_width()))
+            ys = sorted((p.get_y(), p.get_y() + p.get_height()))
+            if all(_close(m[k], v) for k, v in zip(("x0", "x1", "y0", "y1"), (*xs, *ys))):
+                return True
+        return False
+    for image in _labelled(list(ax.images), label):  # colour map
+        data = np.asarray(image.get_array(), dtype=float)
+        if (data.shape[0] == int(m["r"]) and _close(m["lo"], np.nanmin(data))
+                and _close(m["hi"], np.nanmax(data))):
+            return True
+    return False
+
+
+def statements_not_true(fig, alt: str) -> list[str]:
+    """The statements of ``alt`` about a series that no artist of its axes makes true."""
+    axes = [ax for ax in fig.get_axes() if ax.get_label() != "<colorbar>"]
+    segments = re.split(r"Panel \d+ of \d+: ", alt)[1:] if len(axes) > 1 else [alt]
+    assert len(segments) == len(axes), alt
+    wrong = [f"a number the figure cannot draw: {w!r}" for w in re.findall(r"\bundefined\b|\binfinity\b", alt)]
+    for ax, segment in zip(axes, segments):
+        for kind, pattern in _STATEMENTS.items():
+            for m in pattern.finditer(segment):
+                if not _statement_is_true(kind, m, ax):
+                    wrong.append(f"{kind}: {m[0]!r}")
+    return wrong
+
+
 def _states(panel) -> list[dict]:
     """Three settings of a panel: as built, and each slider a third / two thirds along its
     range with each choice's second / last option."""
@@ -205,7 +461,7 @@ def test_every_number_of_a_panel_alt_text_lies_within_the_data_drawn(name):
             continue
         shown += 1
         alt = figure_description(panel.figure)
-        wrong = numbers_outside_the_data(panel.figure, alt, panel.title)
+        wrong = numbers_outside_the_data(panel.figure, alt, panel.title) + statements_not_true(panel.figure, alt)
         assert not wrong, f"{name} at {state}:\n" + "\n".join(wrong) + f"\n{alt}"
         # every label and text the figure shows is in its alt text
         for ax in panel.figure.get_axes():
@@ -282,3 +538,98 @@ def test_every_text_and_every_labelled_series_is_named():
         assert f"series {k}" in alt, alt
     for k in range(6):
         assert f"note {k}" in alt, alt
+
+
+# -- each kind of statement, read back: a true one passes, a wrong point or range fails ----------
+def _one_axes():
+    fig = Figure()
+    return fig, fig.add_subplot()
+
+
+def test_a_line_is_told_where_its_highest_and_lowest_points_are():
+    fig, ax = _one_axes()
+    ax.plot([0, 1, 2, 3, 4], [2, 5.125, 1, 4, 3], label="estimate")
+    alt = figure_description(fig)
+    assert "highest 5.12 at x = 1, lowest 1 at x = 2" in alt, alt   # 5.125: three digits, not two
+    assert not statements_not_true(fig, alt), alt
+    # the reader bites: the peak's height at the wrong x, or the lowest point at the left end, fail
+    assert statements_not_true(fig, alt.replace("at x = 1,", "at x = 2,"))
+    assert statements_not_true(fig, alt.replace("lowest 1 at x = 2", "lowest 1 at x = 0"))
+    assert statements_not_true(fig, alt.replace("5.12", "5.1"))
+
+
+def test_a_line_drawn_out_of_order_is_told_rising_along_x():
+    fig, ax = _one_axes()
+    ax.plot([3, 1, 2, 0], [3, 1, 2, 0.5])     # drawn in no order; along x it rises
+    alt = figure_description(fig)
+    assert ", rising," in alt, alt
+    assert not statements_not_true(fig, alt), alt
+    assert statements_not_true(fig, alt.replace("rising", "falling"))
+
+
+def test_a_line_with_a_missing_x_is_told_over_the_x_it_draws():
+    fig, ax = _one_axes()
+    ax.plot([0, np.nan, 2, 3], [1, 2, 3, 4])
+    alt = figure_description(fig)
+    assert "line over x from 0 to 3" in alt, alt
+    assert not statements_not_true(fig, alt), alt
+
+
+def test_a_histogram_is_told_by_its_non_zero_span_and_its_peak_bar():
+    fig, ax = _one_axes()
+    ax.stairs([0, 1, 4, 2, 0], [0, 1, 2, 3, 4, 5], label="counts")
+    alt = figure_description(fig)
+    assert "histogram 'counts': 5 bars, non-zero from 1 to 4, peak 4 at 2 to 3" in alt, alt
+    assert not statements_not_true(fig, alt), alt
+    assert statements_not_true(fig, alt.replace("peak 4 at 2 to 3", "peak 4 at 0 to 1"))
+    assert statements_not_true(fig, alt.replace("non-zero from 1 to 4", "non-zero from 0 to 5"))
+
+
+def test_a_histogram_of_few_bins_is_told_as_a_histogram_not_bar_by_bar():
+    fig, ax = _one_axes()
+    ax.hist([0.5, 1.5, 1.6, 2.5, 2.6, 2.7, 3.5, 4.5, 5.5], bins=6, range=(0, 6))
+    alt = figure_description(fig)
+    assert "bars: 6 bars, non-zero from 0 to 6, peak 3 at 2 to 3" in alt, alt
+    assert not statements_not_true(fig, alt), alt
+
+
+def test_every_bar_is_told_with_its_own_value_and_error_bar():
+    fig, ax = _one_axes()
+    ax.bar([0, 1, 2], [2, 5, 1], yerr=[0.5, 1, 0.25], label="counts")
+    alt = figure_description(fig)
+    assert "0: 2 (error bar 1.5 to 2.5), 1: 5 (error bar 4 to 6), 2: 1 (error bar 0.75 to 1.25)" in alt, alt
+    assert not statements_not_true(fig, alt), alt
+    assert statements_not_true(fig, alt.replace("(error bar 4 to 6)", "(error bar 1.5 to 2.5)"))
+    fig, ax = _one_axes()
+    ax.barh([0, 1], [0.25, 0.5], height=0.8, label="widths")
+    alt = figure_description(fig)
+    assert not statements_not_true(fig, alt), alt
+    assert statements_not_true(fig, alt.replace(": 0.25", ": 0.8"))
+
+
+def test_a_scatter_is_told_by_its_count_and_both_ranges():
+    fig, ax = _one_axes()
+    ax.scatter([10, 15, 20], [0.5, 0.25, 1], label="records")
+    alt = figure_description(fig)
+    assert "scatter 'records': 3 points, x from 10 to 20, y from 0.25 to 1" in alt, alt
+    assert not statements_not_true(fig, alt), alt
+    assert statements_not_true(fig, alt.replace("x from 10", "x from 0.25"))
+
+
+def test_a_colour_map_is_told_by_its_smallest_and_largest_value():
+    fig, ax = _one_axes()
+    ax.imshow([[0.0, 1.0], [2.0, 9.0]], label="counts")
+    alt = figure_description(fig)
+    assert "colour map 'counts' of 2 by 2 cells, values from 0 to 9" in alt, alt
+    assert not statements_not_true(fig, alt), alt
+    assert statements_not_true(fig, alt.replace("from 0 to 9", "from 3 to 9"))
+
+
+def test_the_panels_of_a_figure_are_numbered_from_one():
+    fig = Figure()
+    left, right = fig.subplots(1, 2)
+    left.plot([0, 1], [0, 1])
+    right.plot([0, 1], [1, 0])
+    alt = figure_description(fig)
+    assert alt.startswith("Panel 1 of 2: ") and " Panel 2 of 2: " in alt, alt
+    assert not statements_not_true(fig, alt), alt

@@ -149,8 +149,8 @@ BASELINES = {
     "experiments.du_zhan.plan": (None, {"seed": "int"}),
     "experiments.du_zhan.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.du_zhan.reproduce": (None, {"seed": "int"}),
-    # perturb_columns' and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
-    "experiments.liu.perturb_columns": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
+    # perturb_every_column's and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
+    "experiments.liu.perturb_every_column": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
     "experiments.liu.privacy_loss_table": (dict(X=X6[:200], rng=0), {}),
     "experiments.liu.run_repeat": (dict(rng=0, n_train=300, datasets=["data1"], reconstruction=False,
                                         weight_candidates=4), {"weight_candidates": "int"}),
@@ -164,6 +164,14 @@ BASELINES = {
     "experiments.tradeoff.plan": (None, {"seed": "int"}),
     "experiments.tradeoff.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.tradeoff.reproduce": (None, {"seed": "int"}),
+    "experiments.reconstruction_attack.threshold_task": (dict(seed=0, n=20, per_bit=2, decoder="least-squares", run=0,
+                                                              levels=(0.0, 1.0)),
+                                                         {"seed": "int", "decoder": "choice", "levels": "skip"}),
+    "experiments.reconstruction_attack.policy_task": (dict(seed=0, n=20, per_bit=2, run=0, policies=(("bounded", 0.5),)),
+                                                      {"seed": "int", "policies": "skip"}),
+    "experiments.reconstruction_attack.plan": (None, {"seed": "int"}),
+    "experiments.reconstruction_attack.assemble": (None, {"mode": "skip", "runs": "skip"}),
+    "experiments.reconstruction_attack.reproduce": (None, {"seed": "int"}),
     "experiments.liu.plan": (None, {"seed": "int"}),
     "experiments.liu.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.liu.reproduce": (None, {"seed": "int"}),
@@ -177,13 +185,11 @@ NAN_DOCUMENTED = {
     "experiments.liu.summarize": "sd is NaN over one repeat; rows without a paper number have paper NaN",
     "experiments.liu.paper_vs_ours": "a row without a paper number is NaN in the paper column",
 }
-# rr_simulation is swept in test_api_sweep.py (MODULES); its callables are not repeated here
-SWEPT_THERE = {"experiments.rr_simulation"}
 TIME_LIMIT_NOTE = "each case is cut at test_api_sweep.TIME_LIMIT seconds (a hang is a failure)"
 
 
 def test_every_experiments_callable_is_swept():
-    mine = {q for q in CALLABLES if not any(q.startswith(f"{m}.") for m in SWEPT_THERE)}
+    mine = set(CALLABLES)
     missing = sorted(mine - set(BASELINES))
     assert not missing, f"public callables of experiments with no sweep baseline: {missing}"
     stale = sorted(set(BASELINES) - mine)

@@ -16,6 +16,7 @@ from ppdm_edu.attacks import (
 from ppdm_edu.datasets import plateau, plateau_pdf
 from ppdm_edu.datasets.correlated import correlated_data
 from ppdm_edu.posterior import bayes_estimate, posterior_interval_width, property_posterior
+from ppdm_edu.reconstruction import reconstruct
 
 
 def perturbed(correlation, n=5000, seed=0, noise_seed=1, sigma_ratio=1.0):
@@ -176,11 +177,10 @@ def test_prior_forms_agree():
 
 
 def test_reconstructed_prior_still_narrows_intervals():
-    reconstruction = pytest.importorskip("ppdm_edu.reconstruction")
     x = plateau(5000, 0)
     noise = GaussianNoise(1.0 / 3.92)
     w = x + noise.sample(x.shape, 1)
-    prior = reconstruction.reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=20)
+    prior = reconstruct(w, noise, bounds=(0.0, 1.0), n_intervals=20)
     r = posterior_interval_width(x, noise, prior, w=w)
     assert r.ratio < 0.8
     assert r.coverage > 0.9

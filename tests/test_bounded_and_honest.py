@@ -8,9 +8,9 @@ import pytest
 from ppdm_edu import GaussianNoise, UniformNoise, reconstruct, warner_estimate
 from ppdm_edu.experiments import as2000_trees, du_zhan, liu
 from ppdm_edu.experiments.as2000_reconstruction import MAX_GRID_RUNS, error_grid
-from ppdm_edu.experiments.rr_simulation import MAX_SWEEP_RECORDS, mrr_theta_sweep
 from ppdm_edu.randomized_response import warner_std_error
 from ppdm_edu.reconstruction import MAX_ITER, chi2_threshold, reconstruct_counts, response_matrix
+from ppdm_edu.rr_simulation import MAX_SWEEP_RECORDS, mrr_theta_sweep
 from ppdm_edu.trees import c45
 from ppdm_edu.trees.gini import gini, gini_split, mdl_leaf_cost
 

@@ -246,9 +246,9 @@ def test_every_reproduction_task_declares_its_result_shape():
 
 
 def test_every_reproduction_result_fits_its_shape_and_resumes_to_the_same_files(tmp_path, monkeypatch, capsys):
-    from test_reproduce_parallel import _result_files
+    from test_reproduce_parallel import TINY_RECONSTRUCTION_ATTACK, _result_files
 
-    from ppdm_edu.experiments import as2000_reconstruction, as2000_trees, liu, tradeoff
+    from ppdm_edu.experiments import as2000_reconstruction, as2000_trees, liu, reconstruction_attack, tradeoff
 
     monkeypatch.setattr(as2000_trees, "_scale", lambda mode, runs: (800, 1))
     monkeypatch.setattr(as2000_reconstruction, "_n_seeds", lambda mode: 1)
@@ -257,6 +257,7 @@ def test_every_reproduction_result_fits_its_shape_and_resumes_to_the_same_files(
                                                          fig2_train=800))
     monkeypatch.setattr(tradeoff, "_scale", lambda mode: dict(ns=(1_000,), runs=2, epsilons=(1.0,), trials=2_000,
                                                               classifier_runs=2, classifier_n=(1_000,)))
+    monkeypatch.setattr(reconstruction_attack, "_scale", lambda mode: TINY_RECONSTRUCTION_ATTACK)
     out = tmp_path / "out"
     assert main(["reproduce", "all", "--out", str(out), "--jobs", "1"]) == 0
     first = _result_files(out)

@@ -1,4 +1,4 @@
-"""CI runs every property test on a fixed set of examples (tests/conftest.py)."""
+"""CI runs every property test on a fixed set of examples (the profile in tests/conftest.py)."""
 from __future__ import annotations
 
 import os

@@ -133,15 +133,15 @@ def _simulated_half_loss_snr(seed):
 
 
 def _warner_simulated(seed):
-    from ppdm_edu.experiments.rr_simulation import simulate_warner_surveys
     from ppdm_edu.randomized_response import rr_epsilon
+    from ppdm_edu.rr_simulation import simulate_warner_surveys
     s2, s8 = (simulate_warner_surveys(0.3, t, 200, rng=seed) for t in (0.2, 0.8))
     return s2.empirical_sd, s8.empirical_sd, abs(float(rr_epsilon(0.2))), float(rr_epsilon(0.8))
 
 
 def _kept_sweep_sd(seed):
     from ppdm_edu.datasets import adult_binary
-    from ppdm_edu.experiments.rr_simulation import mrr_theta_sweep
+    from ppdm_edu.rr_simulation import mrr_theta_sweep
     sweep = mrr_theta_sweep(adult_binary().data, nb03.ADULT_E, thetas=(0.45,), runs=50, rng=seed, keep="income")
     return float(sweep["estimate"].std())
 

@@ -1,9 +1,11 @@
 """Package plumbing: lazy top-level API, validation helpers, the panel base, the report shape, the CLI."""
 import ast
 import base64
+import json
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +20,7 @@ from ppdm_edu.experiments import report
 def test_version_and_lazy_exports_resolve():
     assert ppdm_edu.__version__
     assert ppdm_edu.GaussianNoise is ppdm_edu.randomization.GaussianNoise
-    assert callable(ppdm_edu.load_adult)
+    assert ppdm_edu.load_adult is ppdm_edu.datasets.load_adult
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ppdm_edu.nope  # noqa: B018
 
@@ -153,7 +155,7 @@ def _pyproject():
 def test_version_lives_in_one_place():
     project = _pyproject()
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
-    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ppdm_edu.__version__"}
+    assert project["tool"]["hatch"]["version"] == {"path": "ppdm_edu/__init__.py"}
     assert not re.search(r"^version:", (ROOT / "CITATION.cff").read_text(encoding="utf-8"), re.M)
     assert re.fullmatch(r"\d+\.\d+\.\d+([ab]\d+|rc\d+|\.dev\d+)?", ppdm_edu.__version__)
 
@@ -165,13 +167,50 @@ def test_cli_version_is_the_package_version():
     assert ppdm_edu.__version__ in out.stdout
 
 
-def test_wheel_carries_license_and_py_typed():
+def _build(kind: str, folder: Path) -> zipfile.ZipFile:
+    """The wheel the project's build backend makes (PEP 517 ``build_wheel`` or PEP 660
+    ``build_editable``, what ``pip install .`` and ``pip install -e .`` ask it for), into ``folder``."""
+    backend = _pyproject()["build-system"]["build-backend"]
+    code = (f"import sys, importlib; b = importlib.import_module({backend!r}); "
+            f"print(b.{kind}(sys.argv[1]))")
+    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=240)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return zipfile.ZipFile(folder / out.stdout.strip().splitlines()[-1])
+
+
+SERVER_CONFIG = "etc/jupyter/jupyter_server_config.d/ppdm_edu.json"
+
+
+@pytest.mark.parametrize("kind", ["build_wheel", "build_editable"])
+def test_every_install_switches_the_deck_reset_on(tmp_path, kind):
+    """``pip install`` and ``pip install -e`` (the README's, conda's, make's and Binder's routes)
+    both put the server-config file that enables ``ppdm_edu._lab_reset`` into the environment's
+    ``etc/jupyter``: the wheel's shared data. setuptools' editable wheels leave data files out."""
+    wheel = _build(kind, tmp_path)
+    shared = [n for n in wheel.namelist() if ".data/data/" in n]
+    version = ppdm_edu.__version__
+    assert shared == [f"ppdm_edu-{version}.data/data/{SERVER_CONFIG}"], shared
+    config = json.loads(wheel.read(shared[0]))
+    assert config == json.loads((ROOT / "jupyter-config" / SERVER_CONFIG.split("/", 2)[2]).read_text())
+    assert config["ServerApp"]["jpserver_extensions"] == {"ppdm_edu._lab_reset": True}
+
+
+def test_wheel_carries_license_py_typed_data_and_styles(tmp_path):
     project = _pyproject()
     assert project["project"]["license"] == "BSD-3-Clause"
     assert "BSD 3-Clause" in (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert project["project"]["license-files"] == ["LICENSE"]
-    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["ppdm_edu"]
-    assert (ROOT / "ppdm_edu" / "py.typed").is_file()
+    names = set(_build("build_wheel", tmp_path).namelist())
+    version = ppdm_edu.__version__
+    wanted = {"ppdm_edu/py.typed", "ppdm_edu/styles/classroom.mplstyle", "ppdm_edu/styles/projector.mplstyle",
+              "ppdm_edu/datasets/data/adult.data.gz", "ppdm_edu/datasets/data/adult.test.gz",
+              "ppdm_edu/datasets/data/adult.names", f"ppdm_edu-{version}.dist-info/licenses/LICENSE"}
+    assert wanted <= names, wanted - names
+    # every module of the package, and nothing from outside it (tests, site, notebooks)
+    modules = {str(p.relative_to(ROOT).as_posix()) for p in (ROOT / "ppdm_edu").rglob("*.py")}
+    assert modules <= names, modules - names
+    assert all(n.startswith(("ppdm_edu/", f"ppdm_edu-{version}.")) for n in names), sorted(names)
 
 
 def _requirement_names(requirements):
@@ -334,7 +373,7 @@ def test_widgets_without_ipywidgets_name_the_extra_to_install():
     assert "pip install 'ppdm-edu[lab]'" in out.stdout, out.stdout + out.stderr
 
 
-def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
+def test_plot_posterior_intervals_takes_rng_and_no_seed_alias():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -357,6 +396,5 @@ def test_plot_posterior_intervals_takes_rng_and_warns_on_seed():
         return ys
 
     assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
-    with pytest.warns(FutureWarning, match="rng"):
-        old = drawn(seed=3)
-    assert old == drawn(rng=3)
+    with pytest.raises(TypeError, match="seed"):  # never released: no deprecated alias
+        drawn(seed=3)

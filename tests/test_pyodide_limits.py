@@ -12,69 +12,34 @@ as they do there, and records every attempt. Two variants:
 
 Under each variant every panel of :func:`ppdm_edu.widgets.all_panels` is built and every
 control is moved through every option (discrete controls) or to both ends (sliders), the
-way a student would: by setting ``control.value``, which runs the whole update. Under the
-``emscripten`` variant every notebook's code cells are then run top to bottom in an in-process
-IPython shell (Agg backend; the cwd is ``notebooks/``).
+way a student would: by setting ``control.value``, which runs the whole update.
+
+The notebooks run under the limits where they are run anyway: nbval's kernels of this test run
+start under the strict simulation of ``tests/pyodide_guard.py`` (a pytest plugin), so a cell that
+starts a thread, a process or a socket fails there; the last test checks that the kernels are so.
 """
 from __future__ import annotations
 
-import json
-import multiprocessing.process
+import os
 import re
-import socket
-import subprocess
 import sys
 import threading
-import traceback
 from pathlib import Path
 
 import ipywidgets as widgets
-import matplotlib
+import pyodide_guard
 import pytest
 
 from ppdm_edu.widgets import all_panels
 
 REPO = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 PANELS = sorted(all_panels())
-
-
-class _Attempts(list):
-    """What tried to start a thread/process/socket under the simulation (kind, name, stack)."""
-
-    def describe(self) -> str:
-        return "\n\n".join(f"{kind} {name!r} from:\n{stack}" for kind, name, stack in self)
-
-
-def _stack() -> str:
-    return "".join(traceback.format_stack(limit=12)[:-2])
 
 
 @pytest.fixture(params=["emscripten", "native"])
 def pyodide(request, monkeypatch):
     """Make thread, subprocess, multiprocessing and socket starts raise as in Pyodide."""
-    attempts = _Attempts()
-
-    def thread_start(self):
-        attempts.append(("thread", self.name, _stack()))
-        raise RuntimeError("can't start new thread")  # Pyodide's message
-
-    def popen(self, *args, **kwargs):
-        attempts.append(("subprocess", str(args[:1]), _stack()))
-        raise OSError(38, "Function not implemented")  # ENOSYS, as Emscripten's fork/exec
-
-    def process_start(self):
-        attempts.append(("process", self.name, _stack()))
-        raise OSError(38, "Function not implemented")
-
-    def socket_init(self, *args, **kwargs):
-        attempts.append(("socket", str(args[:2]), _stack()))
-        raise OSError(50, "Protocol not available")  # what Pyodide's socket module raises
-
-    monkeypatch.setattr(threading.Thread, "start", thread_start)
-    monkeypatch.setattr(subprocess.Popen, "__init__", popen)
-    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", process_start)
-    monkeypatch.setattr(socket.socket, "__init__", socket_init)
+    attempts = pyodide_guard.simulate(monkeypatch.setattr, pyodide_guard.Attempts())
     if request.param == "emscripten":
         monkeypatch.setattr(sys, "platform", "emscripten")
     attempts.variant = request.param
@@ -159,38 +124,38 @@ def test_the_native_variant_really_tries_a_thread(monkeypatch):
 
 
 # -- the notebooks ----------------------------------------------------------------------------
-def _code_cells(path: Path) -> list[str]:
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+# They run once in this test run, under nbval, in kernels that the plugin ``pyodide_guard`` puts
+# under the limits (``sys.platform == "emscripten"``, strict). This checks that it does.
+def test_notebook_kernels_of_this_run_are_under_pyodide_limits(tmp_path):
+    """A kernel started as nbval starts it (this Python, this environment) says it is Pyodide,
+    refuses a thread started from a cell with :class:`pyodide_guard.PyodideLimit`, and a panel
+    in it still draws (it computes nothing ahead there)."""
+    from jupyter_client.manager import start_new_kernel
 
+    assert os.environ.get(pyodide_guard.IPYTHONDIR), "the pyodide_guard plugin is not loaded"
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(tmp_path))
+    try:
+        def run(code: str) -> tuple[str, str]:
+            out, err = [], []
 
-@pytest.fixture(scope="module")
-def shell():
-    """One in-process IPython shell (no history thread), created before any limit is simulated."""
-    from IPython.core.interactiveshell import InteractiveShell
-    from traitlets.config import Config
+            def hook(msg):
+                kind, content = msg["msg_type"], msg["content"]
+                if kind == "stream":
+                    out.append(content["text"])
+                elif kind == "error":
+                    err.append(f"{content['ename']}: {content['evalue']}")
 
-    matplotlib.use("Agg")
-    config = Config()
-    config.HistoryManager.enabled = False  # its writer is a thread (the harness's, not ours)
-    shell = InteractiveShell.instance(config=config)
-    yield shell
-    # later tests must not find an IPython shell (get_ipython() is None outside Jupyter)
-    shell.reset(new_session=False)
-    InteractiveShell.clear_instance()
+            kc.execute_interactive(code, output_hook=hook, timeout=240)
+            return "".join(out), "".join(err)
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("pyodide", ["emscripten"], indirect=True)  # the panels run under both
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_every_notebook_runs_top_to_bottom_under_pyodide(path, shell, pyodide, monkeypatch):
-    monkeypatch.chdir(path.parent)  # the notebooks read ../reports relative to themselves
-    shell.reset(new_session=False)
-    for k, source in enumerate(_code_cells(path)):
-        result = shell.run_cell(source, store_history=False, silent=False)
-        err = result.error_before_exec or result.error_in_exec
-        assert err is None, f"{path.name} code cell {k}: {type(err).__name__}: {err}\n{source[:400]}"
-        assert not pyodide, f"{path.name} code cell {k} tried, under Pyodide:\n{pyodide.describe()}"
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
+        out, err = run("import sys; print(sys.platform)")
+        assert (out.strip(), err) == ("emscripten", ""), (out, err)
+        out, err = run("import threading; threading.Thread(target=print).start()")
+        assert err.startswith("PyodideLimit: Pyodide cannot start a thread"), (out, err)
+        out, err = run("from ppdm_edu.widgets.rr_trees import RRTreePanel\n"
+                       "p = RRTreePanel(); p.controls['theta'].value = 0.8\n"
+                       "print(p.error is None and len(p.image.value) > 0)")
+        assert (out.strip(), err) == ("True", ""), (out, err)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

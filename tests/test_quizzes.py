@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import math
 import re
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -233,14 +232,13 @@ def test_site_quiz_html_is_accessible_and_from_the_same_data():
     assert "Self-check only" in page
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
-def test_site_hash_in_the_browser_script_equals_the_build_hash():
+def test_site_hash_in_the_browser_script_equals_the_build_hash(node):
     site_quiz = _site_quiz()
     body = re.search(r"(function fnv\(text\) \{.*?\n  \})", site_quiz.SCRIPT, re.S).group(1)
     texts = [f"{site_quiz.SALT}|{q.id}|{a}" for q in QUIZZES["03"]
              for a in (q.accepted_texts() if isinstance(q, RangeQuestion) else [q.answer, "a", "bd"])]
     program = body + "\nconsole.log(JSON.stringify(" + repr(texts).replace("'", '"') + ".map(fnv)));"
-    out = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([node, "-e", program], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     expected = [site_quiz.answer_hash(*t.split("|", 1)[1].split("|", 1)) for t in texts]
     assert out.stdout.strip() == str(expected).replace("'", '"').replace(" ", "")
@@ -274,8 +272,7 @@ console.log(JSON.stringify(cases.map(function (c) { return answer(c[0], c[1], c[
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
-def test_site_script_gives_the_verdicts_of_check():
+def test_site_script_gives_the_verdicts_of_check(node):
     # the page's click handler on a stand-in page: one answer, all that apply, a number
     import json
     site_quiz = _site_quiz()
@@ -298,7 +295,7 @@ def test_site_script_gives_the_verdicts_of_check():
         cases += [[data, list(reversed(q.answer)), ""], [data, [wrong], ""], [data, [], ""]]
         expected += [True, False, "Choose an answer first."]
     program = _FAKE_PAGE % (script, json.dumps(cases))
-    out = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([node, "-e", program], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     for text, want, case in zip(json.loads(out.stdout), expected, cases):
         if isinstance(want, str):

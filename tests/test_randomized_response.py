@@ -268,7 +268,7 @@ def test_epsilon_is_the_ldp_likelihood_ratio():
 
 # ------------------------------------------------------------------ simulations, panel
 def test_simulated_surveys_match_warner():
-    from ppdm_edu.experiments.rr_simulation import simulate_warner_surveys
+    from ppdm_edu.rr_simulation import simulate_warner_surveys
 
     sim = simulate_warner_surveys(0.3, 0.75, 400, n_surveys=1_000, rng=3)
     assert sim.estimates.shape == (1_000,)
@@ -284,7 +284,7 @@ def test_simulated_surveys_match_warner():
 
 
 def test_mrr_theta_sweep_is_tidy_and_reproducible():
-    from ppdm_edu.experiments.rr_simulation import mrr_theta_sweep
+    from ppdm_edu.rr_simulation import mrr_theta_sweep
 
     X = _correlated_matrix(3_000, np.random.default_rng(5))
     a = mrr_theta_sweep(X, {0: 1, 2: 0}, thetas=[0.2, 0.8], runs=4, rng=1)
@@ -320,7 +320,7 @@ def test_warner_panel_updates_and_shows_message_at_half():
 
 
 def test_disguise_only_standard_errors_match_repeated_disguises_of_fixed_data():
-    from ppdm_edu.experiments.rr_simulation import mrr_theta_sweep
+    from ppdm_edu.rr_simulation import mrr_theta_sweep
 
     rng = np.random.default_rng(21)
     X = _correlated_matrix(8_000, rng)
@@ -338,7 +338,7 @@ def test_disguise_only_standard_errors_match_repeated_disguises_of_fixed_data():
 
 def test_mrr_theta_sweep_keeps_dataframe_column_names():
     # conditions by column name on a DataFrame (notebook 03) must survive the input check
-    from ppdm_edu.experiments.rr_simulation import mrr_theta_sweep
+    from ppdm_edu.rr_simulation import mrr_theta_sweep
 
     X = pd.DataFrame({"sex": [0, 1, 1, 0] * 25, "income": [1, 0, 1, 1] * 25})
     sweep = mrr_theta_sweep(X, {"sex": 1, "income": 1}, thetas=[0.8], runs=2, rng=0)

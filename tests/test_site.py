@@ -108,6 +108,20 @@ IMPORT_ALL_BLOCKED = textwrap.dedent("""
 """)
 
 
+def test_every_http_server_command_in_the_docs_listens_on_this_machine_only():
+    """``python -m http.server`` binds every interface unless told otherwise: a command in the
+    docs that serves the course must bind 127.0.0.1 (``-b 127.0.0.1``), so that following it on a
+    laptop in a lecture hall does not publish the folder to the network."""
+    docs = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "notebooks").glob("*.md")),
+            *sorted(SITE.glob("*.md")), *sorted((REPO / "binder").glob("*.md"))]
+    commands = [(path.name, m.group(0)) for path in docs if path.exists()
+                for m in re.finditer(r"python3? -m http\.server[^`\n]*", path.read_text(encoding="utf-8"))]
+    assert commands, "the README no longer says how to serve the site locally"
+    loose = [(name, cmd) for name, cmd in commands
+             if not re.search(r"(^|\s)(-b|--bind)\s+(127\.0\.0\.1|localhost|::1)(\s|$)", cmd)]
+    assert not loose, f"http.server commands that listen on every interface: {loose}"
+
+
 def test_package_imports_without_what_pyodide_lacks_and_starts_no_thread():
     code = IMPORT_ALL_BLOCKED.format(blocked=PYODIDE_LACKS)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
@@ -311,8 +325,14 @@ def test_search_index_contains_reconstruction(site_html):
 def test_internal_links_resolve(site_html, lite_html):
     broken, checked = [], 0
     parsed: dict[Path, _Refs] = {}
+
+    def refs_of(path: Path) -> _Refs:  # each page parsed once (a page is linked thousands of times)
+        if path not in parsed:
+            parsed[path] = _parse(path)
+        return parsed[path]
+
     for page in _site_pages(site_html):
-        for _tag, _attr, value, _ in parsed.setdefault(page, _parse(page)).refs:
+        for _tag, _attr, value, _ in refs_of(page).refs:
             if EXTERNAL.match(value) or value.startswith(("mailto:", "data:", "javascript:")):
                 continue
             target = urlparse(value)
@@ -323,7 +343,7 @@ def test_internal_links_resolve(site_html, lite_html):
             if not path.exists():
                 broken.append(f"{page.relative_to(site_html)}: {value}")
             elif target.fragment and path.suffix == ".html" and LITE not in path.parents:
-                ids = parsed.setdefault(path, _parse(path)).ids
+                ids = refs_of(path).ids
                 if unquote(target.fragment) not in ids:
                     broken.append(f"{page.relative_to(site_html)}: {value} (no id {target.fragment!r})")
     assert checked > 1000

@@ -1,15 +1,12 @@
 """The twins' script never assigns build-time text as HTML: the read-out is rebuilt as DOM nodes
 (text as text, only the tags and attributes a read-out uses). Run in node with a minimal fake DOM
-(no browser); skipped without node."""
+(no browser); skipped without node, except under CI (tests/conftest.py)."""
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
-
-import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "site" / "_static" / "ppdm-twins.js"
 
@@ -50,10 +47,7 @@ def test_the_script_assigns_no_html():
     assert not re.search(r"\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write", source)
 
 
-def test_the_readout_is_rebuilt_without_scripts_handlers_links_or_urls(tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
+def test_the_readout_is_rebuilt_without_scripts_handlers_links_or_urls(tmp_path, node):
     harness = tmp_path / "harness.js"
     harness.write_text(HARNESS)
     out = subprocess.run([node, str(harness), str(SCRIPT)], capture_output=True, text=True, timeout=60)

@@ -22,12 +22,7 @@ from ppdm_edu.widgets.precompute import AheadCache
 from ppdm_edu.widgets.randomization import RandomizationPanel
 from ppdm_edu.widgets.reconstruction import ReconstructionPanel
 
-
-@pytest.fixture(autouse=True)
-def _laptop_style():
-    lecture_mode(False)
-    yield
-    lecture_mode(False)
+pytestmark = pytest.mark.usefixtures("laptop_style")
 
 
 @pytest.mark.parametrize("lecture", [False, True])

@@ -27,11 +27,7 @@ from ppdm_edu.widgets.reconstruction import (
 matplotlib.use("Agg")
 
 
-@pytest.fixture(autouse=True)
-def _laptop_style():
-    lecture_mode(False)
-    yield
-    lecture_mode(False)
+pytestmark = pytest.mark.usefixtures("laptop_style")
 
 
 # every control of ReconstructionPanel moved at least once, some twice; moves that change the

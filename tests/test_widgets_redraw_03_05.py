@@ -10,12 +10,7 @@ from panel_pictures import figure_pixels, move_and_compare
 
 from ppdm_edu.lecture import lecture_mode
 
-
-@pytest.fixture(autouse=True)
-def _laptop_style():
-    lecture_mode(False)
-    yield
-    lecture_mode(False)
+pytestmark = pytest.mark.usefixtures("laptop_style")
 
 
 # every control moved, alone and together: the slider ends, theta = 0.5 (a message), theta

@@ -16,12 +16,7 @@ from panel_pictures import move_and_compare, same_picture
 
 from ppdm_edu.lecture import lecture_mode
 
-
-@pytest.fixture(autouse=True)
-def _laptop_style():
-    lecture_mode(False)
-    yield
-    lecture_mode(False)
+pytestmark = pytest.mark.usefixtures("laptop_style")
 
 
 def _tree_panel():

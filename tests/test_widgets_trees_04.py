@@ -15,12 +15,7 @@ from ppdm_edu.lecture import lecture_mode
 from ppdm_edu.plots.trees import AlgorithmBarsDrawing, plot_accuracy_bars
 from ppdm_edu.widgets.panel import figure_margins
 
-
-@pytest.fixture(autouse=True)
-def _laptop_style():
-    lecture_mode(False)
-    yield
-    lecture_mode(False)
+pytestmark = pytest.mark.usefixtures("laptop_style")
 
 
 def _plain(panel, result) -> np.ndarray:

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_bool, check_size
-from ..random_state import check_random_state, renamed_seed_to_rng
+from ..random_state import check_random_state
 from ..randomization import noise_for_privacy
 
 __all__ = ["agrawal", "AGRAWAL_ATTRIBUTES", "AGRAWAL_NUMERIC", "AGRAWAL_DOMAINS", "plateau", "triangles",
@@ -74,7 +74,6 @@ def _group_a(X: pd.DataFrame, function: int) -> np.ndarray:
     return income + 0.2 * equity - 10_000 > 0
 
 
-@renamed_seed_to_rng
 def agrawal(n: int, function: int, rng=None, balanced: bool = False):
     """Synthetic records of Agrawal & Srikant (2000), Tables 2 and 3.
 
@@ -242,7 +241,6 @@ def _check_n(n):
     return int(n)
 
 
-@renamed_seed_to_rng
 def plateau(n: int, rng=None) -> np.ndarray:
     """Samples from the "plateau" distribution of Fig. 2 (our trapezoid choice, see module notes).
 
@@ -254,7 +252,7 @@ def plateau(n: int, rng=None) -> np.ndarray:
     n : int
         Number of samples, > 0.
     rng : None, int or numpy.random.Generator
-        Same seed, same samples. (``seed=`` is still accepted, with a FutureWarning.)
+        Same seed, same samples.
 
     Returns
     -------
@@ -277,7 +275,6 @@ def plateau(n: int, rng=None) -> np.ndarray:
     return rng.uniform(0, 0.25, n) + rng.uniform(0, 0.75, n)
 
 
-@renamed_seed_to_rng
 def triangles(n: int, rng=None) -> np.ndarray:
     """Samples from the "triangles" distribution of Fig. 2 (two triangles, peaks 0.25 and 0.75).
 
@@ -288,7 +285,7 @@ def triangles(n: int, rng=None) -> np.ndarray:
     n : int
         Number of samples, > 0.
     rng : None, int or numpy.random.Generator
-        Same seed, same samples. (``seed=`` is still accepted, with a FutureWarning.)
+        Same seed, same samples.
 
     Returns
     -------

@@ -27,7 +27,7 @@ import pandas as pd
 
 from .._validation import check_integer
 from ..datasets import plateau, triangles
-from ..random_state import renamed_seed_to_rng, spawn_rngs
+from ..random_state import spawn_rngs
 from ..randomization import GaussianNoise, Noise, UniformNoise, perturb
 from ..reconstruction import (
     DEFAULT_TOL,
@@ -145,7 +145,6 @@ class Fig2Case:
         return self.bayes.edges
 
 
-@renamed_seed_to_rng
 def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
               width: float = FIG2_WIDTH, rng=0, tol: float = DEFAULT_TOL,
               keep_history: bool = False) -> Fig2Case:
@@ -156,9 +155,9 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
     (Sec. 3, Eq. 3) and with EM (Agrawal & Aggarwal 2001) on intervals of width `width`, and
     measures the TV distances of Fig. 2's curves to the original one.
 
-    ``rng`` (int, None, SeedSequence or Generator; ``seed=`` still works with a FutureWarning)
-    is split into two independent streams (:func:`~ppdm_edu.random_state.spawn_rngs`): one for
-    the data, one for the noise; the same seed gives the same numbers.
+    ``rng`` (int, None, SeedSequence or Generator) is split into two independent streams
+    (:func:`~ppdm_edu.random_state.spawn_rngs`): one for the data, one for the noise; the same
+    seed gives the same numbers.
 
     Parameters
     ----------
@@ -252,7 +251,6 @@ def _fig2_tasks(n_seeds: int = 5, seed: int = 0, n: int = FIG2_N, width: float =
             for s in range(seed, seed + n_seeds)]
 
 
-@renamed_seed_to_rng
 def fig2_distances(n_seeds: int = 5, rng=0, n: int = FIG2_N, width: float = FIG2_WIDTH,
                    tol: float = DEFAULT_TOL, cross_validation: bool = False, n_jobs=None,
                    progress: bool = False) -> pd.DataFrame:
@@ -261,9 +259,9 @@ def fig2_distances(n_seeds: int = 5, rng=0, n: int = FIG2_N, width: float = FIG2
     The paper draws Fig. 2 once; repeating each panel (plateau and triangles, Gaussian and
     uniform noise) over several seeds shows how much its TV distances vary from run to run.
 
-    ``rng`` (int, None or Generator; ``seed=`` still works with a FutureWarning) gives the
-    first run's seed ``s``; the runs use ``s, s + 1, ...``. With ``cross_validation=True`` two more
-    columns, ``tv_cv`` and ``iter_cv``: the Bayes reconstruction with
+    ``rng`` (int, None or Generator) gives the first run's seed ``s``; the runs use
+    ``s, s + 1, ...``. With ``cross_validation=True`` two more columns, ``tv_cv`` and
+    ``iter_cv``: the Bayes reconstruction with
     ``stop="cross-validation"`` (held-out likelihood, 5 folds; beyond the paper) beside the
     paper's rule. ``n_jobs``: parallel workers (see
     :func:`~ppdm_edu.experiments.tasks.run_tasks`).
@@ -319,7 +317,6 @@ def fig2_distances(n_seeds: int = 5, rng=0, n: int = FIG2_N, width: float = FIG2
 MAX_GRID_RUNS = 10_000
 
 
-@renamed_seed_to_rng
 def error_grid(ns=(1_000, 3_000, 10_000, 30_000), sigmas=(0.1, 0.25, 0.5, 1.0),
                shape: str = "plateau", n_seeds: int = 2, rng=0,
                width: float = FIG2_WIDTH, method: str = "bayes") -> pd.DataFrame:

@@ -38,7 +38,7 @@ from .._validation import check_bool, check_frame, check_integer, check_positive
 # trees (the panels use them); still importable from here for notebook 04
 from ..datasets import agrawal
 from ..datasets.synthetic import agrawal_bounds, agrawal_noise  # noqa: F401
-from ..random_state import renamed_seed_to_rng, spawn_rngs
+from ..random_state import spawn_rngs
 from ..randomization import NOISE_KINDS
 from ..trees.as2000 import ALGORITHMS, make_classifier, train_and_score  # noqa: F401
 from ..trees.gini import DecisionTree
@@ -85,7 +85,6 @@ _LABEL = {"original": "Original", "randomized": "Randomized", "global": "Global"
           "local": "Local"}
 
 
-@renamed_seed_to_rng
 def compare_stop_rules(functions=(1, 2, 3, 4, 5), kind: str = "gaussian", privacy: float = 1.0,
                        algorithms=("byclass", "local"), n_train: int = 5_000,
                        n_test: int = 2_000, rng=0) -> pd.DataFrame:
@@ -108,7 +107,7 @@ def compare_stop_rules(functions=(1, 2, 3, 4, 5), kind: str = "gaussian", privac
     n_train, n_test : int
         Training and test records per function.
     rng : int, None or numpy.random.Generator
-        Seed of the data, noise and folds (``seed=`` still works, with a FutureWarning).
+        Seed of the data, noise and folds.
 
     Returns
     -------
@@ -263,7 +262,6 @@ def _rows_from_results(tasks, results, noises, privacy) -> pd.DataFrame:
     return df
 
 
-@renamed_seed_to_rng
 def as2000_accuracy(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy=(0.25, 1.0),
                     algorithms=ALGORITHMS, n_train: int = 100_000, n_test: int = 5_000,
                     runs: int = 10, balanced: bool = True, rng=0,
@@ -286,7 +284,7 @@ def as2000_accuracy(functions=FUNCTIONS, noises=("gaussian", "uniform"), privacy
     balanced : bool
         Equal number of records per class (the paper's setting).
     rng : int, None or numpy.random.Generator
-        Root seed (``seed=`` still works, with a FutureWarning). The training and test data of
+        Root seed. The training and test data of
         (function, run) and the noise of (function, run, noise, privacy) come from streams keyed
         by those values (:func:`~ppdm_edu.experiments.tasks.task_rng`): the same seed gives the
         same numbers whatever ``n_jobs``, and a smaller grid gives a subset of the rows of a

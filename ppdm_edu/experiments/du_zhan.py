@@ -31,7 +31,6 @@ import pandas as pd
 from .._validation import check_bool, check_frame, check_integer
 from ..datasets import adult_binary
 from ..datasets.adult_binary import DU_ZHAN_THETAS, BinaryAdult
-from ..random_state import renamed_seed_to_rng
 from ..randomized_response import mrr_disguise, rr_epsilon
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .report import (
@@ -137,7 +136,6 @@ def _sweep_frame(results, seed, disguised_label) -> pd.DataFrame:
     return df
 
 
-@renamed_seed_to_rng
 def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
                    disguised_label: bool = True, progress: bool = True, n_jobs=None) -> pd.DataFrame:
     """Fig. 2 of Du & Zhan: RR-ID3 accuracy on the Adult test set for each theta, ``runs`` times.
@@ -149,7 +147,7 @@ def rr_theta_sweep(thetas=PAPER_THETAS, runs: int = 50, rng=0, data=None,
     runs : int >= 1
         Disguise-build-test repetitions per theta (the paper: 50).
     rng : int, None or numpy.random.Generator
-        Root seed (``seed=`` still works, with a FutureWarning). Row (theta, run) uses a
+        Root seed. Row (theta, run) uses a
         generator seeded with (seed, theta, run), so the same seed gives the same numbers
         whatever ``n_jobs``, and a smaller sweep gives a subset of the rows of a larger one.
     data : BinaryAdult, optional

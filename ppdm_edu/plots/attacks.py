@@ -10,7 +10,7 @@ import numpy as np
 
 from ..attacks import RecordReconstruction, tracy_widom_bound
 from ..posterior import BayesEstimate
-from ..random_state import check_random_state, renamed_seed_to_rng
+from ..random_state import check_random_state
 from ._layout import legend_fraction
 from .palette import OKABE_ITO
 
@@ -248,7 +248,6 @@ def plot_record_recovery(X, W, estimate, attribute: int = 0, ax=None, max_points
     return ax
 
 
-@renamed_seed_to_rng
 def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=None,
                              n_show: int = 30, rng=0):
     """For a few records: the paper's interval around w (grey) and the posterior interval.
@@ -270,7 +269,7 @@ def plot_posterior_intervals(x, w, est: BayesEstimate, apriori_width: float, ax=
     n_show : int, default 30
         Number of records drawn (picked at random, shown sorted by ``w``).
     rng : None, int or numpy.random.Generator, default 0
-        Seed or generator of the random pick (``seed=`` still works, with a FutureWarning).
+        Seed or generator of the random pick.
 
     Returns
     -------

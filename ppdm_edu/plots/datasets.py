@@ -6,14 +6,12 @@ import numpy as np
 import seaborn as sns
 
 from ..datasets import ADULT_CONTINUOUS, agrawal, plateau, plateau_pdf, triangles, triangles_pdf
-from ..random_state import renamed_seed_to_rng
 
 __all__ = ["plot_agrawal_classes", "plot_fig2_shapes", "plot_adult_continuous"]
 
 _GROUP_NAMES = {1: "Group A", 0: "Group B"}
 
 
-@renamed_seed_to_rng
 def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, rng=0, axes=None):
     """Age against salary, coloured by class, for the given Table 3 functions.
 
@@ -55,7 +53,6 @@ def plot_agrawal_classes(functions=(1, 2), n: int = 3_000, rng=0, axes=None):
     return axes
 
 
-@renamed_seed_to_rng
 def plot_fig2_shapes(n: int = 10_000, rng=0, axes=None):
     """The two original distributions of AS2000 Fig. 2: density and a sample histogram.
 

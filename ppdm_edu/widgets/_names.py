@@ -40,6 +40,10 @@ MEANINGS: dict[tuple[str, str], str] = {
     ("PosteriorIntervalPanel", "privacy"): "privacy level: Table 1 interval width over the range",
     ("TradeoffPanel", "epsilon"): "the privacy level ε every local mechanism and the central Laplace mechanism are set to (log scale)",
     ("TradeoffPanel", "task"): "what the mechanisms' error is measured on: the share of a yes/no attribute or a 10-bin histogram",
+    ("ReconstructionAttackPanel", "n"): "number of people, each with one secret bit",
+    ("ReconstructionAttackPanel", "queries"): "how many random subset counts are published: m = n, 2n or 4n",
+    ("ReconstructionAttackPanel", "error"): "the error bound E of every published count, in units of the square root of n",
+    ("ReconstructionAttackPanel", "decoder"): "how the attacker rebuilds the bits: least squares or the L1 linear program",
 }
 
 

@@ -1,18 +1,21 @@
-"""`make lab` starts in the normal view even after a deck (issue 30 §4).
+"""A presented notebook reopens in the normal view, for every supported install (issues 30 §4, 50).
 
 jupyterlab-slideshow writes ``"active": true`` to JupyterLab's user settings when a deck starts;
-left there, every later JupyterLab opens presenting, with no menu bar. ``make lab`` keeps the
-settings inside ``.venv`` and resets them on every start (``tools/lab_settings.py``). This test
-does what a lecturer does: start the server as ``make lab`` does, present notebook 00, reload the
-page (normal view: the package's server extension, below, which ``make lab`` switches on), present
-again, quit the server while presenting, start it again the ``make lab`` way, and find the menu bar. It also
-checks that the news pop-up is off.
+left there, every later JupyterLab opens presenting, with no menu bar. The package's server
+extension (``ppdm_edu/_lab_reset.py``) sets the saved deck back to off whenever the server renders
+a JupyterLab page. Every install switches it on: the wheel's shared data puts
+``etc/jupyter/jupyter_server_config.d/ppdm_edu.json`` into the environment, for ``pip install``
+and ``pip install -e`` alike (the build backend is hatchling, whose editable wheels carry shared
+data; ``tests/test_package.py`` builds both wheels and looks). ``make lab``, the README's
+``pip install -e ".[lab]"`` + ``jupyter lab``, conda's ``environment.yml`` (``pip: -e .``) and
+Binder's ``postBuild`` are all that editable install.
 
-Plain ``jupyter lab`` (the conda route) has no such reset: there the package's server extension
-(``ppdm_edu/_lab_reset.py``, switched on by ``jupyter-config/jupyter_server_config.d``) sets the
-saved deck back to off whenever the server renders a JupyterLab page. The second test presents,
-reloads the page on the same server, presents again, quits the server while presenting, starts
-plain ``jupyter lab`` again with the same home folder, and each time finds the normal view.
+These tests run the set-up a user has: the server of the environment running pytest (the
+project's ``.venv``, installed by ``make`` with ``pip install -e``), with no Jupyter config path
+added. The first starts it as ``make lab`` does (settings inside the environment, reset on every
+start by ``tools/lab_settings.py``), presents notebook 00, reloads the page (normal view), presents
+again, quits the server while presenting, starts it again the ``make lab`` way, and finds the menu
+bar and no news pop-up. The second does the same with plain ``jupyter lab`` and a private HOME.
 """
 from __future__ import annotations
 
@@ -34,10 +37,17 @@ from jupyter_core.paths import jupyter_config_path
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
 DECK_SETTINGS = Path("jupyterlab-slideshow") / "plugin.jupyterlab-settings"
-# The server-extension switch ``pip install`` puts in ``<prefix>/etc/jupyter`` (pyproject.toml's
-# data-files), found the way Jupyter finds it.
+# The server-extension switch every install puts in ``<prefix>/etc/jupyter`` (the wheel's shared
+# data, pyproject.toml), found the way Jupyter finds it.
 _CONFIG_NAME = Path("jupyter_server_config.d") / "ppdm_edu.json"
-_INSTALLED_CONFIG = any((Path(p) / _CONFIG_NAME).is_file() for p in jupyter_config_path())
+
+
+def _installed_config() -> None:
+    """The environment has the switch where ``pip install -e`` puts it; a failure (not a repair)
+    otherwise: that is the bug a user would meet."""
+    found = [str(Path(p) / _CONFIG_NAME) for p in jupyter_config_path() if (Path(p) / _CONFIG_NAME).is_file()]
+    assert found, (f"no {_CONFIG_NAME} on Jupyter's config path {jupyter_config_path()}: this environment's "
+                   f"install of ppdm-edu did not switch the deck reset on (reinstall: pip install -e '.[lab]')")
 
 
 def _settings(path: Path) -> dict:
@@ -84,14 +94,14 @@ def _make_lab(tmp: Path):
     assert "tools/lab_settings.py $(LAB_USER)/settings" in lab
     assert "JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings" in lab
     assert "JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces" in lab
-    assert "cp jupyter-config/$(LAB_SERVER_CONFIG) $(VENV)/etc/jupyter/$(LAB_SERVER_CONFIG)" in lab
+    assert "JUPYTER_CONFIG" not in lab  # make lab relies on the install alone, as the test does
+    _installed_config()
     settings, workspaces = tmp / "lab-user" / "settings", tmp / "lab-user" / "workspaces"
     subprocess.run([sys.executable, str(REPO / "tools" / "lab_settings.py"), str(settings)], check=True)
     port, token = _free_port(), os.urandom(16).hex()
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
-               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
-               # the copy into the environment's etc/jupyter, made here without writing there
-               JUPYTER_CONFIG_PATH=str(REPO / "jupyter-config"))
+               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+    env.pop("JUPYTER_CONFIG_PATH", None)
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
            "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={_root(tmp)}",
            "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
@@ -204,18 +214,14 @@ def test_make_lab_starts_in_normal_mode_after_a_deck(browser, tmp_path):
 
 
 def _plain_lab(tmp: Path, home: Path):
-    """Start plain ``jupyter lab`` (the README's conda route): no settings reset and no
+    """Start plain ``jupyter lab`` (the README's pip and conda routes): no settings reset and no
     JUPYTERLAB_SETTINGS_DIR; a private HOME so its default user settings (``~/.jupyter``) are the
     test's own. Only the package's installed Jupyter config applies."""
     port, token = _free_port(), os.urandom(16).hex()
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("JUPYTER", "XDG_"))}
     env.update(HOME=str(home))
-    if not _INSTALLED_CONFIG:
-        # ``pip install -e`` (setuptools' editable wheel) leaves data files out, so in the
-        # project's editable environments Jupyter finds the switch only here: the very file a
-        # regular ``pip install`` puts in ``<prefix>/etc/jupyter``, from the checkout.
-        env["JUPYTER_CONFIG_PATH"] = str(REPO / "jupyter-config")
+    _installed_config()
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
            "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={_root(tmp)}",
            "--LabApp.expose_app_in_browser=True"]  # for _start_deck only

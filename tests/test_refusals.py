@@ -1,5 +1,5 @@
-"""Inputs that were silently wrong or unclear (issue 27, items 9-11): each is refused (or warned
-about) at the boundary, naming the argument, the value and what is allowed."""
+"""Inputs that would be silently wrong or unclear: each is refused (or warned about) at the
+boundary, naming the argument, the value and what is allowed."""
 from __future__ import annotations
 
 import math
