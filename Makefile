@@ -67,7 +67,7 @@ lab: $(VENV)/.lab-installed
 PYTEST_WORKERS ?= auto
 XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 # The browser tests wait on pages and kernels more than they compute: each worker drives its own
-# JupyterLab server and Chromium, and the nine notebooks of test_notebooks_in_browser are shared
+# JupyterLab server and Chromium, and the ten notebooks of test_notebooks_in_browser are shared
 # out one by one (--dist load).
 XDIST_BROWSER := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load)
 

@@ -63,10 +63,6 @@ def style_path(name: str) -> str:
     return str(resources.files("ppdm_edu").joinpath("styles").joinpath(f"{name}.mplstyle"))
 
 
-# kept for compatibility with the first version of this module
-_style_path = style_path
-
-
 def lecture_mode(enabled: bool = True) -> None:
     """Switch between the projector style (``True``) and the default classroom style (``False``).
 

@@ -89,7 +89,7 @@ STYLE = """<style>
 
 
 def quiz_html(notebook: str) -> str:
-    """The quiz of notebook ``notebook`` ("00" .. "08") as accessible HTML with its script."""
+    """The quiz of notebook ``notebook`` ("00" .. "09") as accessible HTML with its script."""
     parts = [STYLE, f'<div class="ppdm-quiz" data-quiz="{notebook}">',
              f'<p class="ppdm-quiz-note">{html.escape(SELF_CHECK)}</p>']
     for q in QUIZZES[notebook]:

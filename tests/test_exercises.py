@@ -27,6 +27,7 @@ from ppdm_edu.exercises import (
     nb06,
     nb07,
     nb08,
+    nb09,
     reference_answer,
 )
 from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
@@ -89,6 +90,12 @@ WRONG = {
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
                        98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
+    # 09.1: σ instead of E, E instead of E / √n, m instead of m − n − 1, a two-sided quantile
+    "09.1": lambda r: [r / math.sqrt(3), r * 10, 0.37, 0.29],
+    # 09.2: the comparison reversed, the continuous estimate, a constant guess
+    "09.2": lambda r: [lambda A, a: (np.linalg.lstsq(np.asarray(A, float), a, rcond=None)[0] < 0.5).astype(int),
+                       lambda A, a: np.linalg.lstsq(np.asarray(A, float), a, rcond=None)[0],
+                       lambda A, a: np.zeros(np.shape(A)[1], dtype=int)],
     # A at 95 % confidence (its tight bound lands on the claim), C's loose bound read as a refutation,
     # none, one of the two
     "08.4": lambda r: ["A" + r, r + "C", "ABCD", "", r[:1], r[1:]],
@@ -190,6 +197,9 @@ HONEST = {
     "08.1": lambda: [11, 11.0, np.int64(11), np.float64(11.0)],
     # the closed forms, θ rounded to 3 or 2 decimals, both sd rounded to 2 significant figures
     "08.4": lambda: ["BD", "DB", "b, d", ["B", "D"], ("D", "B"), {"B", "D"}],
+    # 09.1 from the normal quantile written out to 3 and 4 digits, and the rounded closed form
+    "09.1": lambda: [0.32, math.sqrt(3) * math.sqrt(299) / (4 * 2.326) / 10, nb09.largest_safe_error(),
+                     math.sqrt(3) * math.sqrt(299) / (4 * 2.3263) / 10],
     "08.2": lambda: [68, 67.8, 0.009595 / 1.4142e-4, _ratio_08_2(0.731), _ratio_08_2(0.73), 0.0096 / 0.00014,
                      np.float64(nb08.local_central_ratio())],
 }

@@ -205,7 +205,9 @@ def test_wheel_carries_license_py_typed_data_and_styles(tmp_path):
     version = ppdm_edu.__version__
     wanted = {"ppdm_edu/py.typed", "ppdm_edu/styles/classroom.mplstyle", "ppdm_edu/styles/projector.mplstyle",
               "ppdm_edu/datasets/data/adult.data.gz", "ppdm_edu/datasets/data/adult.test.gz",
-              "ppdm_edu/datasets/data/adult.names", f"ppdm_edu-{version}.dist-info/licenses/LICENSE"}
+              "ppdm_edu/datasets/data/adult.names", f"ppdm_edu-{version}.dist-info/licenses/LICENSE",
+              # the named sliders' view (anywidget front end), read at import
+              "ppdm_edu/widgets/_slider.js", "ppdm_edu/widgets/_slider.css"}
     assert wanted <= names, wanted - names
     # every module of the package, and nothing from outside it (tests, site, notebooks)
     modules = {str(p.relative_to(ROOT).as_posix()) for p in (ROOT / "ppdm_edu").rglob("*.py")}

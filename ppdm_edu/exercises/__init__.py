@@ -1,16 +1,16 @@
 """Exercises that answer back: ``check("02.1", answer)`` says *correct* or *not yet*.
 
-Every exercise of notebooks 00-07 has an id "NN.k" (notebook NN, exercise k). A checked exercise
+Every exercise of notebooks 00-09 has an id "NN.k" (notebook NN, exercise k). A checked exercise
 (kind "numeric" or "structured") compares ``answer`` with a reference solution computed here with
 the library, within a stated tolerance, and on a wrong answer gives a hint and the section to
 re-read — never the answer. An open-ended exercise (kind "rubric") prints a self-assessment rubric.
 
-One module per notebook (``nb00`` .. ``nb07``: the reference solutions and their judges) and
+One module per notebook (``nb00`` .. ``nb09``: the reference solutions and their judges) and
 ``checking`` (results, exercises, answer parsing). No widgets are imported here.
 """
 from __future__ import annotations
 
-from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08
+from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08, nb09
 from .checking import CheckResult, Exercise, malformed_message
 from .quizzes import QUIZZES, check_quiz, is_quiz_id, quiz
 
@@ -18,7 +18,7 @@ __all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckRe
            "quiz", "QUIZZES"]
 
 EXERCISES: dict[str, Exercise] = {
-    ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08) for ex in module.EXERCISES
+    ex.id: ex for module in (nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08, nb09) for ex in module.EXERCISES
 }
 
 

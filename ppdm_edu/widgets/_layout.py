@@ -238,16 +238,20 @@ def slider_layout() -> widgets.Layout:
 
 
 def slider(kind, **options):
-    """A slider laid out as every panel's: updates on release, full label, cell-safe width.
+    """A slider laid out as every panel's: named for screen readers, updates on release, full
+    label, cell-safe width.
 
     The controls of the panels differ in their range and label only; this sets the rest once:
-    ``continuous_update=False`` (the algorithm runs when the slider is let go), the label's
-    ``description_width`` "initial" and :func:`slider_layout`.
+    the slider is the named one of ``kind`` (:mod:`ppdm_edu.widgets._slider`: the same model, a
+    view with an accessible name and value text), ``continuous_update=False`` (the algorithm
+    runs when the slider is let go), the label's ``description_width`` "initial" and
+    :func:`slider_layout`.
 
     Parameters
     ----------
     kind : type
-        :class:`ipywidgets.IntSlider` or :class:`ipywidgets.FloatSlider`.
+        :class:`ipywidgets.IntSlider`, :class:`ipywidgets.FloatSlider` or
+        :class:`ipywidgets.FloatLogSlider`.
     **options
         Its arguments (``value``, ``min``, ``max``, ``step``, ``description``,
         ``readout_format``, ``tooltip``, ...); they override the defaults above.
@@ -260,12 +264,14 @@ def slider(kind, **options):
     Examples
     --------
     >>> s = slider(widgets.IntSlider, value=3, min=0, max=9, description="n")
-    >>> s.value, s.continuous_update, s.style.description_width
-    (3, False, 'initial')
+    >>> s.value, s.continuous_update, s.style.description_width, isinstance(s, widgets.IntSlider)
+    (3, False, 'initial', True)
     """
+    from ._slider import NAMED
+
     defaults = {"continuous_update": False, "style": {"description_width": "initial"},
                 "layout": slider_layout()}
-    return kind(**{**defaults, **options})
+    return NAMED.get(kind, kind)(**{**defaults, **options})
 
 
 def control_rows(controls) -> int:

@@ -46,6 +46,30 @@ MEANINGS: dict[tuple[str, str], str] = {
     ("ReconstructionAttackPanel", "decoder"): "how the attacker rebuilds the bits: least squares or the L1 linear program",
 }
 
+# (panel class name, slider name) -> the unit a screen reader says after the slider's value
+# (aria-valuetext); "" for a pure number (a probability, a ratio, ε). Every slider is listed
+# (tests/test_accessibility.py), so a new one cannot be forgotten.
+UNITS: dict[tuple[str, str], str] = {
+    ("WarnerSurveyPanel", "theta"): "",
+    ("WarnerSurveyPanel", "n"): "respondents",
+    ("WarnerSurveyPanel", "pi"): "",
+    ("RRTreePanel", "theta"): "",
+    ("RandomizationPanel", "level"): "% of the range",
+    ("RandomizationPanel", "confidence"): "",
+    ("ReconstructionPanel", "privacy"): "% of the range",
+    ("ReconstructionPanel", "n"): "records",
+    ("ReconstructionPanel", "n_intervals"): "intervals",
+    ("ReconstructionIterationsPanel", "iteration"): "iterations",
+    ("TreesPanel", "privacy"): "% of the range",
+    ("PerturbedTreePanel", "threshold"): "",
+    ("PerturbedTreePanel", "snr"): "",
+    ("SpectralAttackPanel", "correlation"): "",
+    ("SpectralAttackPanel", "sigma"): "× the attribute's standard deviation",
+    ("PosteriorIntervalPanel", "privacy"): "× the range",
+    ("TradeoffPanel", "epsilon"): "",
+    ("ReconstructionAttackPanel", "error"): "× √n",
+}
+
 
 def accessible_name(panel: str, name: str, control) -> str:
     """The accessible name of a panel's control: its label, a comma, what it means.

@@ -47,7 +47,7 @@ from ..plots.alt_text import figure_description
 from . import _layout, _stand_in
 from ._kept import KeptFigures
 from ._layout import figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider
-from ._names import accessible_name
+from ._names import UNITS, accessible_name
 from ._stand_in import KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_picture, static_readout
 
 __all__ = ["Panel"]
@@ -127,6 +127,8 @@ class Panel(KeptFigures, abc.ABC):
         # answer"), not just its symbol (ipywidgets puts it on the label as its title)
         for name, control in self.controls.items():
             control.tooltip = accessible_name(type(self).__name__, name, control)
+            if control.has_trait("unit"):  # a named slider says its value with its unit
+                control.unit = UNITS.get((type(self).__name__, name), control.unit)
         #: the text alternative of the figure now shown (:meth:`describe` of :attr:`result`)
         self.alt_text = ""
         header = [widgets.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []

@@ -44,6 +44,11 @@ def _axes(figure):
     return margin_axes(figure, left=4.0, bottom=3.0, top=0.6)
 
 
+# the read-out names the algorithm (the toggle's "bayes" / "em"): with the same data and stopping
+# rule the two often stop after the same number of iterations at nearly the same distance, and a
+# read-out that did not name the method would then not change when it is switched
+METHOD_NAMES = {"bayes": "iterative Bayes (AS2000 §3)", "em": "EM (Agrawal & Aggarwal 2001)"}
+
 _LEGEND = (
     '<span style="color:#000000" aria-hidden="true">&#9644;</span> original &nbsp; '
     '<span style="color:#D55E00" aria-hidden="true">&#9644;</span> randomized &nbsp; '
@@ -187,7 +192,8 @@ class ReconstructionPanel(Panel):
             f"{_LEGEND}<br>{_noise_text(result.noise)}, n = {result.x.size:,} &nbsp;·&nbsp; "
             f"TV randomized vs original = {result.tv_randomized:.3f} &nbsp;·&nbsp; "
             f"TV reconstructed vs original = {result.tv_reconstructed:.3f} &nbsp;·&nbsp; "
-            f"{rec.n_iter} iterations ({stop}) &nbsp;·&nbsp; {rec.n_intervals} intervals"
+            f"{METHOD_NAMES[rec.method]}: {rec.n_iter} iterations ({stop}) &nbsp;·&nbsp; "
+            f"{rec.n_intervals} intervals"
         )
 
 
@@ -286,5 +292,6 @@ class ReconstructionIterationsPanel(Panel):
         j, pr = result
         tv = total_variation(pr, self.run.truth)
         return (f"{_LEGEND}<br>{_noise_text(self.run.noise)}, n = {self.run.x.size:,} "
-                f"&nbsp;·&nbsp; iteration {j} of {self.run.rec.n_iter}: TV to the original = "
+                f"&nbsp;·&nbsp; {METHOD_NAMES[self.run.rec.method]}, "
+                f"iteration {j} of {self.run.rec.n_iter}: TV to the original = "
                 f"{tv:.3f} (randomized: {self.run.tv_randomized:.3f})")

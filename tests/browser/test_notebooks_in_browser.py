@@ -1,4 +1,4 @@
-"""All nine notebooks in a real browser: JupyterLab + headless Chromium (``make test-browser``).
+"""All ten notebooks in a real browser: JupyterLab + headless Chromium (``make test-browser``).
 
 At 1366x768, for each notebook: open it in JupyterLab, clear the stored outputs, run all cells
 from the Run menu, then assert that
@@ -7,7 +7,8 @@ from the Run menu, then assert that
 (b) every widget panel is at most 650 px tall and its figure is not stretched (shown at most at
     the width it was rendered at);
 (c) every control of every panel moves to its extremes and back (sliders: End, Home, then the
-    original value typed into the read-out; toggle buttons, dropdowns, check boxes: every other
+    original position, as a drag ends; each slider named by its label and meaning, its value text
+    its read-out, never an unnamed noUiSlider handle; toggle buttons, dropdowns, check boxes: every other
     choice, then the original) without an error output; each change that redraws is timed from
     the first input event the panel receives (key, pointer, input or change: Playwright's click
     checks the element first, a student's does not) to the new image decoded and painted
@@ -58,7 +59,7 @@ LATENCY_JSON = (REPO / "benchmarks" if os.environ.get("PPDM_RECORD_BENCHMARKS") 
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOKS = ["00", "01", "02", "03", "04", "05", "06", "07", "08"]
+NOTEBOOKS = ["00", "01", "02", "03", "04", "05", "06", "07", "08", "09"]
 ANIMATION = {"02"}
 KERNEL_GONE = {"01": ("Kernel", "kernelmenu:restart"), "02": ("Kernel", "kernelmenu:shutdown")}
 # a panel = the outer VBox of a widget view that holds a figure
@@ -225,8 +226,29 @@ def _timed(page, panel, image, action, record: dict | None, timeout_ms: int = 20
 
 
 def _slider_state(handle) -> dict:
-    return handle.evaluate("h => ({now: +h.getAttribute('aria-valuenow'), "
-                           "min: +h.getAttribute('aria-valuemin'), max: +h.getAttribute('aria-valuemax')})")
+    """Where a panel slider's range input is (its value, or its position on a log slider)."""
+    return handle.evaluate("h => ({now: h.value, at_max: +h.value >= +h.max})")
+
+
+# every slider of a panel is a named range input (ppdm_edu/widgets/_slider.py), never ipywidgets'
+# noUiSlider, whose handle has no accessible name
+SLIDER = ".ppdm-slider"
+SLIDER_INPUT = "input[type=range]"
+
+
+def _slider_names(slider) -> dict:
+    return slider.evaluate("""s => { const i = s.querySelector('input[type=range]');
+        return {label: s.querySelector('.widget-label').textContent.trim(), name: i.getAttribute('aria-label'),
+                value: i.getAttribute('aria-valuetext'), readout: s.querySelector('output').textContent.trim()}; }""")
+
+
+def _check_slider_named(slider, where: str) -> None:
+    """The slider's accessible name is its label, then what it means; its value text starts with
+    the read-out (then the unit, if any)."""
+    named = _slider_names(slider)
+    assert named["name"] and named["name"].startswith(named["label"]) and \
+        len(named["name"].split()) >= len(named["label"].split()) + 3, f"{where}: slider named {named}"
+    assert named["value"] and named["value"].split(" ")[0] == named["readout"], f"{where}: {named}"
 
 
 def _label(widget, fallback: str) -> str:
@@ -246,17 +268,19 @@ def _exercise_panel(page, panel, name: str, index: int) -> None:
         errors = _errors(page)
         assert not errors, f"{name} panel {index} ({title}) after {what}:\n" + "\n---\n".join(errors)
 
-    sliders = panel.locator(".widget-hslider")
+    assert panel.locator(".noUi-handle").count() == 0, f"{name} panel {index}: an unnamed noUiSlider"
+    sliders = panel.locator(SLIDER)
     for i in range(sliders.count()):
         slider = sliders.nth(i)
         label = slider.locator(".widget-label").first.inner_text().strip()
-        handle = slider.locator(".noUi-handle").first
+        handle = slider.locator(SLIDER_INPUT).first
         readout = slider.locator(".widget-readout").first
         original = readout.inner_text().strip()
         state = _slider_state(handle)
+        _check_slider_named(slider, f"{name} panel {index} {label}")
         slider.scroll_into_view_if_needed()
         # classroom-speed latency: one keyboard step away and back (the values a lecturer shows)
-        away, back = ("ArrowLeft", "ArrowRight") if state["now"] >= state["max"] else ("ArrowRight", "ArrowLeft")
+        away, back = ("ArrowLeft", "ArrowRight") if state["at_max"] else ("ArrowRight", "ArrowLeft")
         for key in (away, back, away, back):
             handle.focus()
             _timed(page, panel, image, lambda k=key: page.keyboard.press(k), {**base, "control": label, "action": key})
@@ -264,12 +288,11 @@ def _exercise_panel(page, panel, name: str, index: int) -> None:
             handle.focus()
             _timed(page, panel, image, lambda k=key: page.keyboard.press(k), None)
             check(f"{label} -> {key}")
-        # back to the original value, typed into the read-out
-        def restore(readout=readout, original=original):
-            readout.click()
-            page.keyboard.press("Control+a")
-            page.keyboard.type(original)
-            page.keyboard.press("Enter")
+            _check_slider_named(slider, f"{name} panel {index} {label} after {key}")
+        # back to the original position, as a drag ends there (input events, then change)
+        def restore(handle=handle, position=state["now"]):
+            handle.evaluate("(h, v) => { h.value = String(v); h.dispatchEvent(new Event('input', {bubbles: true}));"
+                            " h.dispatchEvent(new Event('change', {bubbles: true})); }", position)
         _timed(page, panel, image, restore, None)
         check(f"{label} back to {original}")
         assert readout.inner_text().strip() == original, f"{name}: {label} not restored to {original}"
@@ -316,9 +339,9 @@ def _exercise_panel(page, panel, name: str, index: int) -> None:
         # the slowest case a lecturer meets: every algorithm, move the first slider
         if sliders.count():
             first = sliders.first.locator(".widget-label").first.inner_text().strip()
-            handle = sliders.first.locator(".noUi-handle").first
+            handle = sliders.first.locator(SLIDER_INPUT).first
             state = _slider_state(handle)
-            away, back = ("ArrowLeft", "ArrowRight") if state["now"] >= state["max"] else ("ArrowRight", "ArrowLeft")
+            away, back = ("ArrowLeft", "ArrowRight") if state["at_max"] else ("ArrowRight", "ArrowLeft")
             for key in (away, back, away, back):
                 handle.focus()
                 _timed(page, panel, image, lambda k=key: page.keyboard.press(k),
@@ -498,7 +521,7 @@ def test_notebook_runs_is_accessible_and_every_control_responds(page, jupyter_se
         raise
 
 
-LECTURE = ["01", "02", "03", "04", "05", "06", "07", "08"]
+LECTURE = ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
 
 # what the test reads from the page: the visible notebook's box, how far its content reaches
 # sideways, and each panel's box with its figure's shown and natural widths
@@ -639,7 +662,7 @@ def test_slides_show_the_live_panel(projector_page, jupyter_server):
         # live: a slider moved on the slide redraws the figure
         image = panel.locator("img.widget-image").first
         before = image.get_attribute("src")
-        handle = panel.locator(".widget-hslider .noUi-handle").first
+        handle = panel.locator(f"{SLIDER} {SLIDER_INPUT}").first
         handle.focus()
         page.keyboard.press("End")
         page.wait_for_function("([img, src]) => img.getAttribute('src') !== src",
