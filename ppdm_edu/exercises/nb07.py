@@ -90,8 +90,7 @@ def judge_07_2(answer) -> Verdict:
 def breach_numbers(theta: float = 0.7, rho2: float = 0.5) -> tuple[float, float]:
     """Reference for 07.3: (ε of randomized response with ``theta``, the largest prior ρ1 that one
     answer cannot push to ``rho2``), from γ = amplification(θ) (Evfimievski et al.)."""
-    from ..ldp import amplification
-    from ..randomized_response import rr_epsilon
+    from ..ldp import amplification, rr_epsilon
     gamma = float(amplification(theta))
     # a breach needs γ ≥ (ρ2 / (1 − ρ2)) (1 − ρ1) / ρ1  ⇔  ρ1 ≥ ρ2 / (ρ2 + γ (1 − ρ2))
     return float(rr_epsilon(theta)), rho2 / (rho2 + gamma * (1 - rho2))

@@ -31,7 +31,7 @@ import pandas as pd
 from .._validation import check_bool, check_frame, check_integer
 from ..datasets import adult_binary
 from ..datasets.adult_binary import DU_ZHAN_THETAS, BinaryAdult
-from ..randomized_response import mrr_disguise, rr_epsilon
+from ..randomized_response import epsilon, mrr_disguise
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
 from .report import (
     Comparison,
@@ -199,7 +199,7 @@ def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
         (sample, ddof = 1), ``min_accuracy``, ``max_accuracy``, ``mean_estimated``,
         ``mean_abs_estimate_error``, ``mean_nodes``, ``drop_points`` (100 x (original - mean
         accuracy)) and ``epsilon`` (``|ln(theta / (1 - theta))|``,
-        :func:`~ppdm_edu.randomized_response.rr_epsilon`: the local differential privacy of one
+        :func:`~ppdm_edu.randomized_response.epsilon`: the local differential privacy of one
         yes/no answer, neighbour relation value, delta = that answer flipped; for MRR's whole
         record it holds only between a record and its complement, and the record-level epsilon,
         delta = one attribute flipped, is infinite). Accuracies are fractions;
@@ -233,7 +233,7 @@ def summarize_sweep(df: pd.DataFrame) -> pd.DataFrame:
         "mean_nodes": g["n_nodes"].mean(),
     })
     out["drop_points"] = 100.0 * (original - out["mean_accuracy"])
-    out["epsilon"] = rr_epsilon(out.index.to_numpy(dtype=float))
+    out["epsilon"] = epsilon(out.index.to_numpy(dtype=float))
     out.attrs["original_accuracy"] = original
     return out
 

@@ -481,7 +481,7 @@ def epsilon_text(eps: float) -> str:
     Parameters
     ----------
     eps : float
-        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.rr_epsilon` of theta).
+        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.epsilon` of theta).
 
     Returns
     -------
