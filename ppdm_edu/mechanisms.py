@@ -75,8 +75,7 @@ from .ldp import (
 )
 from .random_state import check_random_state, spawn_rngs
 from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, noise_for_privacy, perturb
-from .randomized_response import check_theta, theta_for_epsilon, warner_disguise
-from .randomized_response import epsilon as rr_epsilon
+from .randomized_response import check_theta, rr_epsilon, theta_for_epsilon, warner_disguise
 from .reconstruction import DEFAULT_MAX_ITER, DEFAULT_TOL, chi2_threshold, reconstruct_counts, response_matrix
 
 __all__ = [
@@ -891,7 +890,7 @@ class WarnerRR(_Categorical):
 
     @property
     def epsilon(self) -> float:
-        """``|ln(θ / (1 − θ))|`` (:func:`ppdm_edu.randomized_response.epsilon`)."""
+        """``|ln(θ / (1 − θ))|`` (:func:`ppdm_edu.randomized_response.rr_epsilon`)."""
         return float(rr_epsilon(self.theta))
 
     def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102

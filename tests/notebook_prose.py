@@ -64,7 +64,7 @@ ABBREVIATIONS = {"al", "Fig", "Figs", "Eq", "Eqs", "Sec", "pp", "p", "e.g", "i.e
 def sentences(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences, list items and table rows of (stripped) markdown."""
     spans, start = [], 0
-    for m in re.finditer(r"[.!?](?=\s+[A-Z*$(\[_\"“])|\n\s*\n|\n(?=\s*(?:[-*|>]|\d+\.|#)\s)|\n(?=#)", text):
+    for m in re.finditer(r"[.!?][\"”)]*(?=\s+[A-Z*$(\[_\"“])(?!\s+\([A-Z][^()]*?\b(?:19|20)\d\d[a-z]?,)|\n\s*\n|\n(?=\s*(?:[-*|>]|\d+\.|#)\s)|\n(?=#)", text):
         if m.group(0) == "." and text[:m.start()].split()[-1:] and \
                 text[:m.start()].split()[-1].lstrip("(*_") in ABBREVIATIONS:
             continue

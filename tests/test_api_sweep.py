@@ -224,7 +224,7 @@ BASELINES = {
                                          {"conditions": "noise"}),
     "randomized_response.mrr_solve": (dict(p_star_e=0.3, p_star_ebar=0.4, theta=THETA_OK),
                                       {"p_star_e": "probability", "p_star_ebar": "probability"}),
-    "randomized_response.epsilon": (dict(theta=THETA_OK), {}),
+    "randomized_response.rr_epsilon": (dict(theta=THETA_OK), {}),
     "randomized_response.theta_for_epsilon": (dict(eps=1.0), {}),
     "randomized_response.warner_std_error": (dict(pi=0.3, theta=THETA_OK, n=100), {}),
     "randomized_response.sample_size_factor": (dict(pi=0.3, theta=THETA_OK), {}),

@@ -140,10 +140,10 @@ def _simulated_half_loss_snr(seed):
 
 
 def _warner_simulated(seed):
-    from ppdm_edu.randomized_response import epsilon
+    from ppdm_edu.randomized_response import rr_epsilon
     from ppdm_edu.rr_simulation import simulate_warner_surveys
     s2, s8 = (simulate_warner_surveys(0.3, t, 200, rng=seed) for t in (0.2, 0.8))
-    return s2.empirical_sd, s8.empirical_sd, abs(float(epsilon(0.2))), float(epsilon(0.8))
+    return s2.empirical_sd, s8.empirical_sd, abs(float(rr_epsilon(0.2))), float(rr_epsilon(0.8))
 
 
 def _kept_sweep_sd(seed):

@@ -400,3 +400,11 @@ def test_plot_posterior_intervals_takes_rng_and_no_seed_alias():
     assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
     with pytest.raises(TypeError, match="seed"):  # never released: no deprecated alias
         drawn(seed=3)
+
+
+def test_make_lab_listens_on_this_machine_only():
+    # a lecturer's laptop on a conference network: the server is pinned to the loopback interface
+    # rather than left to jupyter_server's default or a user's config file
+    out = subprocess.run(["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    line = next(line for line in out.stdout.splitlines() if "jupyter lab" in line)
+    assert "--ip=127.0.0.1" in line.split(), line

@@ -60,9 +60,9 @@ def judge_03_1(answer) -> Verdict:
 
 def mostly_lying_device(pi: float = 0.3, n: int = 200) -> tuple[float, float, float, float]:
     """Reference for 03.2: (SE at θ = 0.2, SE at θ = 0.8, ε at 0.2, ε at 0.8) for ``n`` respondents."""
-    from ..randomized_response import epsilon, warner_std_error
+    from ..randomized_response import rr_epsilon, warner_std_error
     return (float(warner_std_error(pi, 0.2, n)), float(warner_std_error(pi, 0.8, n)),
-            float(epsilon(0.2)), float(epsilon(0.8)))
+            float(rr_epsilon(0.2)), float(rr_epsilon(0.8)))
 
 
 def judge_03_2(answer) -> Verdict:

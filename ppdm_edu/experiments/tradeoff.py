@@ -192,7 +192,7 @@ def _classifier_error(seed: int, name: str, param: float, run: int) -> float:
     return 1.0 - float(model.score(Xt, yt))
 
 
-@result_shape(lambda kw: List(Float(), length=kw["runs"]))
+@result_shape(lambda kw: List(Float(0, 1e3), length=kw["runs"]))   # distances between frequencies
 def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs: int,
                estimator: str | None = None) -> list:
     """Errors of one mechanism on one task at one n, for each run (a reproduction task).
@@ -239,7 +239,7 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     return list(row.errors)
 
 
-@result_shape(Record(epsilon=Float(nan=True), delta=Float(0, 1, nan=True)))
+@result_shape(Record(epsilon=Float(-1e3, 1e3, nan=True), delta=Float(0, 1, nan=True)))
 def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) -> dict:
     """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_mechanism`).
 
@@ -267,7 +267,8 @@ def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) 
     return {"epsilon": claim.epsilon, "delta": claim.delta}
 
 
-@result_shape(lambda kw: Record(warner_ln3=Float(nan=True), uniform=List(Float(nan=True), length=len(kw["trials"])),
+@result_shape(lambda kw: Record(warner_ln3=Float(-1e3, 1e3, nan=True),
+                                uniform=List(Float(-1e3, 1e3, nan=True), length=len(kw["trials"])),
                                 uniform_delta=List(Float(0, 1, nan=True), length=len(kw["trials"])),
                                 trials=Exactly([int(t) for t in kw["trials"]])))
 def calibration_task(seed: int, trials: tuple) -> dict:
@@ -304,7 +305,7 @@ def calibration_task(seed: int, trials: tuple) -> dict:
             "trials": [int(t) for t in trials]}
 
 
-@result_shape(Float(0))
+@result_shape(Float(0, 1))   # a difference of two probabilities
 def ibu_task(seed: int, iterations: int = 300) -> float:
     """Max |difference| between GRR's iterative Bayes (``reconstruct_counts``) and the textbook IBU.
 

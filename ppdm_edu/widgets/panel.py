@@ -111,8 +111,10 @@ class Panel(KeptFigures, abc.ABC):
         self.figure = self._new_figure()
         width_px = round(size[0] * dpi)
         # shown at exactly the rendered width (never stretched); narrower only on a narrow window
+        # no margin: ipywidgets' 2 px on each side would push a figure narrowed to its output
+        # area's width (max-width 100%) 4 px past it
         self.image = _NamedImage(format="png", layout=widgets.Layout(
-            width=f"{width_px}px", max_width="100%", height="auto"))
+            width=f"{width_px}px", max_width="100%", height="auto", margin="0"))
         self.message = widgets.HTML()
         self.readout = widgets.HTML(layout=widgets.Layout(max_width=f"{max(width_px, 400)}px"))
         self.result = None
@@ -481,7 +483,7 @@ def epsilon_text(eps: float) -> str:
     Parameters
     ----------
     eps : float
-        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.epsilon` of theta).
+        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.rr_epsilon` of theta).
 
     Returns
     -------
