@@ -74,7 +74,7 @@ def test_right_answer_passes_wrong_answers_get_the_hint(question_id):
             result = check(question_id, value)
             assert not result.correct and result.message == q.hint, value
             assert f"{q.low:.{q.decimals}f}" not in result.message
-        for bad in (None, "0.4", [q.low], float("nan"), True):
+        for bad in (None, "about 0.4", [q.low], float("nan"), True):  # a number as text is an answer
             result = check(question_id, bad)
             assert not result.correct and str(result).count("not yet") == 1
         return
