@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -124,25 +125,35 @@ def one_run_section(n_seeds: int) -> list[str]:
 
 
 def coverage_section(n_seeds: int = 400) -> list[str]:
-    """Share of seeds whose bound exceeds the true epsilon (the cases of tests/test_audit_coverage.py)."""
+    """Share of seeds whose bound exceeds the true epsilon, and the median bound as a share of the
+    true epsilon against its floor (the cases of tests/test_audit_coverage.py)."""
     from scipy import stats
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from test_audit_coverage import CASES
+    from test_audit_coverage import CASES, FLOORS
 
-    lines = ["## Coverage", "",
+    from ppdm_edu.audit import warner_randomizer
+
+    cases = dict(CASES)
+    for theta in (0.75, 0.9, 0.99):   # test_coverage_is_at_least_the_stated_confidence
+        cases[f"warner400-{theta}"] = (lambda t=theta: warner_randomizer(t), 1, 0, 0.0,
+                                       math.log(theta / (1 - theta)), 400)
+    lines = ["## Coverage and tightness", "",
              f"misses = seeds (of {n_seeds}) whose bound exceeds the true ε at the audited δ; allowed = the "
              f"99.9 % quantile of Binomial({n_seeds}, 1 - confidence) (tests/test_audit_coverage.py asserts "
-             "misses <= allowed).", "", "```",
-             f"{'case':12s} {'trials':>7s} {'conf':>5s} {'misses':>7s} {'allowed':>8s} {'median bound':>13s} {'true eps':>9s}"]
-    for name, (make, x0, x1, delta, true_eps, trials) in CASES.items():
+             "misses <= allowed); share = median bound / true ε on the same seeds, floor = the share the test "
+             "asserts (the measured share rounded down to a multiple of 0.05, less 0.05).", "", "```",
+             f"{'case':15s} {'trials':>7s} {'conf':>5s} {'misses':>7s} {'allowed':>8s} {'median bound':>13s} "
+             f"{'true eps':>9s} {'share':>6s} {'floor':>6s}"]
+    for name, (make, x0, x1, delta, true_eps, trials) in cases.items():
         mech = make()
         for conf in (0.5, 0.95):
             b = np.array([audit_epsilon(mech, x0, x1, trials=trials, confidence=conf, delta=delta, rng=s).lower_bound
                           for s in range(n_seeds)])
             allowed = int(stats.binom.ppf(0.999, n_seeds, 1 - conf))
-            lines.append(f"{name:12s} {trials:7,d} {conf:5.2f} {int((b > true_eps + 1e-12).sum()):4d}/{n_seeds} "
-                         f"{allowed:8d} {np.median(b):13.3f} {true_eps:9.3f}")
+            lines.append(f"{name:15s} {trials:7,d} {conf:5.2f} {int((b > true_eps + 1e-12).sum()):4d}/{n_seeds} "
+                         f"{allowed:8d} {np.median(b):13.3f} {true_eps:9.3f} {np.median(b) / true_eps:6.3f} "
+                         f"{FLOORS[(name, conf)]:6.2f}")
     return lines + ["```", ""]
 
 

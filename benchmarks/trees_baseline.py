@@ -21,8 +21,7 @@ import numpy as np
 
 from ppdm_edu.datasets import adult_binary, agrawal
 from ppdm_edu.experiments.as2000_trees import agrawal_noise, make_classifier
-from ppdm_edu.experiments.liu import adult_xy, make_noises
-from ppdm_edu.experiments.liu import perturb_columns as perturb_list
+from ppdm_edu.experiments.liu import adult_xy, make_noises, perturb_every_column
 from ppdm_edu.trees import C45, ID3, PPDTC45, RRID3
 from ppdm_edu.trees.reconstruction_tree import perturb_columns
 
@@ -45,7 +44,7 @@ def fits(quick: bool):
     yield "adult_C45_unpruned", C45(pruning=False, max_depth=6).fit(X, y), Xt
     noises = make_noises(X, "data1")
     noise_dict = dict(enumerate(noises))
-    W = perturb_list(X, noises, rng=np.random.default_rng(8))
+    W = perturb_every_column(X, noises, rng=np.random.default_rng(8))
     yield "adult_C45_on_W", C45().fit(W, y), Xt
     yield "adult_PPDTC45_threshold", PPDTC45(noise_dict, threshold=0.3).fit(W, y), Xt
     yield "adult_PPDTC45_weight_random", PPDTC45(noise_dict, split="weight", partition="random",

@@ -222,7 +222,7 @@ def tracy_widom_bound(n: int, m: int, noise_var: float = 1.0, level: float = 0.9
     n = check_integer(n, "n", minimum=3)
     m = check_integer(m, "m", minimum=1)
     var = check_positive(noise_var, "noise_var")
-    if level not in _TW1_QUANTILES:
+    if not isinstance(level, float) or level not in _TW1_QUANTILES:
         raise ValueError(f"level must be one of {sorted(_TW1_QUANTILES)}, got {level!r}")
     big_n = n - 1  # centered data: n - 1 degrees of freedom
     root = math.sqrt(big_n - 1) + math.sqrt(m)
@@ -439,8 +439,8 @@ def relative_rmse(estimate, X, scale=None) -> float:
                              "value(s); relative_rmse needs finite values")
     err = est - X
     if scale is not None:
-        s = np.asarray(scale, dtype=float)
-        if np.any(~np.isfinite(s)) or np.any(s <= 0):
-            raise ValueError("scale must be finite and > 0")
+        s = check_finite_array(scale, "scale")
+        if np.any(s <= 0) or s.ndim > 1 or s.size not in (1, X.shape[-1]):
+            raise ValueError(f"scale must be one number > 0 or one per column of X ({X.shape[-1]}), got {scale!r}")
         err = err / s
     return float(np.sqrt(np.mean(err**2)))

@@ -136,8 +136,8 @@ class PerturbedGaussianNB(ClassifierMixin, BaseEstimator):
         counts = np.bincount(yi, minlength=k)
         if (counts < 2).any():
             c = int(np.argmin(counts))
-            raise ValueError(f"every class needs at least 2 training records to estimate a variance; "
-                             f"class {self.classes_[c]!r} has {counts[c]} sample(s) "
+            raise ValueError(f"y: every class needs at least 2 training records to estimate a variance; "
+                             f"class {self.classes_[c].tolist()!r} has {counts[c]} sample(s) "
                              f"(n_samples = {counts.sum()})")
         self.noise_var_ = self._noise_var(d, names)
         self.class_prior_ = counts / counts.sum()

@@ -26,10 +26,10 @@ Estimators (documented choices)
   mixtures); values recorded on a grid are spread over their grid cell first (seeded), which
   leaves I unchanged but removes the tie bias of k-NN at small n. It needs no bins, has a small
   bias for smooth dependences and costs one k-d tree query (scipy ``cKDTree``) plus two sorted
-  searches: about 1 s at n = 200,000 and 20 ms at n = 10,000 on one idle core.
+  searches.
 * With the noise model known (it is public in this setting), I(X;W) = h(W) - h(R) exactly,
   since W = X + R with R independent of X gives h(W|X) = h(R) in closed form; then only h(W)
-  is estimated (``noise=`` argument; about 1 ms at n = 10,000, used by the notebook's panel).
+  is estimated (``noise=`` argument; no neighbour search).
 * h(X|W) = h(X) - I(X;W), so conditional privacy combines the two (each is consistent).
 
 Units: entropies and mutual information are in **bits** unless ``base`` says otherwise; Pi and
@@ -125,6 +125,8 @@ def _check_methods(method) -> list[str]:
 
 
 def _check_confidences(confidence) -> list[float]:
+    if not isinstance(confidence, (numbers.Real, list, tuple, np.ndarray)):
+        raise TypeError(f"confidence must be a number or a sequence of numbers in (0, 1), got {confidence!r}")
     values = [confidence] if isinstance(confidence, numbers.Real) else list(confidence)
     if not values:
         raise ValueError("confidence is empty; give one or more numbers strictly between 0 and 1")
@@ -439,8 +441,7 @@ def mutual_information(x, w, k: int = 3, base: float = 2.0, noise: Noise | None 
         If the additive noise model is known (it is public in the randomization setting), use
         I(X;W) = h(W) - h(W|X) = h(W) - h(R) instead: W = X + R with R independent of X, so
         h(W|X) = h(R) in closed form and only h(W) is estimated (histogram,
-        :func:`differential_entropy`). No neighbour search: about 1 ms at n = 10,000, which is
-        what the notebook's panel uses. ``k`` is then ignored.
+        :func:`differential_entropy`). No neighbour search; ``k`` is then ignored.
     rng : None, int or numpy.random.Generator
         Seed for the spread of grid values over their cells (default 0: the same input always
         gives the same number). Unused when neither x nor w is on a grid.
@@ -658,7 +659,7 @@ def snr(x, noise) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Everything at once (notebook 01 and its panel)
+# Everything at once
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -823,6 +824,8 @@ def privacy_by_attribute(frame, snr_value, kind: str = "gaussian", rng=None, k: 
         raise ValueError("frame has no columns")
     if isinstance(snr_value, (numbers.Real, str)):
         snrs = [snr_value] * len(columns)
+    elif not isinstance(snr_value, (list, tuple, np.ndarray, pd.Series)):
+        raise TypeError(f"snr_value must be one SNR or one per column, got {snr_value!r}")
     else:
         snrs = list(snr_value)
         if len(snrs) != len(columns):

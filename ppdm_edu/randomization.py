@@ -252,9 +252,9 @@ class Noise(abc.ABC):
         """Draws of this kind of noise at scale 1 (alpha, sigma or b = 1).
 
         Scaled, they are draws at any scale: ``noise.scale * unit`` has the law of ``noise``
-        (every kind here is a scale family), and ``perturb(x, noise, unit=unit)`` adds them. A
-        panel whose slider changes the privacy level draws the unit noise once and rescales it,
-        so that moving the slider changes the level, not the luck of the draw.
+        (every kind here is a scale family), and ``perturb(x, noise, unit=unit)`` adds them.
+        Rescaling one set of unit draws changes the privacy level, not the luck of the draw
+        (common random numbers).
 
         Parameters
         ----------
@@ -693,9 +693,7 @@ class GaussianNoise(Noise):
         z = x / self.sigma
         if np.ndim(z) == 0:
             return np.exp(-0.5 * z * z) / (_SQRT2PI * self.sigma)
-        # the same operations in place: two temporaries instead of five (a large block's
-        # temporaries each cost an allocation and its page faults)
-        out = -0.5 * z
+        out = -0.5 * z  # exp(-z^2 / 2) / (sqrt(2 pi) sigma), computed in place
         out *= z
         np.exp(out, out=out)
         out /= _SQRT2PI * self.sigma
@@ -874,8 +872,7 @@ def perturb(x, noise, rng=None, *, unit=None):
         Noise already drawn at scale 1 (``UniformNoise(1)``, ``GaussianNoise(1)`` or
         ``LaplaceNoise(1)``), shape ``x.shape`` for one noise or ``(n, number of perturbed
         columns)`` in the mapping's order: ``r = noise.scale * unit`` instead of a draw (common
-        random numbers: a slider that moves the privacy level rescales the same draws). Not
-        together with ``rng``.
+        random numbers: another level rescales the same draws). Not together with ``rng``.
 
     Returns
     -------

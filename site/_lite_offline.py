@@ -37,13 +37,27 @@ _SCRIPT = """<script id="%(marker)s">
     var box = document.createElement("div");
     box.id = %(banner_id)s;
     box.setAttribute("role", "alert");
-    /* at the bottom: JupyterLite's menu bar and toolbar stay usable while it is shown */
+    /* at the bottom, above JupyterLite's status bar: the menu bar, the toolbar and the status
+       bar (the kernel's state) stay visible and usable while it is shown */
     box.style.cssText = "position:fixed;bottom:0;left:0;right:0;z-index:100000;padding:12px 16px;" +
       "background:#fff4e5;color:#1a1a1a;border-top:3px solid #b00020;font:15px/1.45 sans-serif";
     box.innerHTML = %(message)s.replace("{why}", why);  /* build-time text of this module only */
+    /* the status bar may be laid out after the banner shows, or change height: follow it */
+    function place() {
+      var bar = document.getElementById("jp-bottom-panel");
+      var height = bar && bar.offsetParent !== null ? bar.getBoundingClientRect().height : 0;
+      box.style.bottom = height + "px";
+    }
+    var follow = setInterval(place, 500);
+    window.addEventListener("resize", place);
     var close = box.querySelector("button");
-    close.addEventListener("click", function () { box.remove(); });
+    close.addEventListener("click", function () {
+      clearInterval(follow);
+      window.removeEventListener("resize", place);
+      box.remove();
+    });
     (document.body || document.documentElement).appendChild(box);
+    place();
   }
   var controller = typeof AbortController === "function" ? new AbortController() : null;
   var timer = setTimeout(function () {

@@ -19,6 +19,10 @@
     "oue": ["08_choosing_a_mechanism"],
     "privacy interval": ["01_randomization_and_privacy"],
     "decision tree": ["04_trees_on_perturbed_data", "05_randomized_response_trees"],
+    "reconstruction attack": ["09_reconstruction_attacks"],
+    "dinur": ["09_reconstruction_attacks"],
+    "census": ["09_reconstruction_attacks"],
+    "subset sum": ["09_reconstruction_attacks"],
   };
   var scorer = (typeof Scorer !== "undefined") ? Scorer : {
     objNameMatch: 11, objPartialMatch: 6, objPrio: {0: 15, 1: 5, 2: -5}, objPrioDefault: 0,
@@ -32,7 +36,10 @@
   Object.keys(TEACHES).forEach(function (term) {
     if (query === term || query.indexOf(term) !== -1) {
       TEACHES[term].forEach(function (stem, rank) {
-        lift["notebooks/" + stem] = Math.max(lift["notebooks/" + stem] || 0, rank === 0 ? 300 : 200);
+        // a term of several words is the more specific one ("reconstruction attack" over
+        // "reconstruction"): it lifts its notebook further
+        var specific = 50 * (term.split(" ").length - 1);
+        lift["notebooks/" + stem] = Math.max(lift["notebooks/" + stem] || 0, (rank === 0 ? 300 : 200) + specific);
       });
     }
   });

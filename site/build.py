@@ -58,6 +58,12 @@ CITATIONS = {
     "johnstone2001": r"Johnstone",
     "marchenko1967": r"Marchenko",
     "erlingsson2014": r"RAPPOR",
+    "dinur2003": r"Dinur (?:&|and) Nissim",
+    "abowd2023": r"Abowd et al\.,? (?:\(?2023|\"The\s+2010)",
+    "abowd2022": r"Abowd et al\. 2022",
+    "dwork2006": r"Dwork, McSherry, Nissim (?:&|and) Smith",
+    "dwork2007": r"Dwork, McSherry (?:&|and) Talwar",
+    "bun2016": r"Bun (?:&|and) Steinke",
 }
 
 # nbval's per-cell markers (a whole line)

@@ -4,7 +4,8 @@ Output: ``site/_build/html/lite`` (git-ignored), next to the website, whose note
 to it ("JupyterLite" launch button). Publish ``site/_build/html`` as a whole.
 
 1. ``pip wheel --no-deps .`` builds the ``ppdm_edu`` wheel; ``pip download`` fetches the pure-Python
-   wheels Pyodide does not ship (``EXTRA_WHEELS``: seaborn, ipywidgets, comm, jupyterlab_widgets),
+   wheels Pyodide does not ship (``EXTRA_WHEELS``: seaborn, ipywidgets, comm, jupyterlab_widgets,
+   anywidget and psygnal),
    each pinned by version and SHA-256 and checked (pip's hash-checking mode, then here). All three go into the lite
    folder's ``pypi/``: JupyterLite copies them into the site and indexes them in
    ``pypi/all.json``, which ``jupyter-lite.json`` lists under ``pipliteUrls``: the in-browser
@@ -50,7 +51,7 @@ import sys
 if sys.platform == "emscripten":
     import piplite
 
-    await piplite.install(["ppdm-edu", "ipywidgets"])'''
+    await piplite.install(["ppdm-edu", "ipywidgets", "anywidget"])'''
 
 
 def install_cell() -> dict:
@@ -82,7 +83,7 @@ def _version(dist: str) -> str:
 def build_wheels(dest: Path) -> list[Path]:
     dest.mkdir(parents=True, exist_ok=True)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    scratch = REPO / "build"  # setuptools' scratch folder: a stale one could put old modules in the wheel
+    scratch = REPO / "build"  # an old setuptools build's scratch folder: never left behind by this one
     had_scratch = scratch.exists()
     try:
         subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dest), str(REPO)], check=True)

@@ -125,6 +125,53 @@ def test_every_control_is_named_by_what_it_means(panels):
             assert len(tip.split()) >= 3, f"{name}.{key}: the name {tip!r} does not say what it means"
 
 
+def test_every_slider_is_a_named_range_with_its_value_in_words(panels):
+    """No panel shows ipywidgets' own slider (noUiSlider: its handle has no accessible name);
+    each is the named one of its kind, whose view takes ``tooltip`` as its ``aria-label`` and
+    says its value with its unit (``aria-valuetext``)."""
+    from ppdm_edu.widgets._names import UNITS
+    from ppdm_edu.widgets._slider import NAMED
+
+    plain = tuple(NAMED)
+    seen = set()
+    for name, panel in panels.items():
+        for key, control in panel.controls.items():
+            if not isinstance(control, plain):
+                continue
+            where = f"{name}.{key}"
+            assert isinstance(control, tuple(NAMED.values())), \
+                f"{where}: a plain ipywidgets slider ({type(control).__name__})"
+            assert control._view_module == "anywidget" and "aria-label" in control._esm, where
+            assert control.unit == UNITS[(type(panel).__name__, key)], where
+            shown = format(control.value, control.readout_format)
+            assert control.value_text() == (f"{shown} {control.unit}" if control.unit else shown), where
+            seen.add((type(panel).__name__, key))
+    assert seen == set(UNITS), f"units of sliders no panel has, or sliders without: {seen ^ set(UNITS)}"
+
+
+def test_every_toggle_group_is_named_and_says_which_button_is_pressed(panels):
+    """ipywidgets' toggle buttons are named by their option alone and carry no pressed state;
+    every panel's are the named ones (a group named by the control's meaning, aria-pressed)."""
+    from ppdm_edu.widgets._slider import NamedToggleButtons
+
+    seen = 0
+    for name, panel in panels.items():
+        for key, control in panel.controls.items():
+            if isinstance(control, widgets.ToggleButtons):
+                assert isinstance(control, NamedToggleButtons), f"{name}.{key}: plain ToggleButtons"
+                assert 'setAttribute("role", "group")' in control._esm and "aria-pressed" in control._esm
+                assert len(control.tooltip.split()) >= 3, f"{name}.{key}: {control.tooltip!r}"
+                seen += 1
+    assert seen >= 7
+
+
+def test_a_slider_refuses_a_readout_format_its_view_cannot_show():
+    from ppdm_edu.widgets._slider import NamedFloatSlider
+
+    with pytest.raises(ValueError, match="readout_format=',.2%'"):
+        NamedFloatSlider(value=0.5, readout_format=",.2%")
+
+
 def test_readout_is_a_live_region_and_errors_are_alerts(panels):
     for name, panel in panels.items():
         if panel.readout.value:
@@ -276,3 +323,11 @@ def test_upstream_gap_list_only_shrinks():
         assert gap["where"] in ("site", "lab")
         assert re.match(r"https://github\.com/[\w.-]+/[\w.-]+/(issues|pull)/\d+", gap["upstream"]), gap
         re.compile(gap["selector"])
+    # the panels' sliders are named (ppdm_edu/widgets/_slider.py): their handle is no gap
+    assert not any("noUi" in gap["selector"] for gap in gaps)
+    # the list says what it holds for: every notebook, as the browser test runs them all (it
+    # reads the notebooks folder, not a list of its own that could fall behind)
+    assert "every notebook" in data["about"], data["about"]
+    source = (REPO / "tests" / "browser" / "test_notebooks_in_browser.py").read_text(encoding="utf-8")
+    assert re.search(r'^NOTEBOOKS = sorted\(.*\(REPO / "notebooks"\)\.glob', source, re.M), \
+        "the browser test no longer runs every notebook of notebooks/"

@@ -31,8 +31,8 @@ def test_patches_are_told_containers_first_then_outlines_then_spans_then_rectang
     assert axes_description(ax) == (
         "bars 'counts': 0: 2 (error bar 1.5 to 2.5), 1: 5 (error bar 4 to 6), 2: 1 (error bar 0.8 "
         "to 1.2); error bars 'estimate': 3 points over x from 0 to 2, y from 1 to 3; the bars "
-        "reach over y from 0.7 to 3.3; histogram: 10 bars, non-zero from 1.11e-16 to 19, peak 2 "
-        "at 1.11e-16 to 1.9; histogram 'perturbed': 3 bars, non-zero from 0 to 3, peak 5 at 1 to "
+        "reach over y from 0.7 to 3.3; histogram: 10 bars, non-zero from 0 to 19, peak 2 "
+        "at 0 to 1.9; step histogram 'perturbed': 3 bars, non-zero from 0 to 3, peak 5 at 1 to "
         "2; shaded region 'area' over x from 0 to 1, y from 0 to 1; shaded band 'window' over x "
         "from 1 to 2. 3 more series: 'box'."
     )

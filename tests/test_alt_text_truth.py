@@ -252,6 +252,18 @@ def _bar_series(ax):
             held.update(id(r) for r in rects)
             out.append((c, *(np.array([f(r) for r in rects], dtype=float)
                              for f in (Rectangle.get_x, Rectangle.get_width, Rectangle.get_height))))
+    # a histogram drawn as an outline (hist(histtype="step"/"stepfilled"), fill_between(step=)):
+    # its bins read off the filled shape itself, by which cells of a grid lie inside it
+    from matplotlib.collections import PolyCollection
+
+    outlines = [(p, p.get_patch_transform().transform(p.get_path().vertices)) for p in ax.patches
+                if not isinstance(p, (Rectangle, StepPatch)) and not str(p.get_label() or "_").startswith("_")]
+    outlines += [(c, c.get_paths()[0].vertices) for c in ax.collections
+                 if isinstance(c, PolyCollection) and len(c.get_paths()) == 1]
+    for artist, pts in outlines:
+        bins = _bins_inside(np.asarray(pts, dtype=float))
+        if bins is not None:
+            out.append((artist, *bins))
     loose = [p for p in ax.patches if isinstance(p, Rectangle) and id(p) not in held
              and all(p.get_data_transform().contains_branch_seperately(ax.transData))
              and str(p.get_label() or "_").startswith("_")]
@@ -259,6 +271,22 @@ def _bar_series(ax):
         out.append((None, *(np.array([f(r) for r in loose], dtype=float)
                             for f in (Rectangle.get_x, Rectangle.get_width, Rectangle.get_height))))
     return out
+
+
+def _bins_inside(pts):
+    """(lefts, widths, heights) of a closed step outline: each bin's height is the top of the
+    column of grid cells (between the outline's x and y values) that lie inside the shape."""
+    from matplotlib.path import Path as MplPath
+
+    pts = pts[np.isfinite(pts).all(axis=1)]
+    xs, ys = np.unique(pts[:, 0]), np.unique(pts[:, 1])
+    if xs.size < 3 or ys.size < 2:
+        return None
+    mx, my = (xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2
+    grid = np.array([(x, y) for x in mx for y in my])
+    inside = MplPath(np.vstack([pts, pts[:1]]), closed=True).contains_points(grid).reshape(mx.size, my.size)
+    tops = np.where(inside.any(axis=1), ys[1:][np.argmax(np.where(inside, np.arange(my.size), -1), axis=1)], ys[0])
+    return xs[:-1], np.diff(xs), tops - ys[0]
 
 
 def _histogram_is(m, lefts, widths, heights) -> bool:
@@ -306,7 +334,7 @@ _STATEMENTS = {
     "level": re.compile(rf"{_AT}(?P<orientation>horizontal|vertical) line{_LABEL} at (?P<axis>[xy]) = "
                         rf"(?P<v>{_N})"),
     "point": re.compile(rf"{_AT}point{_LABEL} at \\((?P<x>{_N}), (?P<y>{_N})\\)"),
-    "histogram": re.compile(rf"{_AT}(?:histogram|bars){_LABEL}: (?P<n>\d+) bars, (?:non-zero from "
+    "histogram": re.compile(rf"{_AT}(?:step histogram|histogram|bars){_LABEL}: (?P<n>\d+) bars, (?:non-zero from "
                             rf"(?P<a>{_N}) to (?P<b>{_N})|all zero), peak (?P<p>{_N}) at (?P<l>{_N}) "
                             rf"to (?P<r>{_N})"),
     "categories": re.compile(rf"{_AT}bars{_LABEL}: (?P<items>(?!\d+ bars, ).*?)(?=; |\. |\.$)"),
@@ -538,6 +566,43 @@ def test_every_text_and_every_labelled_series_is_named():
         assert f"series {k}" in alt, alt
     for k in range(6):
         assert f"note {k}" in alt, alt
+
+
+# -- mark kinds: what is drawn is what is said ---------------------------------------------------
+def _alt_of(draw) -> str:
+    from ppdm_edu.plots.alt_text import axes_description
+
+    fig = Figure()
+    ax = fig.subplots()
+    draw(ax)
+    return axes_description(ax)
+
+
+def test_an_unfilled_step_histogram_is_a_step_histogram_not_a_shaded_region():
+    """``hist(histtype="step")`` draws a line along the bins' tops: not a shaded region, and its
+    baseline is 0 (never a float residue such as 8.88e-16)."""
+    x = np.random.default_rng(0).normal(0.5, 0.2, 2_000)
+    alt = _alt_of(lambda ax: ax.hist(x, bins=np.arange(-1, 2.01, 0.05), density=True,
+                                     histtype="step", label="original x"))
+    assert alt.startswith("step histogram 'original x': 60 bars"), alt
+    assert "shaded" not in alt and "e-1" not in alt, alt
+
+
+def test_a_filled_step_outline_is_a_histogram_not_a_band():
+    """``fill_between(edges, h, step="post")`` (a panel's fast histogram) and
+    ``hist(histtype="stepfilled")`` are histograms; a fill between two step curves stays a band."""
+    edges, h = np.linspace(0, 1, 11), np.arange(10.0)
+    alt = _alt_of(lambda ax: ax.fill_between(edges, np.r_[h, h[-1]], step="post", label="original"))
+    assert alt.startswith("histogram 'original': 10 bars, non-zero from 0.1 to 1, peak 9 at 0.9 to 1"), alt
+    alt = _alt_of(lambda ax: ax.hist(np.r_[0.15, 0.25, 0.25, 0.75], bins=edges, histtype="stepfilled", label="w"))
+    assert alt.startswith("histogram 'w': 10 bars, non-zero from 0.1 to 0.8, peak 2 at 0.2 to 0.3"), alt
+    alt = _alt_of(lambda ax: ax.fill_between(edges, np.r_[h, h[-1]], np.r_[h, h[-1]] + 5, step="post",
+                                             label="between"))
+    assert alt.startswith("shaded band 'between'"), alt
+    alt = _alt_of(lambda ax: ax.stairs(h, edges, label="line"))
+    assert alt.startswith("step histogram 'line'"), alt
+    alt = _alt_of(lambda ax: ax.stairs(h, edges, fill=True, label="filled"))
+    assert alt.startswith("histogram 'filled'"), alt
 
 
 # -- each kind of statement, read back: a true one passes, a wrong point or range fails ----------

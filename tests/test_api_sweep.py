@@ -40,7 +40,7 @@ from ppdm_edu.randomization import LaplaceNoise
 
 MODULES = ["randomization", "privacy", "reconstruction", "randomized_response", "ldp", "audit",
            "posterior", "attacks", "datasets", "naive_bayes", "trees", "rr_simulation", "mechanisms", "tradeoff",
-           "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree", "claims"]
+           "database_reconstruction", "exercises", "trees.gini", "trees.c45", "trees.reconstruction_tree", "claims"]
 # every other module of the package, with the reason it is not swept: a new public module that is
 # in neither list fails test_every_public_module_is_swept_or_left_out_with_a_reason
 LEFT_OUT = {
@@ -145,6 +145,11 @@ def _mrr_X():
 
 # "module.name": (valid keyword arguments, {parameter: kind override}) -- or for estimators,
 # ("fit", constructor params, fit data)
+# one secret of 3 bits, 4 queries and their exact answers (notebook 09's attack)
+SECRET9 = [1, 0, 1]
+QUERIES9 = [[1, 0, 1], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+ANSWERS9 = [2.0, 1.0, 1.0, 2.0]
+BOUNDED9 = __import__("ppdm_edu.database_reconstruction", fromlist=["BoundedError"]).BoundedError(0.5)
 MECH_GRR2 = __import__("ppdm_edu.mechanisms", fromlist=["GeneralizedRR"]).GeneralizedRR(2, 1.0)
 
 BASELINES = {
@@ -162,10 +167,13 @@ BASELINES = {
     "tradeoff.central_laplace": (dict(task="share", x=[0, 1, 1], epsilon=1.0, rng=0), {"task": "choice"}),
     "tradeoff.run_error": (dict(task="share", mechanism="warner", param=1.0, x=[0, 1, 1, 0], rng=0),
                            {"task": "choice", "mechanism": "choice", "param": "positive", "estimator": "choice"}),
-    "tradeoff.CentralLaplace": (dict(k=2, epsilon=1.0), {}),
-    "tradeoff.estimate": (dict(task="share", mech=MECH_GRR2, reports=[0, 1, 1, 0], estimator="inversion"),
-                          {"task": "choice", "estimator": "choice", "mech": None, "n": None}),
-    "tradeoff.project_simplex": (dict(v=[0.6, 0.6, -0.2]), {"v": "array1"}),
+    "mechanisms.CentralLaplace": (dict(k=2, epsilon=1.0), {}),
+    "tradeoff.mechanism_row": (dict(task="share", mechanism="warner", param=1.0, records=[[0, 1, 1, 0]], rngs=[0],
+                                    estimator="inversion", trials=2000, audit_rng=0),
+                               {"task": "choice", "mechanism": "choice", "param": "positive", "estimator": "choice",
+                                "records": None, "rngs": None, "trials": "int", "audit_rng": None}),
+    "tradeoff.audit_mechanism": (dict(task="share", mechanism="warner", param=1.0, trials=2000, rng=0),
+                                 {"task": "choice", "mechanism": "choice", "param": "positive", "trials": "int"}),
     "tradeoff.register_mechanism": (dict(name="test-only"), {"name": None}),
     "tradeoff.audit_claim": (dict(mech=MECH_GRR2, x0=0, x1=1, trials=2000, rng=0),
                              {"mech": None, "x0": None, "x1": None, "trials": "int"}),
@@ -216,7 +224,7 @@ BASELINES = {
                                          {"conditions": "noise"}),
     "randomized_response.mrr_solve": (dict(p_star_e=0.3, p_star_ebar=0.4, theta=THETA_OK),
                                       {"p_star_e": "probability", "p_star_ebar": "probability"}),
-    "randomized_response.epsilon": (dict(theta=THETA_OK), {}),
+    "randomized_response.rr_epsilon": (dict(theta=THETA_OK), {}),
     "randomized_response.theta_for_epsilon": (dict(eps=1.0), {}),
     "randomized_response.warner_std_error": (dict(pi=0.3, theta=THETA_OK, n=100), {}),
     "randomized_response.sample_size_factor": (dict(pi=0.3, theta=THETA_OK), {}),
@@ -250,6 +258,24 @@ BASELINES = {
     "audit.gdp_tradeoff": (dict(alpha=[0.1, 0.5], mu=1.0), {"alpha": "array1"}),
     "audit.audit_one_run": (dict(release=None, canaries=200, guesses=20, rng=0), {"release": "noise"}),
     "audit.laplace_histogram": (dict(epsilon=1.0), {}),
+    # reconstruction attacks on subset sums (notebook 09)
+    "database_reconstruction.secret_bits": (dict(n=20, rng=0), {}),
+    "database_reconstruction.random_queries": (dict(n=20, m=40, rng=0), {}),
+    "database_reconstruction.publish": (dict(bits=SECRET9, queries=QUERIES9, answering=BOUNDED9, rng=0),
+                                        {"bits": "array1", "queries": "array2", "answering": "noise"}),
+    "database_reconstruction.decode": (dict(queries=QUERIES9, answers=ANSWERS9, decoder="least-squares"),
+                                       {"queries": "array2", "answers": "array1", "decoder": "choice"}),
+    "database_reconstruction.least_squares": (dict(queries=QUERIES9, answers=ANSWERS9),
+                                              {"queries": "array2", "answers": "array1"}),
+    "database_reconstruction.l1_program": (dict(queries=QUERIES9, answers=ANSWERS9),
+                                           {"queries": "array2", "answers": "array1"}),
+    "database_reconstruction.attack": (dict(n=20, m=40, answering=BOUNDED9, decoder="least-squares", rng=0),
+                                       {"answering": "noise", "decoder": "choice"}),
+    "database_reconstruction.recovered_shares": (dict(n=20, m=40, answerings=[BOUNDED9], decoder="l1", rng=0),
+                                                 {"answerings": "noise", "decoder": "choice"}),
+    "database_reconstruction.least_squares_prediction": (dict(n=20, m=80, sigma=1.0), {"sigma": "positive"}),
+    "database_reconstruction.guess_bound": (dict(epsilon=1.0, delta=0.0), {}),
+    "database_reconstruction.zcdp_epsilon": (dict(rho=0.1, delta=1e-5), {"rho": "positive"}),
     # posterior
     "posterior.bayes_estimate": (dict(W=W1[:50], noise=G, prior=plateau_pdf, bounds=(0, 1)),
                                  {"W": "array1", "prior": "noise"}),
@@ -548,3 +574,28 @@ def test_refusals_name_the_argument(sweep):
     share = 1 - len(unnamed) / max(len(refused), 1)
     assert share >= 0.99, f"{share:.1%} of {len(refused)} refusals name the argument; not:\n" + \
         "\n".join(map(str, unnamed))
+
+
+def _public_names(qualname: str, pname: str, value: str) -> list[str]:
+    """The public names a refusal of this case may give: the parameter's own; for fit data, the
+    name ``fit`` gives its records (PPDTC4.5: ``W``), and ``y`` for whole data sets of another
+    shape (one row, one class, ...), where either may be at fault."""
+    if pname not in ("X", "y") or BASELINES[qualname][0] != "fit":
+        return [pname]
+    records = list(inspect.signature(CALLABLES[qualname].fit).parameters)[1]
+    if value.strip("'") in ("one row", "one class", "pandas", "float32", "int", "bool"):
+        return [records, "y"]
+    return [records if pname == "X" else "y"]
+
+
+def test_refusals_name_the_public_parameter_as_a_word(sweep):
+    # stricter than test_refusals_name_the_argument: the name stands as a word (snr is not named
+    # by "snr_value", X not by "W" unless fit calls its records W), with no share left over
+    import re
+
+    rows, _ = sweep
+    vague = [(r["callable"], r["parameter"], r["value"], r["error"]) for r in rows
+             if r["status"] == "refused" and r["parameter"] != "fit"
+             and not any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", r["error"])
+                         for name in _public_names(r["callable"], r["parameter"], r["value"]))]
+    assert not vague, f"{len(vague)} refusals do not name the public parameter:\n" + "\n".join(map(str, vague))

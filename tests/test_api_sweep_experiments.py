@@ -109,7 +109,7 @@ BASELINES = {
     "experiments.report.run_reproduction": (None, {"n_jobs": "skip", "fresh": "skip", "progress": "skip"}),
     "experiments.report.documented_as": (dict(step="plan"), {"step": "choice"}),
     "experiments.report.check_plan": (dict(mode="quick", seed=0), {"seed": "int"}),
-    "experiments.shapes.result_shape": (dict(shape=Float()), {}),
+    "experiments.shapes.result_shape": (dict(shape=Float(0, 1)), {}),
     "experiments.shapes.shape_of": (dict(func=len, kwargs={}), {}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
     "experiments.tasks.check_jobs": (dict(n_jobs=2), {"name": "skip"}),
@@ -149,8 +149,8 @@ BASELINES = {
     "experiments.du_zhan.plan": (None, {"seed": "int"}),
     "experiments.du_zhan.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.du_zhan.reproduce": (None, {"seed": "int"}),
-    # perturb_columns' and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
-    "experiments.liu.perturb_columns": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
+    # perturb_every_column's and perturb's input checks are the house lane's (issue 27 item 8, issue 28)
+    "experiments.liu.perturb_every_column": (dict(X=X6, noises=NOISES6, rng=0), {"X": "skip", "noises": "skip"}),
     "experiments.liu.privacy_loss_table": (dict(X=X6[:200], rng=0), {}),
     "experiments.liu.run_repeat": (dict(rng=0, n_train=300, datasets=["data1"], reconstruction=False,
                                         weight_candidates=4), {"weight_candidates": "int"}),
@@ -164,6 +164,14 @@ BASELINES = {
     "experiments.tradeoff.plan": (None, {"seed": "int"}),
     "experiments.tradeoff.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.tradeoff.reproduce": (None, {"seed": "int"}),
+    "experiments.reconstruction_attack.threshold_task": (dict(seed=0, n=20, per_bit=2, decoder="least-squares", run=0,
+                                                              levels=(0.0, 1.0)),
+                                                         {"seed": "int", "decoder": "choice", "levels": "skip"}),
+    "experiments.reconstruction_attack.policy_task": (dict(seed=0, n=20, per_bit=2, run=0, policies=(("bounded", 0.5),)),
+                                                      {"seed": "int", "policies": "skip"}),
+    "experiments.reconstruction_attack.plan": (None, {"seed": "int"}),
+    "experiments.reconstruction_attack.assemble": (None, {"mode": "skip", "runs": "skip"}),
+    "experiments.reconstruction_attack.reproduce": (None, {"seed": "int"}),
     "experiments.liu.plan": (None, {"seed": "int"}),
     "experiments.liu.assemble": (None, {"mode": "skip", "runs": "skip"}),
     "experiments.liu.reproduce": (None, {"seed": "int"}),
@@ -275,6 +283,8 @@ CLI_BAD = {
                     ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "tls://127.0.0.1:8786"]],
     "--timeout": [["reproduce", "du-zhan", "--timeout", v] for v in ("0", "-1", "nan", "inf", "x")],
     "--fresh": [["reproduce", "du-zhan", "--fresh=yes"]],
+    "--verify": [["reproduce", "du-zhan", "--verify", v] for v in ("-1", "x", "1.5", "1e9", "")],
+    "--verify-key": [["reproduce", "du-zhan", "--verify-key", v] for v in ("-1", "x", "1.5", str(2**63))],
     "--help": [],       # prints the help, exit 0
     "--version": [],    # prints the version, exit 0
     "command": [[], ["nope"]],

@@ -80,9 +80,9 @@ def test_same_seed_same_result_and_result_is_frozen():
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(trials=3), ValueError, "trials must be from 4"),
-    (dict(trials=10**12), ValueError, "trials must be from 4"),
-    (dict(trials=10.5), TypeError, "trials must be an integer"),
+    (dict(trials=3), ValueError, "trials must be an integer between 4 and"),
+    (dict(trials=10**12), ValueError, "trials must be an integer between 4 and"),
+    (dict(trials=10.5), ValueError, "trials must be an integer between 4 and"),
     (dict(trials="100"), TypeError, "trials must be an integer"),
     (dict(trials=100, confidence=1.0), ValueError, "confidence"),
     (dict(trials=100, confidence=float("nan")), ValueError, "confidence"),
@@ -114,3 +114,62 @@ def test_laplace_adapter_names_a_bad_epsilon():
         laplace_randomizer("1")
     with pytest.raises(ValueError, match="epsilon must be > 0"):
         laplace_randomizer(0.0)
+
+
+# --- bad input to every audit ends in one clear line ------------------------------------------
+def _every_audit(**kwargs):
+    from ppdm_edu.audit import audit_delta, audit_one_run, laplace_histogram, tradeoff_curve
+
+    rr = warner_randomizer(0.75)
+    return {
+        "audit_epsilon": lambda: audit_epsilon(rr, 1, 0, trials=200, rng=0, **kwargs),
+        "audit_delta": lambda: audit_delta(rr, 1, 0, epsilon=1.0, trials=200, rng=0, **kwargs),
+        "tradeoff_curve": lambda: tradeoff_curve(rr, 1, 0, trials=200, rng=0, **kwargs),
+        "audit_one_run": lambda: audit_one_run(laplace_histogram(1.0), 200, guesses=20, rng=0, **kwargs),
+    }
+
+
+@pytest.mark.parametrize("confidence", [1e-300, 0.0, 0.3, 1.0, float("nan")])
+@pytest.mark.parametrize("audit", ["audit_epsilon", "audit_delta", "tradeoff_curve", "audit_one_run"])
+def test_confidence_outside_one_half_to_one_is_refused_by_every_audit(audit, confidence):
+    # 1 - 1e-300 rounds to 1: the ratio bound was inf and the one-run audit divided by zero
+    with pytest.raises(ValueError, match=r"confidence must be in \[0\.5, 1\)"):
+        _every_audit(confidence=confidence)[audit]()
+
+
+def test_whole_floats_and_fractions_are_judged_alike_for_trials_and_canaries():
+    from ppdm_edu.audit import audit_one_run, laplace_histogram
+
+    # one integer check for both: 1000.0 runs are 1000 runs, 2.5 is refused naming the argument
+    assert audit_epsilon(warner_randomizer(0.75), 1, 0, trials=1000.0, rng=0) == \
+        audit_epsilon(warner_randomizer(0.75), 1, 0, trials=1000, rng=0)
+    assert audit_one_run(laplace_histogram(1.0), 2000.0, guesses=200, rng=0) == \
+        audit_one_run(laplace_histogram(1.0), 2000, guesses=200, rng=0)
+    with pytest.raises(ValueError, match="trials must be an integer between 4 and"):
+        audit_epsilon(warner_randomizer(0.75), 1, 0, trials=2.5)
+    with pytest.raises(ValueError, match="canaries must be an integer between 2 and"):
+        audit_one_run(laplace_histogram(1.0), 2.5, guesses=2)
+    with pytest.raises(ValueError, match="trials must be an integer between 4 and"):
+        audit_epsilon(warner_randomizer(0.75), 1, 0, trials=2.0)
+
+
+def test_a_randomizer_returning_python_objects_is_refused_naming_its_output():
+    def objects(values, rng):
+        return np.array([object() for _ in values])
+
+    with pytest.raises(TypeError, match=r"the randomizer returned outputs of dtype object for x0 "
+                                        r"\(e\.g\. <object object at .*>\); it must return numbers"):
+        audit_epsilon(objects, 1, 0, trials=100, rng=0)
+
+    def strings_as_objects(values, rng):   # what pandas hands back for text: still audited
+        coin = np.random.default_rng(rng).random(len(values)) < np.where(np.asarray(values) == 1, 0.75, 0.25)
+        return np.where(coin, "yes", "no").astype(object)
+
+    assert audit_epsilon(strings_as_objects, 1, 0, trials=20_000, rng=0).lower_bound > 0.8
+
+
+def test_an_input_the_randomizer_refuses_is_named():
+    from ppdm_edu.mechanisms import WarnerRR
+
+    with pytest.raises(ValueError, match=r"the randomizer refused x1 = 2: "):
+        audit_epsilon(WarnerRR(0.75), 1, 2, trials=100, rng=0)

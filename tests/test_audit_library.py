@@ -38,3 +38,26 @@ def test_bad_arguments():
         opendp_geometric(1.0, sensitivity=0)
     with pytest.raises(ValueError, match="epsilon"):
         opendp_geometric(0.0)
+
+
+def test_a_seed_the_library_cannot_take_is_said_to_be_ignored():
+    import warnings
+
+    lib = opendp_geometric(1.0)
+    assert "secure randomness" in lib.randomizer.ignores_rng
+    with pytest.warns(RuntimeWarning, match="rng=0 does not seed this randomizer"):
+        audit_epsilon(lib.randomizer, 0, 1, trials=1000, rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no seed given: nothing to warn about
+        audit_epsilon(lib.randomizer, 0, 1, trials=1000)
+
+
+def test_a_fractional_input_is_refused_not_truncated():
+    import numpy as np
+
+    lib = opendp_geometric(1.0)
+    with pytest.raises(ValueError, match=r"takes integer inputs .* got 0\.5"):
+        lib.randomizer(np.array([0.5, 0.5]))
+    with pytest.raises(ValueError, match=r"the randomizer refused x0 = 0\.5: OpenDP"):
+        audit_epsilon(lib.randomizer, 0.5, 1.5, trials=100)
+    assert lib.randomizer(np.array([2.0, 3.0])).dtype == np.int64   # whole floats are integers

@@ -203,3 +203,70 @@ def test_bad_inputs_raise_clear_errors():
         C45().fit(X, y[:-1])
     with pytest.raises(ValueError, match="X has 2 features, but C45 is expecting 3"):
         C45().fit(X, y).predict(X[:, :2])
+
+
+# --- J48's corrections, on examples small enough to compute by hand --------------------------
+def _info(*counts):
+    """Info of Eq. 3 (bits), written out again here as the reference."""
+    n = sum(counts)
+    return -sum(c / n * math.log2(c / n) for c in counts if c)
+
+
+def _split_info(n_left, n):
+    return _info(n_left, n - n_left)   # Eq. 6 for a binary split: the entropy of the sizes
+
+
+def test_the_root_is_chosen_by_gain_ratio_with_split_info_from_the_cut_sizes():
+    # ten records; y in the order of x0 = 0..9. The best cut of x0 is x0 <= 5.5 (6 | 4 records,
+    # classes {6, 0} | {1, 3}), of x2 its first two records (2 | 8, classes {0, 2} | {7, 1});
+    # x1 carries almost nothing (it lowers the average gain, so x0 and x2 both qualify).
+    # Each attribute has 7 allowed cuts (at least 2 records a side): MDL penalty log2(7) / 10.
+    y = np.array([0, 0, 0, 0, 0, 0, 1, 1, 0, 1])
+    x0 = np.arange(10.0)
+    x1 = np.array([2, 3, 9, 6, 1, 8, 4, 5, 0, 7], dtype=float)
+    x2 = np.array([8, 6, 7, 9, 2, 5, 0, 4, 3, 1], dtype=float)
+    X = np.column_stack([x0, x1, x2])
+    mdl = math.log2(7) / 10
+    gain_x0 = _info(7, 3) - 0.6 * _info(6, 0) - 0.4 * _info(1, 3) - mdl
+    gain_x2 = _info(7, 3) - 0.2 * _info(0, 2) - 0.8 * _info(7, 1) - mdl
+    ratio_x0, ratio_x2 = gain_x0 / _split_info(6, 10), gain_x2 / _split_info(2, 10)
+    assert ratio_x0 == pytest.approx(0.2843, abs=1e-4) and ratio_x2 == pytest.approx(0.2295, abs=1e-4)
+    # split info from one record too few on the left (5/10 and 1/10) would rank them the other way
+    assert gain_x2 / _split_info(1, 10) > gain_x0 / _split_info(5, 10)
+    tree = C45(pruning=False).fit(X, y)
+    assert tree.tree_.feature[0] == 0 and tree.tree_.threshold[0] == pytest.approx(5.5)
+    # PPDTC4.5's threshold split with symmetric noise and threshold 0.5 searches the same cuts
+    pp = PPDTC45(GaussianNoise(1e-6), pruning=False).fit(X, y)
+    assert pp.tree_.feature[0] == 0 and pp.tree_.threshold[0] == pytest.approx(5.5, abs=1e-4)
+
+
+@pytest.mark.parametrize("estimator", [lambda: C45(), lambda: PPDTC45(GaussianNoise(1e-6)),
+                                       lambda: PPDTC45(GaussianNoise(1e-6), split="weight")],
+                         ids=["C45", "PPDTC45-threshold", "PPDTC45-weight"])
+def test_a_cut_whose_gain_is_below_the_mdl_penalty_is_not_made(estimator):
+    # x = 0..9 and 7 allowed cuts (at least 2 records a side): J48 takes log2(7) / 10 = 0.281
+    # bits off the best cut's gain. Alternating classes: the best cut (3 | 7 records, classes
+    # {2, 1} | {3, 4}) gains 0.035 bits, below the penalty: the root stays a leaf. One class
+    # moved (y below): the best cut (2 | 8, {2, 0} | {3, 5}) gains 0.322 bits, above it: a split
+    x = np.arange(10.0)[:, None]
+    mdl = math.log2(7) / 10
+    alternating = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0, 1])
+    assert 0 < _info(5, 5) - 0.3 * _info(2, 1) - 0.7 * _info(3, 4) < mdl
+    assert estimator().fit(x, alternating).n_leaves_ == 1
+    y = np.array([0, 0, 1, 0, 1, 1, 0, 1, 1, 1])
+    assert _info(4, 6) - 0.2 * _info(2, 0) - 0.8 * _info(2, 6) > mdl
+    tree = estimator().fit(x, y)
+    assert tree.n_leaves_ == 2 and tree.tree_.threshold[0] == pytest.approx(1.5, abs=1e-4)
+
+
+@pytest.mark.parametrize("estimator", [lambda: C45(), lambda: PPDTC45(GaussianNoise(1e-6), split="weight")],
+                         ids=["C45", "PPDTC45-weight"])
+def test_a_cut_leaves_at_least_min_split_records_on_each_side(estimator):
+    # x = 0..9, one record of class 1 at the right end. The cut that isolates it (9 | 1) would
+    # gain Info(9, 1) = 0.469 bits, but it leaves 1 record on the right, fewer than min_split = 2
+    # (J48's minNumObj): of the 7 allowed cuts the best (8 | 2) gains 0.269 bits, below the MDL
+    # penalty log2(7) / 10 = 0.281: the root stays a leaf
+    x = np.arange(10.0)[:, None]
+    y = np.array([0] * 9 + [1])
+    assert _info(9, 1) - 0.2 * _info(1, 1) < math.log2(7) / 10
+    assert estimator().fit(x, y).n_leaves_ == 1

@@ -138,3 +138,27 @@ def test_check_estimator_failures_are_exactly_the_listed_ones(name):
             if r["status"] == "failed" and r["check_name"] != "check_positive_only_tag_during_fit":
                 text = f"{r['exception']!r} {getattr(r['exception'], '__cause__', '')!r}"
                 assert "0/1" in text or "one class" in text, (r["check_name"], text)
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n != "PerturbedGaussianNB"])
+def test_every_tree_parameter_has_a_check_that_names_it(name):
+    # the trees' own constraint table (ppdm_edu.trees._params): one check per constructor
+    # parameter, the constructor stores the value untouched, fit refuses a bad one naming it
+    import re
+
+    from ppdm_edu.trees._params import CheckedInFit
+
+    est, binary, _ = CASES[name]
+    assert set(est._param_checks) == set(est.get_params()), name
+    X, y = _data(binary)
+    bad = type("NotAParameter", (), {"__repr__": lambda self: "<not a parameter>"})()
+    for param, check in est._param_checks.items():
+        if isinstance(check, CheckedInFit):
+            continue
+        broken = clone(est).set_params(**{param: bad})
+        assert broken.get_params()[param] is bad   # stored as given
+        with pytest.raises((TypeError, ValueError)) as err:
+            broken.fit(X, y)
+        text = str(err.value)   # the parameter, the value (or its type) and what is allowed
+        assert re.search(rf"\b{param}\b", text) and ("<not a parameter>" in text or "NotAParameter" in text) \
+            and re.search(r"must be|must have|one of", text), (param, text)

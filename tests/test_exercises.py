@@ -27,6 +27,7 @@ from ppdm_edu.exercises import (
     nb06,
     nb07,
     nb08,
+    nb09,
     reference_answer,
 )
 from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
@@ -88,7 +89,13 @@ WRONG = {
                        (lambda x, k, eps, rng: np.asarray(x), r[1])],
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
-                       98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
+                       98.0, 100.0, nb08.mae_ratio()],  # 98: an older measurement of §4's MAE ratio; 100: θ = 2/3
+    # 09.1: σ instead of E, E instead of E / √n, m instead of m − n − 1, a two-sided quantile
+    "09.1": lambda r: [r / math.sqrt(3), r * 10, 0.37, 0.29],
+    # 09.2: the comparison reversed, the continuous estimate, a constant guess
+    "09.2": lambda r: [lambda A, a: (np.linalg.lstsq(np.asarray(A, float), a, rcond=None)[0] < 0.5).astype(int),
+                       lambda A, a: np.linalg.lstsq(np.asarray(A, float), a, rcond=None)[0],
+                       lambda A, a: np.zeros(np.shape(A)[1], dtype=int)],
     # A at 95 % confidence (its tight bound lands on the claim), C's loose bound read as a refutation,
     # none, one of the two
     "08.4": lambda r: ["A" + r, r + "C", "ABCD", "", r[:1], r[1:]],
@@ -133,10 +140,10 @@ def _simulated_half_loss_snr(seed):
 
 
 def _warner_simulated(seed):
-    from ppdm_edu.randomized_response import epsilon
+    from ppdm_edu.randomized_response import rr_epsilon
     from ppdm_edu.rr_simulation import simulate_warner_surveys
     s2, s8 = (simulate_warner_surveys(0.3, t, 200, rng=seed) for t in (0.2, 0.8))
-    return s2.empirical_sd, s8.empirical_sd, abs(float(epsilon(0.2))), float(epsilon(0.8))
+    return s2.empirical_sd, s8.empirical_sd, abs(float(rr_epsilon(0.2))), float(rr_epsilon(0.8))
 
 
 def _kept_sweep_sd(seed):
@@ -170,7 +177,8 @@ HONEST = {
     "01.4": lambda: [(9.5, 5.0), (9.5, 5)],
     "02.1": lambda: [(0.391, 0.609), [0.3905, 0.6095], np.array([0.3905, 0.6095])],
     "02.4": lambda: [(0.009, "em"), (0.0086, "EM")],
-    "03.1": lambda: [(0.731, 2830, 525), (0.73, 2852, 525), (0.731, 2827, 525)],
+    # 2852: n computed with θ rounded to 0.73 (the answer states θ to its 3 decimals)
+    "03.1": lambda: [(0.731, 2830, 525), (0.731, 2852, 525), (0.731, 2827, 525)],
     "03.2": lambda: [_warner_simulated(0), _warner_simulated(1), (0.057, 0.057, 1.4, 1.4)],
     "03.3": lambda: [0.022, _kept_sweep_sd(0), _kept_sweep_sd(1)],
     "04.1": lambda: [nb04.pruning_comparison(noise_rng=4), round_answer(nb04.pruning_comparison(noise_rng=4),
@@ -190,6 +198,9 @@ HONEST = {
     "08.1": lambda: [11, 11.0, np.int64(11), np.float64(11.0)],
     # the closed forms, θ rounded to 3 or 2 decimals, both sd rounded to 2 significant figures
     "08.4": lambda: ["BD", "DB", "b, d", ["B", "D"], ("D", "B"), {"B", "D"}],
+    # 09.1 from the normal quantile written out to 3 and 4 digits, and the rounded closed form
+    "09.1": lambda: [0.32, math.sqrt(3) * math.sqrt(299) / (4 * 2.326) / 10, nb09.largest_safe_error(),
+                     math.sqrt(3) * math.sqrt(299) / (4 * 2.3263) / 10],
     "08.2": lambda: [68, 67.8, 0.009595 / 1.4142e-4, _ratio_08_2(0.731), _ratio_08_2(0.73), 0.0096 / 0.00014,
                      np.float64(nb08.local_central_ratio())],
 }
@@ -290,7 +301,7 @@ def test_string_number_is_told_to_drop_the_quotes():
     ("08.2", lambda: nb08.local_central_ratio() ** 2, "ratio of variances"),
     ("08.2", lambda: nb08.local_central_ratio() * math.sqrt(2), "√2 b, not b"),
     ("08.2", lambda: nb08.local_central_ratio(pi=0.3), "device alone"),
-    ("08.2", lambda: 98.0, "mean absolute errors"),
+    ("08.2", lambda: round(nb08.measured_mae_ratio(), 1), "mean absolute errors"),
 ])
 def test_conceptual_mistakes_are_refused_with_a_hint(exercise_id, answer, hint):
     result = check(exercise_id, answer())

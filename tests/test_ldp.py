@@ -28,7 +28,7 @@ from ppdm_edu.ldp import (
 # Randomized response
 # ---------------------------------------------------------------------------------------------
 def test_rr_epsilon_is_the_shared_function_and_matches_the_closed_form():
-    assert rr_epsilon is randomized_response.epsilon  # reused, not re-implemented
+    assert rr_epsilon is randomized_response.rr_epsilon  # reused, not re-implemented
     theta = np.array([0.01, 0.3, 0.5, 0.6, 0.75, 0.9, 0.99])
     np.testing.assert_allclose(rr_epsilon(theta), np.abs(np.log(theta / (1 - theta))))
 

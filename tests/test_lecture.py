@@ -129,6 +129,12 @@ def test_css_is_displayed_only_in_a_kernel(monkeypatch):
     assert len(shown) == 1  # the laptop style displays nothing
 
 
+def test_no_dead_alias_of_style_path():
+    """The module names one way to find a style file: its public ``style_path``."""
+    assert [name for name, value in vars(lecture).items()
+            if value is style_path and name != "style_path"] == []
+
+
 def test_style_files_ship_with_the_package():
     for name in lecture.STYLES:
         params = mpl.rc_params_from_file(style_path(name), use_default_template=False)

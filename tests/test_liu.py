@@ -21,7 +21,7 @@ def test_adult_xy_and_noise_per_attribute():
     g = liu.make_noises(X, "data4")
     assert all(isinstance(n, GaussianNoise) for n in g)
     np.testing.assert_allclose(X.var(0) / np.array([n.var for n in g]), 0.5)
-    W = liu.perturb_columns(X, g, rng=1)
+    W = liu.perturb_every_column(X, g, rng=1)
     assert W.shape == X.shape and not np.allclose(W, X)
     with pytest.raises(ValueError, match="unknown data set"):
         liu.make_noises(X, "data9")

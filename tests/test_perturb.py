@@ -77,14 +77,14 @@ def test_mapping_errors_name_the_problem():
         perturb(X, 1.0, rng=0)
 
 
-def test_liu_perturb_columns_refuses_too_few_noises_and_nan():
+def test_liu_perturb_every_column_refuses_too_few_noises_and_nan():
     from ppdm_edu.experiments import liu
 
     noises = [GaussianNoise(1.0)] * 3
-    np.testing.assert_array_equal(liu.perturb_columns(X, noises, rng=2), perturb(X, dict(enumerate(noises)), rng=2))
+    np.testing.assert_array_equal(liu.perturb_every_column(X, noises, rng=2), perturb(X, dict(enumerate(noises)), rng=2))
     with pytest.raises(ValueError, match="one Noise per column of X"):
-        liu.perturb_columns(X, noises[:2], rng=0)
+        liu.perturb_every_column(X, noises[:2], rng=0)
     bad = X.copy()
     bad[3, 1] = np.nan
     with pytest.raises(ValueError, match="X contains 1 NaN"):
-        liu.perturb_columns(bad, noises, rng=0)
+        liu.perturb_every_column(bad, noises, rng=0)

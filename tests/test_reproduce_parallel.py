@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from ppdm_edu.__main__ import main
-from ppdm_edu.experiments import as2000_reconstruction, as2000_trees, du_zhan, liu, tradeoff
+from ppdm_edu.experiments import (
+    as2000_reconstruction,
+    as2000_trees,
+    du_zhan,
+    liu,
+    reconstruction_attack,
+    tradeoff,
+)
 from ppdm_edu.experiments.report import checkpoint_folder
 from ppdm_edu.experiments.tasks import Task, execution, run_tasks, task_rng
 
@@ -27,6 +34,12 @@ def tiny(monkeypatch):
                                                          fig1_train=800, fig2_train=800))
     monkeypatch.setattr(tradeoff, "_scale", lambda mode: dict(ns=(1_000, 10_000), runs=2, epsilons=(1.0,), trials=2_000,
                                                               classifier_runs=2, classifier_n=(1_000,)))
+    monkeypatch.setattr(reconstruction_attack, "_scale", lambda mode: TINY_RECONSTRUCTION_ATTACK)
+
+
+#: the reconstruction-attack sweep at a size that runs in a second (both decoders, the DP policies)
+TINY_RECONSTRUCTION_ATTACK = dict(ns=(20, 40), per_bit=4, levels=(0.0, 0.25, 1.0), runs={"least-squares": 2, "l1": 1},
+                                  per_bit_sweep=(2,), per_bit_n=20, policy_n=20, policy_runs=2)
 
 
 def _result_files(folder: Path) -> dict[str, bytes]:

@@ -325,8 +325,14 @@ def test_search_index_contains_reconstruction(site_html):
 def test_internal_links_resolve(site_html, lite_html):
     broken, checked = [], 0
     parsed: dict[Path, _Refs] = {}
+
+    def refs_of(path: Path) -> _Refs:  # each page parsed once (a page is linked thousands of times)
+        if path not in parsed:
+            parsed[path] = _parse(path)
+        return parsed[path]
+
     for page in _site_pages(site_html):
-        for _tag, _attr, value, _ in parsed.setdefault(page, _parse(page)).refs:
+        for _tag, _attr, value, _ in refs_of(page).refs:
             if EXTERNAL.match(value) or value.startswith(("mailto:", "data:", "javascript:")):
                 continue
             target = urlparse(value)
@@ -337,7 +343,7 @@ def test_internal_links_resolve(site_html, lite_html):
             if not path.exists():
                 broken.append(f"{page.relative_to(site_html)}: {value}")
             elif target.fragment and path.suffix == ".html" and LITE not in path.parents:
-                ids = parsed.setdefault(path, _parse(path)).ids
+                ids = refs_of(path).ids
                 if unquote(target.fragment) not in ids:
                     broken.append(f"{page.relative_to(site_html)}: {value} (no id {target.fragment!r})")
     assert checked > 1000

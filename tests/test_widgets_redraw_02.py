@@ -115,3 +115,17 @@ def test_reconstruction_drawing_refuses_another_set_of_curves():
     with pytest.raises(ValueError, match="exactly when"):
         drawing.update(a.rec, a.x, a.w, em=a.rec)  # no EM line to draw it on
     plt.close(fig)
+
+
+def test_the_readout_names_the_method_and_changes_with_it():
+    """Switching iterative Bayes <-> EM changes the read-out (and the twin's, which is this
+    summary): it names the algorithm, whatever the numbers do."""
+    from ppdm_edu.widgets.reconstruction import METHOD_NAMES
+
+    panel = ReconstructionPanel()
+    bayes = panel.readout.value
+    assert METHOD_NAMES["bayes"] in bayes and METHOD_NAMES["em"] not in bayes
+    panel.controls["method"].value = "em"
+    em = panel.readout.value
+    assert METHOD_NAMES["em"] in em and METHOD_NAMES["bayes"] not in em
+    assert em != bayes

@@ -12,7 +12,7 @@ from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
 
-IDS = ("02.5", "03.5", "07.7")
+IDS = ("02.5", "03.5", "07.7", "09.2")
 
 
 @pytest.mark.parametrize("exercise_id", IDS)
@@ -33,7 +33,8 @@ def _skeleton(*names):
 
 @pytest.mark.parametrize("exercise_id, names", [("02.5", ("bayes_step",)),
                                                 ("03.5", ("warner_randomize", "warner_estimate")),
-                                                ("07.7", ("grr_randomize", "grr_estimate"))])
+                                                ("07.7", ("grr_randomize", "grr_estimate")),
+                                                ("09.2", ("decode_bits",))])
 def test_the_notebook_skeleton_is_not_yet_with_a_plain_message(exercise_id, names):
     result = check(exercise_id, _skeleton(*names))
     assert not result.correct and f"{names[0]} raises NotImplementedError: write its body" in result.message
@@ -186,3 +187,50 @@ def test_hidden_inputs_are_not_in_the_notebook_statement():
     for exercise_id in IDS:
         ex = EXERCISES[exercise_id]
         assert ex.kind == "structured" and "function" in ex.answer_format
+
+
+# --- 09.2: the decoder ----------------------------------------------------------------------------
+def _lstsq(A, a):
+    return np.linalg.lstsq(np.asarray(A, dtype=float), np.asarray(a, dtype=float), rcond=None)[0]
+
+
+def _correlation(A, a):  # Aᵀa, thresholded at its median: people in big queries look like 1s
+    c = np.asarray(A, dtype=float).T @ np.asarray(a, dtype=float)
+    return (c > np.median(c)).astype(int)
+
+
+def _in_place(A, a):
+    a[:] = 0
+    return (_lstsq(A, a) > 0.5).astype(int)
+
+
+def _five_flipped(A, a):  # right but for five people
+    guess = (_lstsq(A, a) > 0.5).astype(int)
+    guess[:5] = 1 - guess[:5]
+    return guess
+
+
+def _l1(A, a):  # the L1 program passes too: either decoder of §2 is an answer
+    from ppdm_edu.database_reconstruction import l1_program
+    return (l1_program(A, a) > 0.5).astype(int)
+
+
+def test_the_l1_program_passes_too():
+    assert check("09.2", _l1).correct
+
+
+@pytest.mark.parametrize("answer, hint", [
+    (lambda A, a: (_lstsq(A, a) < 0.5).astype(int), "mostly the opposite"),
+    (lambda A, a: _lstsq(A, a), "not the continuous estimate"),
+    (_correlation, "correlates each person's column"),
+    (lambda A, a: np.zeros(np.shape(A)[1], dtype=int), "no better than a coin"),
+    (lambda A, a: (_lstsq(A, a) > 0.9).astype(int), "too many bits wrong"),
+    (_five_flipped, "every bit must come back"),
+    (_in_place, "in place"),
+    (lambda A, a: np.ones(3, dtype=int), "one guess per person"),
+])
+def test_decoder_mistakes_get_their_hint(answer, hint):
+    result = check("09.2", answer)
+    assert not result.correct
+    assert hint in result.message, result.message
+    assert "def " not in result.message and "np." not in result.message

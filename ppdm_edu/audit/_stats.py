@@ -17,13 +17,51 @@ need both to sit at their worst ends at once.
 """
 from __future__ import annotations
 
+import numbers
+from typing import NamedTuple
+
 import numpy as np
 from scipy import special
 
-# The Clopper-Pearson bounds are quantiles of beta distributions, and Garwood's Poisson bound a
-# quantile of a gamma distribution: the inverse regularized incomplete beta and gamma functions,
-# called directly (scipy.stats' beta.ppf and gamma.ppf give the same numbers, after argument checks
-# that took a third of notebook 08's panel update).
+# The Clopper-Pearson bounds are quantiles of beta distributions (Clopper & Pearson 1934: the
+# lower bound from k of n is the alpha quantile of Beta(k, n - k + 1)) and Garwood's Poisson bound
+# a quantile of a gamma distribution (Gamma(k) at alpha): the inverse regularized incomplete beta
+# and gamma functions.
+
+
+def check_confidence(confidence) -> float:
+    """The confidence of an audit's bound, in [0.5, 1).
+
+    Parameters
+    ----------
+    confidence : float
+        Probability that the bound holds.
+
+    Returns
+    -------
+    float
+        ``confidence`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``confidence`` is not a real number.
+    ValueError
+        If it is outside [0.5, 1): a lower bound that holds with probability below one half is
+        more often wrong than right (and ``1 - confidence`` rounds to 1 near 0).
+
+    Examples
+    --------
+    >>> check_confidence(0.95)
+    0.95
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"confidence must be a real number in [0.5, 1), got {confidence!r}")
+    confidence = float(confidence)
+    if not 0.5 <= confidence < 1.0:
+        raise ValueError(f"confidence must be in [0.5, 1) (the probability that the bound holds; below "
+                         f"0.5 a lower bound is more often wrong than right), got {confidence!r}")
+    return confidence
 
 
 def cp_lower(k, n, alpha: float) -> np.ndarray:
@@ -201,7 +239,18 @@ def ratio_lower(k_num, k_den, alpha: float) -> np.ndarray:
     return share / (1.0 - share)
 
 
-def poisson_epsilon_bound(k_num, k_den, runs, alpha: float, delta: float) -> np.ndarray:
+class PoissonEpsilonBound(NamedTuple):
+    """The result of :func:`poisson_epsilon_bound` (each field an array over the counts given)."""
+
+    #: lower bound on ε at δ (0 where nothing is shown)
+    epsilon: np.ndarray
+    #: lower bound on ``μ_num / μ_den`` before δ's share is taken off
+    ratio: np.ndarray
+    #: the error the ratio bound spent (all of ``alpha`` at δ = 0, nine tenths of it at δ > 0)
+    alpha_ratio: float
+
+
+def poisson_epsilon_bound(k_num, k_den, runs, alpha: float, delta: float) -> PoissonEpsilonBound:
     """Lower bound on ε at δ from Poisson counts of one event (or a pooled pair), at least 0.
 
     ``K_num ~ Poisson(runs · P_num)`` and ``K_den ~ Poisson(runs · P_den)``, independent, where
@@ -224,22 +273,26 @@ def poisson_epsilon_bound(k_num, k_den, runs, alpha: float, delta: float) -> np.
 
     Returns
     -------
-    ndarray
-        The bound (0 where nothing is shown, and where ``k_den = 0`` with δ > 0).
+    PoissonEpsilonBound
+        ``epsilon`` (0 where nothing is shown, and where ``k_den = 0`` with δ > 0), the ratio
+        bound it comes from and the error that bound spent.
 
     Examples
     --------
-    >>> round(float(poisson_epsilon_bound(300, 100, 10_000, 0.05, 0.0)), 2)   # ln 3 = 1.10
-    0.9
+    >>> bound = poisson_epsilon_bound(300, 100, 10_000, 0.05, 0.0)      # ln 3 = 1.10
+    >>> round(float(bound.epsilon), 2), round(float(bound.ratio), 2), bound.alpha_ratio
+    (0.9, 2.47, 0.05)
     """
     k_num = np.asarray(k_num, dtype=float)
     k_den = np.asarray(k_den, dtype=float)
+    alpha_ratio = alpha - alpha / 10 if delta > 0 else alpha
+    ratio = ratio_lower(k_num, k_den, alpha_ratio)
+    e_eps = ratio
     if delta > 0:
         den_low = poisson_lower(k_den, alpha / 10)
         with np.errstate(divide="ignore"):
             slack = np.where(den_low > 0, np.asarray(runs, dtype=float) * delta / den_low, np.inf)
-        ratio = ratio_lower(k_num, k_den, alpha - alpha / 10) - slack
-    else:
-        ratio = ratio_lower(k_num, k_den, alpha)
+        e_eps = ratio - slack
     with np.errstate(divide="ignore"):
-        return np.where(ratio > 1.0, np.log(np.maximum(ratio, 1.0)), 0.0)
+        epsilon = np.where(e_eps > 1.0, np.log(np.maximum(e_eps, 1.0)), 0.0)
+    return PoissonEpsilonBound(epsilon, ratio, alpha_ratio)

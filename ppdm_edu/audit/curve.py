@@ -26,14 +26,16 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
 from .._validation import check_finite_array, check_positive, check_probability
-from ._stats import cp_lower, cp_upper, epsilon_bound
-from ._two_input import SELECTION_SHARE, _check_trials, _split, choose_event, learn_scores, run_twice
+from ._events import choose_event, learn_scores
+from ._stats import check_confidence, cp_lower, cp_upper, epsilon_bound
+from ._two_input import SELECTION_SHARE, _check_trials, _warn_if_rng_ignored, run_twice, split
 
 __all__ = ["TradeoffCurve", "tradeoff_curve", "epsilon_delta_tradeoff", "gdp_tradeoff"]
 
@@ -95,7 +97,7 @@ def tradeoff_curve(randomizer, x0, x1, *, trials: int, confidence: float = 0.95,
     trials : int
         Runs per input, from 4 to :data:`~ppdm_edu.audit.MAX_TRIALS`.
     confidence : float, default 0.95
-        Confidence of each pointwise band.
+        Confidence of each pointwise band, in [0.5, 1).
     selection : float, default SELECTION_SHARE
         Share of the runs that learn the score (and choose it among the candidates).
     rng : None, int or numpy.random.Generator
@@ -112,9 +114,10 @@ def tradeoff_curve(randomizer, x0, x1, *, trials: int, confidence: float = 0.95,
         As :func:`~ppdm_edu.audit.audit_epsilon`.
     """
     trials = _check_trials(trials)
-    confidence = check_probability(confidence, "confidence", open_interval=True)
+    confidence = check_confidence(confidence)
     selection = check_probability(selection, "selection", open_interval=True)
-    parts = _split(*run_twice(randomizer, x0, x1, trials, rng), selection)
+    _warn_if_rng_ignored(randomizer, rng)
+    parts = split(*run_twice(randomizer, x0, x1, trials, rng), selection)
     # the score is the one the ε audit would pick (the most telling tests at the corner)
     choice = choose_event(learn_scores(*parts.fit), *parts.tune,
                           lambda k_num, k_den, n: epsilon_bound(k_num, k_den, n, 0.025, 0.0))
@@ -166,7 +169,8 @@ def epsilon_delta_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndar
     a = check_finite_array(alpha, "alpha")
     if ((a < 0) | (a > 1)).any():
         raise ValueError("alpha must lie in [0, 1]")
-    epsilon = float(check_positive(epsilon, "epsilon", allow_zero=True)) if np.isfinite(epsilon) else math.inf
+    if not (isinstance(epsilon, numbers.Real) and epsilon == math.inf):  # inf: no constraint
+        epsilon = check_positive(epsilon, "epsilon", allow_zero=True)
     delta = check_probability(delta, "delta")
     if math.isinf(epsilon):
         return np.zeros_like(a)

@@ -12,7 +12,8 @@ computed wrong, as in diffprivlib #104).
 
 OpenDP is an optional extra (``pip install ppdm-edu[audit-lib]``); it is imported only when a
 function here is called. Its noise comes from the operating system's secure randomness: it
-cannot be seeded, so the ``rng`` an audit passes is not used and results vary between runs.
+cannot be seeded, so the ``rng`` an audit passes is not used (the audit warns when given one) and
+results vary between runs.
 
 Examples
 --------
@@ -48,7 +49,9 @@ class LibraryMechanism:
     sensitivity : float
         The input distance the claims are for (audit inputs 0 and ``sensitivity``).
     randomizer : callable
-        ``(values, rng) -> outputs`` for :func:`~ppdm_edu.audit.audit_epsilon` (``rng`` unused).
+        ``(values, rng) -> outputs`` for :func:`~ppdm_edu.audit.audit_epsilon`. ``rng`` is not
+        used (the library cannot be seeded): two runs with one seed differ, and an audit given
+        an ``rng`` warns (the randomizer's ``ignores_rng`` says why).
     """
 
     name: str
@@ -107,6 +110,12 @@ def opendp_geometric(epsilon: float, sensitivity: int = 1, scale_factor: float =
         If OpenDP is not installed.
     TypeError, ValueError
         If an argument is not a positive number (``sensitivity``: a positive integer).
+
+    Notes
+    -----
+    The randomizer draws its noise from OpenDP, which cannot be seeded: its ``rng`` argument is
+    not used, two audits with one seed differ, and the audits warn when they are given an
+    ``rng``. It takes whole numbers only (0.5 is refused, never truncated to 0).
     """
     epsilon = check_positive(epsilon, "epsilon")
     scale_factor = check_positive(scale_factor, "scale_factor")
@@ -119,7 +128,15 @@ def opendp_geometric(epsilon: float, sensitivity: int = 1, scale_factor: float =
     vector = dp.m.make_geometric(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=scale)
 
     def randomizer(values, rng=None):
-        return np.asarray(vector([int(v) for v in np.asarray(values).ravel()]), dtype=np.int64)
+        v = np.asarray(values)
+        if v.dtype.kind not in "biu":  # refuse 0.5 (int() would truncate it to 0) and non-numbers
+            whole = np.isfinite(v) & (v == np.round(v)) if v.dtype.kind == "f" else np.zeros(v.shape, bool)
+            if not whole.all():
+                raise ValueError(f"OpenDP's geometric mechanism takes integer inputs (audit it on whole "
+                                 f"numbers x0 and x1), got {v[~whole].ravel()[0].item()!r}")
+        return np.asarray(vector([int(x) for x in v.ravel()]), dtype=np.int64)
+
+    randomizer.ignores_rng = "OpenDP draws its noise from the operating system's secure randomness"  # type: ignore[attr-defined]
 
     return LibraryMechanism(name=f"OpenDP make_geometric, scale {scale:.4g}", claimed_epsilon=epsilon,
                             library_epsilon=float(scalar.map(int(sensitivity))),

@@ -24,9 +24,9 @@ from typing import Callable
 
 import numpy as np
 
-from .._validation import check_integer, check_positive, check_probability
+from .._validation import check_integer, check_positive
 from ..random_state import check_random_state, spawn_rngs
-from ._stats import cp_lower
+from ._stats import check_confidence, cp_lower
 
 __all__ = ["OneRunAudit", "audit_one_run", "laplace_histogram"]
 
@@ -75,7 +75,7 @@ def audit_one_run(release: Callable, canaries: int, *, guesses: int, confidence:
         How many canaries to guess on (half "in" at the top scores, half "out" at the bottom),
         2 to ``canaries``; fewer, surer guesses can give a higher bound.
     confidence : float, default 0.95
-        Probability that the bound does not exceed the true ε.
+        Probability that the bound does not exceed the true ε, in [0.5, 1).
     rng : None, int or numpy.random.Generator
         Seed (the coins and the mechanism's noise use independent streams).
 
@@ -91,7 +91,7 @@ def audit_one_run(release: Callable, canaries: int, *, guesses: int, confidence:
     """
     m = check_integer(canaries, "canaries", minimum=2, maximum=10_000_000)
     r = check_integer(guesses, "guesses", minimum=2, maximum=m)
-    confidence = check_probability(confidence, "confidence", open_interval=True)
+    confidence = check_confidence(confidence)
     if not callable(release):
         raise TypeError(f"release must be a callable (included, rng) -> scores, got {release!r}")
     coin_rng, mech_rng = spawn_rngs(rng, 2)

@@ -4,9 +4,11 @@ attribute, data5 uniform noise with an SNR per attribute.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from .._validation import check_finite_2d, check_integer
+from .._validation import check_finite_2d, check_finite_array, check_integer
 from ..random_state import check_random_state
 from ..randomization import noise_for_snr
 from .adult import ADULT_CONTINUOUS, load_adult
@@ -116,12 +118,18 @@ def make_noises(X, dataset="data1", snr=None, kind=None) -> list:
         kind = kind or kind0
         snr = snr0 if snr is None else snr
     X = check_finite_2d(X, "X")
-    snrs = np.atleast_1d(np.asarray(snr, dtype=float)) if not isinstance(snr, str) else snr
-    if isinstance(snrs, str) or snrs.ndim != 1 or snrs.size not in (1, X.shape[1]):
+    if not isinstance(snr, (numbers.Real, list, tuple, np.ndarray)) or isinstance(snr, bool):
+        raise TypeError(f"snr must be one number or one per column of X, got {snr!r}")
+    snrs = np.atleast_1d(check_finite_array(snr, "snr"))
+    if snrs.ndim != 1 or snrs.size not in (1, X.shape[1]):
         where = (f" (the SNRs of data set {dataset!r}, for Adult's six continuous attributes; "
                  "for another X pass snr= and kind=)"
                  if snr is LIU_DATASETS.get(dataset, (None, None))[1] else "")
         raise ValueError(f"snr must be one number or one per column of X ({X.shape[1]} columns), got "
-                         f"{np.size(snr)} values {snr!r}{where}")
+                         f"{snrs.size} values {snr!r}{where}")
     snrs = np.broadcast_to(snrs, (X.shape[1],))
+    constant = np.flatnonzero(X.var(axis=0) == 0)
+    if constant.size:
+        raise ValueError(f"X column {int(constant[0])} is constant (variance 0): no noise level gives it a "
+                         f"finite SNR")
     return [noise_for_snr(X[:, j], float(snrs[j]), kind) for j in range(X.shape[1])]

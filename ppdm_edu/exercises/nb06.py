@@ -10,7 +10,8 @@ from .checking import Exercise, Precision, Verdict, as_choice, as_number, within
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 06"
-P_06_1 = (None, Precision(decimals=2, what="accuracies"), Precision(decimals=2, what="accuracies"))
+P_06_1 = (None, Precision(decimals=2, what="accuracies", ratio_of_counts=True),
+          Precision(decimals=2, what="accuracies", ratio_of_counts=True))
 NOISE_SEEDS = tuple(range(3, 13))  # the exercise uses rng=3; ten seeds measure the spread
 
 
@@ -149,6 +150,6 @@ EXERCISES = (
     Exercise("06.4", "The best threshold", "rubric", f"{NB}, 'Try it: threshold and SNR' and Figures 1-2",
              rubric=("I recorded the accuracy on original records for several thresholds, Gaussian and uniform.",
                      "I compared the best threshold with the paper's 0.3 and with Figures 1-2.",
-                     "I can explain why low thresholds hurt with uniform noise (the shift α(1 − 2θ)).",
+                     "I can explain what a low threshold does to the split points with uniform noise (the shift α(1 − 2θ)).",
                      "I said how much one sample and one noise draw decide (the figures' error bars).")),
 )

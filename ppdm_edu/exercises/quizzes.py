@@ -24,7 +24,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .checking import CheckResult
+import numpy as np
+
+from .checking import CheckResult, foreign_object
 
 __all__ = ["Question", "RangeQuestion", "QUIZZES", "quiz", "quiz_ids", "check_quiz", "is_quiz_id",
            "quiz_statistics"]
@@ -506,6 +508,63 @@ QUIZZES: dict[str, tuple[Question | RangeQuestion, ...]] = {
            1.90, 1.91, 2, "(e + 18) / (4e) ≈ 1.905: OUE wins clearly at k = 20.",
            "put ε = 1 and k = 20 into Wang et al.'s ratio."),
     ),
+    "09": (
+        _q("09", 1, "A curator answers random subset counts about n secret bits, each within E = o(√n) of the truth "
+                    "(Dinur & Nissim 2003). What can an attacker with polynomial time do?",
+           ["Rebuild a database matching all but o(n) of the bits.",
+            "Learn the total count, yet nothing about one person.",
+            "Rebuild the bits, but only with exponentially many queries.",
+            "Guess each bit slightly better than a coin, no more."],
+           "a", "least squares or one linear program on random queries: errors small against √n leave a vanishing "
+                "share of the bits wrong.",
+           "what does §3's curve do to the left of E = √n, and as n grows?"),
+        _q("09", 2, "A statistics office rounds every published count to a whole number. Against this notebook's "
+                    "attack, that error is…",
+           ["…enough, because no published count is exact any more.",
+            "…enough, because the attacker must know the rounding rule.",
+            "…far below √n: least squares still rebuilds the bits.",
+            "…a form of differential privacy with ε = 1/2 per count."],
+           "c", "an error of at most 1/2 is o(√n); and rounding is deterministic, so it has no finite ε at all.",
+           "compare an error of 1/2 with √n, and re-read §3."),
+        _q("09", 3, "Each of m counts gets Laplace noise of scale 1/ε; neighbours: one person's bit changes. What is "
+                    "the ε of all m answers together, by basic composition?",
+           ["m ε: each count moves by at most 1, and the ε add up.",
+            "ε: the noise on every count has the same size.",
+            "ε / m: more answers spread the same budget thinner.",
+            "√m ε: independent noises add up in quadrature."],
+           "a", "sensitivity 1 per count, and basic composition adds the m values of ε; the Gaussian under zCDP is "
+                "the mechanism whose noise grows like √m.",
+           "what does one person's bit do to each count, and how do ε's of several releases combine? Re-read §4."),
+        _q("09", 4, "At a total ε = 1 over m = 4n counts (§4), least squares recovered about half the bits. What "
+                    "does that show?",
+           ["That ε = 1 is too large: the attack nearly succeeds.",
+            "That the promise failed: DP promised under one half.",
+            "That this attacker stays below DP's promise for a bit.",
+            "That least squares is the strongest attacker there is."],
+           "c", "DP bounds every attacker at (e^ε + δ)/(1 + e^ε) per bit; one attacker below the bound confirms "
+                "nothing more than that.",
+           "what does DP promise an attacker at ε = 1, and about which attackers? Re-read §4."),
+        _q("09", 5, "What did the Census Bureau's own attack on the 2010 tables show (Abowd et al.)?",
+           ["Only block-level totals could be recovered from them.",
+            "From published tables alone, whole blocks were rebuilt.",
+            "Swapping made every reconstructed record wrong.",
+            "Reconstruction needed the confidential microdata."],
+           "b", "from 34 published tables the attack rebuilt block, sex, age, race and ethnicity, and an attacker "
+                "can verify that every record of most blocks is right; 2020 moved to differential privacy.",
+           "re-read §5: what did the attacker start from, and what came out?"),
+        _q("09", 6, "Which of these keep least squares from rebuilding most of the bits (n = 100, m = 400)? Choose all "
+                    "that apply.",
+           ["Laplace noise at a total ε = 1, split over the 400 counts.",
+            "Rounding every published count to a whole number.",
+            "Gaussian noise at a total ε = 1, δ = 1e-5, by zCDP.",
+            "Publishing every count with two fewer decimals."],
+           "ac", "both DP releases put errors far above √n on every count; rounding leaves errors far below it.",
+           "compare each error with √n = 10; re-read §3 and §4."),
+        _r("09", 7, "Under a total (ε, δ) = (1, 0), for one person's bit changing, what is the most any attacker "
+                    "can get right of one bit, (e^ε + δ) / (1 + e^ε)? Give a number to 2 decimals.",
+           0.73, 0.73, 2, "e / (1 + e) ≈ 0.731: the share that randomized response on the bit itself reaches.",
+           "put ε = 1 and δ = 0 into the bound."),
+    ),
 }
 
 _BY_ID = {q.id: q for questions in QUIZZES.values() for q in questions}
@@ -533,7 +592,7 @@ def quiz_ids(notebook: str | None = None) -> list[str]:
     Parameters
     ----------
     notebook : str or None
-        "00" .. "08", or None for all.
+        "00" .. "09", or None for all.
 
     Returns
     -------
@@ -569,6 +628,41 @@ def _letters(answer, q: Question) -> str | None:
     return "".join(sorted(chosen))
 
 
+# A number as the site's quiz reads a typed answer: a decimal comma is a point ("0,67").
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def range_value(answer) -> float | None:
+    """A wrap-up answer as a float: a real number (not a bool), or text that is one ("0.67",
+    "0,67", " 2/3" is not); None for anything else. A whole number too large for a float is
+    ±inf (a number, and outside every range).
+
+    Parameters
+    ----------
+    answer : object
+        Plain data (see ``checking.foreign_object``).
+
+    Returns
+    -------
+    float or None
+        The number, or None when the answer is not one.
+
+    Examples
+    --------
+    >>> range_value("0,67"), range_value(" 0.67 "), range_value("two thirds"), range_value(10**400)
+    (0.67, 0.67, None, inf)
+    """
+    if isinstance(answer, str):
+        text = answer.strip().replace(",", ".", 1)
+        return float(text) if _NUMBER.fullmatch(text) else None
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
+        return None
+    try:
+        return float(answer)
+    except OverflowError:  # 10**400: a number, too large for a float (numbers.Real orders with 0)
+        return math.inf if answer > 0 else -math.inf  # type: ignore[operator]
+
+
 def check_quiz(question_id: str, answer) -> CheckResult:
     """Check one quiz answer: a letter ("b"), several letters ("ab", "a, b" or ["a", "b"]) for a
     "choose all that apply" question, or a number for a wrap-up question.
@@ -579,7 +673,7 @@ def check_quiz(question_id: str, answer) -> CheckResult:
         "NN.qk".
     answer : str, sequence of str, number or None
         The chosen letter(s) (case, spaces and "b)" ignored) or an option's full text; a number
-        for a range question.
+        for a range question, or the number as text as the site's quiz takes it ("0.67", "0,67").
 
     Returns
     -------
@@ -600,24 +694,25 @@ def check_quiz(question_id: str, answer) -> CheckResult:
     if question_id.strip() not in _BY_ID:
         raise ValueError(f"question_id {question_id!r} is not a quiz question; allowed: {', '.join(_BY_ID)}"[:2000])
     q = _BY_ID[question_id.strip()]
+    foreign = foreign_object(answer)  # an object of the student's own type is never read
     if isinstance(q, RangeQuestion):
         fmt = f"a number, to {q.decimals} decimal" + "s" * (q.decimals != 1)
         if answer is None:
             return CheckResult(q.id, False, "quiz", f"write {fmt}.")
-        if isinstance(answer, (bool, str)) or not isinstance(answer, numbers.Real) \
-                or not math.isfinite(float(answer)):
-            return CheckResult(q.id, False, "quiz", f"the answer must be {fmt}; got {type(answer).__name__} "
-                                                    f"{answer!r}"[:200] + ".")
-        return CheckResult(q.id, True, "quiz", q.why) if q.accepts(float(answer)) else CheckResult(q.id, False, "quiz", q.hint)
+        value = None if foreign else range_value(answer)
+        if value is None or math.isnan(value) or (math.isinf(value) and not isinstance(answer, int)):
+            got = foreign or f"{type(answer).__name__} {answer!r}"[:200]
+            return CheckResult(q.id, False, "quiz", f"the answer must be {fmt}; got {got}.")
+        return CheckResult(q.id, True, "quiz", q.why) if q.accepts(value) else CheckResult(q.id, False, "quiz", q.hint)
     what = "all the letters that apply" if q.multiple else "one of the letters"
     if answer is None:
         return CheckResult(q.id, False, "quiz", f"choose {what} {', '.join(q.letters)}.")
-    letters = _letters(answer, q)
+    letters = None if foreign else _letters(answer, q)
     if letters is None or (len(letters) > 1 and not q.multiple):
         example = f'"{q.letters[0]}{q.letters[2]}"' if q.multiple else f'"{q.letters[0]}"'
+        got = foreign or f"{type(answer).__name__} {answer!r}"
         return CheckResult(q.id, False, "quiz", f"the answer must be {what} {', '.join(q.letters)} (a string "
-                                                f"such as {example}); got {type(answer).__name__} {answer!r}"[:200]
-                                                + ".")
+                                                f"such as {example}); got {got}"[:200] + ".")
     if letters == q.answer:
         return CheckResult(q.id, True, "quiz", q.why)
     return CheckResult(q.id, False, "quiz", q.hint)
@@ -668,7 +763,7 @@ def quiz(notebook: str):
     Parameters
     ----------
     notebook : str
-        "00" .. "08".
+        "00" .. "09".
 
     Returns
     -------

@@ -16,6 +16,7 @@ REPRODUCTIONS = {
     "du-zhan": "du_zhan",  # Du & Zhan Fig. 2
     "liu": "liu",  # Liu, Kantarcioglu & Thuraisingham Tables 1, 4, 5, 7, Fig. 1-2
     "tradeoff": "tradeoff",  # every local randomizer vs central Laplace on one scale
+    "reconstruction-attack": "reconstruction_attack",  # Dinur & Nissim 2003: bits from noisy subset sums
 }
 
 _EXPORTS = {

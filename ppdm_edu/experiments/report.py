@@ -226,9 +226,10 @@ def with_task_counts(result: "Reproduction", done) -> "Reproduction":
     Returns
     -------
     Reproduction
-        A copy with ``tasks_computed`` and ``tasks_resumed`` set.
+        A copy with ``tasks_computed``, ``tasks_resumed`` and ``tasks_verified`` set.
     """
-    return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed))
+    return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed),
+                               tasks_verified=len(done.verified))
 
 
 def run_reproduction(tasks, assemble: Callable, out_dir, *, desc: str, n_jobs=None, checkpoint: bool = True,
@@ -448,6 +449,8 @@ class Reproduction:
         Tasks computed in this run; None when the run was not split into tasks.
     tasks_resumed : int, default 0
         Tasks whose results came from checkpoints of an earlier run.
+    tasks_verified : int, default 0
+        Resumed tasks computed again and found equal to their checkpoints.
 
     Examples
     --------
@@ -466,6 +469,7 @@ class Reproduction:
     mode: str = "quick"
     tasks_computed: int | None = None
     tasks_resumed: int = 0
+    tasks_verified: int = 0
 
     def table(self) -> pd.DataFrame:
         """The comparisons as a table, one row per :class:`Comparison`.
@@ -537,7 +541,8 @@ class Reproduction:
             if self.tasks_computed is not None:
                 tasks = f", {self.tasks_computed + self.tasks_resumed} tasks"
                 if self.tasks_resumed:
-                    tasks += f" ({self.tasks_resumed} resumed from checkpoints)"
+                    checked = f", {self.tasks_verified} of them recomputed and equal" if self.tasks_verified else ""
+                    tasks += f" ({self.tasks_resumed} resumed from checkpoints{checked})"
             lines.append(f"Mode `{self.mode}`, {self.seconds:.0f} s{tasks}.")
             lines.append("")
         if self.comparisons:

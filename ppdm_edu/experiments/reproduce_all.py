@@ -436,7 +436,8 @@ def _assemble_one(name: str, tasks: list, done: TaskRun, span: tuple[int, int], 
         mine = {tuple(t.key) for t in tasks}
         rep = with_task_counts(rep, TaskRun(results=results,
                                             computed=tuple(k for k in done.computed if k in mine),
-                                            resumed=tuple(k for k in done.resumed if k in mine)))
+                                            resumed=tuple(k for k in done.resumed if k in mine),
+                                            verified=tuple(k for k in done.verified if k in mine)))
         rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
         (out_dir / f"{name}.md").write_text(rep.to_markdown())
         return RunOutcome(name, rep, seconds)

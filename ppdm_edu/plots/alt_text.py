@@ -112,14 +112,24 @@ def _curve(x, y, label: str) -> str | None:
             f"highest {_num(y[top])} at x = {_num(x[top])}, lowest {_num(y[low])} at x = {_num(x[low])}")
 
 
+def _rounded_to_zero(values: np.ndarray) -> np.ndarray:
+    """``values`` with the float residue of a sum or a transform (8.88e-16 where 0 was meant)
+    set to 0: anything below 1e-9 of the largest magnitude is no height a reader should hear."""
+    values = np.asarray(values, dtype=float)
+    scale = np.abs(values[np.isfinite(values)]).max(initial=0.0)
+    return np.where(np.abs(values) <= 1e-9 * scale, 0.0, values)
+
+
 def _bars(lefts, widths, heights, label: str, kind: str = "bars") -> str | None:
     """One sentence for bars or a histogram: where it spans, where it peaks."""
     lefts, widths, heights = (np.asarray(a, dtype=float).ravel() for a in (lefts, widths, heights))
     ok = np.isfinite(lefts) & np.isfinite(widths) & np.isfinite(heights)
     if not ok.any():
         return None
-    lefts, widths, heights = lefts[ok], widths[ok], heights[ok]
+    lefts, widths, heights = lefts[ok], widths[ok], _rounded_to_zero(heights[ok])
     rights = lefts + widths
+    ends = _rounded_to_zero(np.r_[lefts, rights])  # bin edges such as 1.11e-16 where 0 was meant
+    lefts, rights = ends[:lefts.size], ends[lefts.size:]
     top = int(np.argmax(heights))
     nonzero = heights > 0
     span = (f"non-zero from {_num(lefts[nonzero].min())} to {_num(rights[nonzero].max())}"
@@ -154,8 +164,50 @@ def _filled(kind: str, label: str, pts) -> str | None:
     if extent is None:
         return None
     x, y = extent
+    y = _rounded_to_zero(y)
     return (f"{_named(kind, label)} over x from {_num(x.min())} to {_num(x.max())}, "
             f"y from {_num(y.min())} to {_num(y.max())}")
+
+
+def _step_bins(pts) -> tuple[np.ndarray, np.ndarray] | None:
+    """The bins of a histogram drawn as an outline, or None if ``pts`` is not one.
+
+    ``hist(histtype="step" or "stepfilled")`` and ``fill_between(edges, h, step="post")`` draw a
+    histogram as a polygon: horizontal and vertical segments only, each bin's top one horizontal
+    segment above a common baseline. Anything else (a curve, a band between two step curves)
+    returns None. Returns the bin edges and the heights above the baseline.
+    """
+    pts = np.asarray(pts, dtype=float)
+    pts = pts[np.isfinite(pts).all(axis=1)] if pts.ndim == 2 else pts[:0]
+    if len(pts) < 4:
+        return None
+    step = np.diff(pts, axis=0)
+    tol = 1e-9 * np.maximum(np.abs(pts).max(axis=0), 1e-300)
+    flat, upright = np.abs(step[:, 1]) <= tol[1], np.abs(step[:, 0]) <= tol[0]
+    if not (flat | upright).all():
+        return None
+    base = pts[:, 1].min()
+    left = np.minimum(pts[:-1, 0], pts[1:, 0])
+    right = np.maximum(pts[:-1, 0], pts[1:, 0])
+    tops = flat & (right > left) & (pts[:-1, 1] > base + tol[1])
+    edges = np.unique(pts[:, 0])
+    if len(edges) < 3 or tops.sum() < 2:
+        return None  # one filled rectangle is a region, not a histogram
+    middles = (edges[:-1] + edges[1:]) / 2
+    covers = (left[tops][:, None] < middles) & (middles < right[tops][:, None])
+    if (covers.sum(axis=0) > 1).any():
+        return None  # two tops over one bin: not one histogram
+    heights = np.where(covers, pts[:-1, 1][tops][:, None] - base, 0.0).sum(axis=0)
+    return edges, heights
+
+
+def _histogram_outline(pts, label: str, filled: bool) -> str | None:
+    """A step outline told as what it is: a histogram (filled) or a step histogram (a line)."""
+    bins = _step_bins(pts)
+    if bins is None:
+        return None
+    edges, heights = bins
+    return _bars(edges[:-1], np.diff(edges), heights, label, "histogram" if filled else "step histogram")
 
 
 def _error_ranges(container) -> list[tuple[float, float]]:
@@ -283,19 +335,23 @@ def _containers(ax) -> tuple[list[str | None], set[int]]:
 
 
 def _outline(patch) -> str | None:
-    """A loose patch that is not a rectangle: a step histogram (``stairs``), or a labelled
-    filled outline (``hist(histtype="stepfilled")``, ``fill``); an unlabelled outline is left out."""
+    """A loose patch that is not a rectangle: a histogram (``stairs``, ``hist(histtype="step"
+    or "stepfilled")``: filled, or a step histogram when only its outline is drawn), or a
+    labelled outline (``fill``: a shaded region, or an outline when unfilled); an unlabelled
+    outline is left out."""
     from matplotlib.patches import StepPatch
 
     label = _label(patch)
+    filled = bool(patch.get_fill())
     if isinstance(patch, StepPatch):
         values, edges, _baseline = patch.get_data()
         edges = np.asarray(edges, dtype=float)
-        return _bars(edges[:-1], np.diff(edges), values, label, "histogram")
+        return _bars(edges[:-1], np.diff(edges), values, label, "histogram" if filled else "step histogram")
     if not label:
         return None
-    return _filled("shaded region", label,
-                   patch.get_path().transformed(patch.get_patch_transform()).vertices)
+    pts = patch.get_path().transformed(patch.get_patch_transform()).vertices
+    return (_histogram_outline(pts, label, filled)
+            or _filled("shaded region" if filled else "outline", label, pts))
 
 
 def _span(patch, axis: str) -> str:
@@ -368,7 +424,9 @@ def _collections(ax) -> list[str]:
             verts = [np.asarray(p.vertices, dtype=float) for p in coll.get_paths() if len(p)]
             if not verts:
                 continue
-            text = _filled("shaded band", label, np.concatenate(verts))
+            # fill_between(..., step=...) of counts over a baseline is a histogram, not a band
+            text = (_histogram_outline(verts[0], label, filled=True) if len(verts) == 1 else None) \
+                or _filled("shaded band", label, np.concatenate(verts))
             if text:
                 out.append(text)
         elif isinstance(coll, LineCollection) and label:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# values per block: the block's two temporaries stay small (256 kB each), whatever n
+# values binned per block (the block size: benchmarks/engineering_notes.md)
 _BLOCK = 1 << 15
 
 

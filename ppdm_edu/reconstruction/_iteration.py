@@ -124,10 +124,8 @@ def chi2_statistic(before: np.ndarray, after: np.ndarray) -> float:
 def _transposed(A):
     """``A.T`` for the second product ``A.T @ r``: a C-contiguous copy when ``A`` is small.
 
-    BLAS sums ``A.T @ r`` in another order for a copy than for the view (the last bits of every
-    estimate differ): a small matrix (every panel, tree node and reproduction) gets its copy,
-    so those numbers stay what they were. A large one is not copied, which would double the
-    memory of the largest object of the reconstruction.
+    The copy and the view give the same estimates up to the last bits (the products are summed
+    in another order); why small matrices are copied: benchmarks/engineering_notes.md.
     """
     if isinstance(A, np.ndarray) and A.size <= _COPY_MAX_ENTRIES:
         return np.ascontiguousarray(A.T)

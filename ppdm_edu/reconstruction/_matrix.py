@@ -12,9 +12,7 @@ from ._grid import check_edges, check_method
 
 # A response matrix larger than this (m_w x m entries) would need hundreds of MB.
 MAX_MATRIX_ENTRIES = 20_000_000
-# entries per block of rows while building it (each temporary: 125 kB, in cache, and below
-# glibc's 128 kB threshold for serving an allocation by mmap: a temporary above it costs a
-# fresh mapping and its page faults, which took 3x the arithmetic at m = 100)
+# entries per block of rows while building it (the block size: benchmarks/engineering_notes.md)
 _BLOCK_ENTRIES = 16_000
 
 
@@ -95,13 +93,12 @@ def response_pairs(edges, w_lower, w_upper, noise, method,
     ``"bayes"``: the paper's mid-point approximation ``f_Y(m(I_s) - m(I_p)) L_s`` (Sec. 3).
 
     ``row_max``: an array of shape (m_w,) to fill with each row's maximum (``P.max(axis=1)``,
-    taken block by block while the block is in cache: no second pass over a large matrix).
+    taken block by block).
     """
     m_w, m = w_lower.size, edges.size - 1
     P = np.empty((m_w, m))
     # Blocks of rows: every entry is computed by the same element-wise operations as on the
-    # whole matrix (the same numbers), but the temporaries stay in cache instead of being
-    # m_w x m arrays each; the matrix itself is the only large array.
+    # whole matrix (the same numbers); the matrix itself is the only large array.
     rows = max(1, _BLOCK_ENTRIES // max(m, 1))
     # With intervals far narrower than the noise, the exact formula below is a second
     # difference of numbers ~scale apart from values ~L^2 f_Y: it loses every digit. There the

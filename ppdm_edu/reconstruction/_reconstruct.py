@@ -243,7 +243,10 @@ def reconstruct_counts(counts_w, matrix, edges=None, noise: Noise | None = None,
     N = check_finite_1d(counts_w, "counts_w")  # (finite: checked there)
     if noise is not None:
         check_noise(noise)
-    A = np.asarray(matrix, dtype=float)
+    try:
+        A = np.asarray(matrix, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"matrix must be an array of numbers (response_matrix(...)), got {matrix!r:.60}") from None
     _check_counts(N, A)
     return _from_counts(N, A, _matrix_row_maxima(A), edges, noise, n, method, max_iter, tol,
                         keep_history)
@@ -279,8 +282,7 @@ def _from_counts(N, A, row_top, edges, noise, n, method, max_iter, tol,
                   row_top=row_top)
 
 
-# entries per block of rows in the matrix check (1 MB: the block stays in cache between its
-# maximum and its minimum)
+# entries per block of rows in the matrix check (the block size: benchmarks/engineering_notes.md)
 _CHECK_BLOCK_ENTRIES = 1 << 17
 
 

@@ -71,8 +71,7 @@ def _chi2_critical(df: int, level: float) -> float:
 def _peaked(j: int, best: int) -> bool:
     """The cross-validation stopping rule: after iteration ``j`` the held-out score has not
     improved for as many iterations as it took to reach its best (plus 100). Later iterations
-    only fit the training folds' noise; stopping there keeps the panel live (the curve is then
-    cut, not the choice)."""
+    only fit the training folds' noise; stopping there cuts the curve, not the choice."""
     return j >= 2 * best + 100
 
 
@@ -94,7 +93,7 @@ def heldout_loglik(code: np.ndarray, A: np.ndarray, folds: int, max_iter: int,
     """
     n_bins, m = A.shape
     fold = rng.permutation(code.size)
-    # fold * n_bins + code, in place (no temporary of the size of the data)
+    # fold * n_bins + code
     np.remainder(fold, folds, out=fold)
     np.multiply(fold, n_bins, out=fold)
     np.add(fold, code, out=fold)

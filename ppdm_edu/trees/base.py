@@ -17,10 +17,9 @@ and RR-ID3, weighted counts for PPDTC4.5), the class it predicts ``label`` (the 
 
 :class:`TreeClassifier` (``ClassifierMixin, BaseEstimator, ABC``) owns everything that uses a
 fitted tree -- ``apply``, ``predict``, ``predict_proba``, ``export_text``, ``n_leaves_``,
-``depth_`` -- and the parameter checks, from the class's declarative table
-``_parameter_constraints`` (as scikit-learn's estimators declare theirs). A tree family gives
-only how it splits, partitions and prunes (its ``fit``), and how its lines read in
-``export_text``.
+``depth_``. A tree family gives only its parameter checks (the table ``_param_checks``,
+:mod:`ppdm_edu.trees._params`), how it splits, partitions and prunes (its ``fit``), and how its
+lines read in ``export_text``.
 """
 from __future__ import annotations
 
@@ -31,16 +30,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import (
-    check_bool,
-    check_integer,
-    check_predict_data,
-    check_probability,
-)
+from .._validation import check_predict_data
 from .._validation import feature_names as fitted_feature_names
-from ..random_state import check_random_state
+from ._params import ParamCheck
 
-__all__ = ["Tree", "TreeBuilder", "TreeClassifier", "Integer", "Options", "Probability", "Boolean"]
+__all__ = ["Tree", "TreeBuilder", "TreeClassifier"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,122 +285,23 @@ class TreeBuilder:
 
 
 # --------------------------------------------------------------------------------------------
-# declarative parameter constraints (as scikit-learn's ``_parameter_constraints``)
-# --------------------------------------------------------------------------------------------
-class Integer:
-    """An integer >= ``minimum`` (``3.0`` accepted, as by every integer argument of the package),
-    or None when ``none`` is True.
-
-    Parameters
-    ----------
-    minimum : int
-        Smallest allowed value.
-    none : bool, default False
-        Also accept None.
-    """
-
-    def __init__(self, minimum: int, none: bool = False):
-        self.minimum, self.none = minimum, none
-
-    def __call__(self, value, name):
-        """The checked value (``int`` or None)."""
-        if value is None and self.none:
-            return None
-        if value is None:
-            raise TypeError(f"{name} must be an integer >= {self.minimum}, got None")
-        return check_integer(value, name, minimum=self.minimum)
-
-
-class Options:
-    """One of a fixed set of values.
-
-    Parameters
-    ----------
-    *values : object
-        The allowed values.
-    """
-
-    def __init__(self, *values):
-        self.values = values
-
-    def __call__(self, value, name):
-        """``value`` if it is one of the options."""
-        if not any(value is v or (isinstance(value, str) and value == v) for v in self.values):
-            raise ValueError(f"{name} must be one of {self.values}, got {value!r}")
-        return value
-
-
-class Probability:
-    """A number in (low, high] within [0, 1] (``open_interval``: strictly inside (0, 1)).
-
-    Parameters
-    ----------
-    high : float, default 1.0
-        Largest allowed value.
-    open_interval : bool, default False
-        Refuse 0 and 1.
-    hint : str, default ""
-        Added to the message of a value above ``high``.
-    """
-
-    def __init__(self, high: float = 1.0, open_interval: bool = False, hint: str = ""):
-        self.high, self.open_interval, self.hint = high, open_interval, hint
-
-    def __call__(self, value, name):
-        """The checked value as a float."""
-        value = check_probability(value, name, open_interval=self.open_interval)
-        if value > self.high:
-            raise ValueError(f"{name} must be in (0, {self.high}]{self.hint}, got {value}")
-        return value
-
-
-class Boolean:
-    """True or False (numpy bools too)."""
-
-    def __call__(self, value, name):
-        """``value`` as a Python bool."""
-        return check_bool(value, name)
-
-
-class _RandomState:
-    def __call__(self, value, name):
-        check_random_state(value, name)
-        return value
-
-
-class _Unchecked:
-    """A parameter checked where it is used (e.g. the noise mapping needs the columns)."""
-
-    def __call__(self, value, name):
-        return value
-
-
-RANDOM_STATE = _RandomState()
-UNCHECKED = _Unchecked()
-
-
-# --------------------------------------------------------------------------------------------
 # the base estimator
 # --------------------------------------------------------------------------------------------
 class TreeClassifier(ClassifierMixin, BaseEstimator, ABC):
     """Base of every tree: prediction, printing and size from ``tree_`` (a :class:`Tree`).
 
-    A subclass declares ``_parameter_constraints`` (``{parameter: check}``), implements ``fit``
+    A subclass declares ``_param_checks`` (``{parameter: check}``, one per constructor parameter;
+    ``fit`` checks them with :func:`ppdm_edu.trees._params.checked_params`), implements ``fit``
     (which sets ``classes_`` and ``tree_``) and the three line formats of :meth:`export_text`.
     """
 
-    _parameter_constraints: dict = {}
+    _param_checks: dict[str, ParamCheck] = {}
     #: does :meth:`apply` take 0/1 attributes only (ID3)?
     _binary_input = False
     #: ``export_text`` defaults: decimals, depth shown when max_depth is None, J48 layout
     _export_decimals = 2
     _export_depth: int | None = None
     _export_j48 = False
-
-    def _validate_params(self) -> dict:
-        """Every parameter checked by its entry of ``_parameter_constraints``; the checked
-        values, by name."""
-        return {name: check(getattr(self, name), name) for name, check in self._parameter_constraints.items()}
 
     @abstractmethod
     def fit(self, X, y):

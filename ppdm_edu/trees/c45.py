@@ -62,7 +62,8 @@ from .._validation import check_class_counts, check_fit_data, check_real
 from .._validation import feature_names as fitted_feature_names
 from ..random_state import check_random_state
 from ..randomization import Noise, check_noise_mapping
-from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, Probability, TreeBuilder, TreeClassifier
+from ._params import Boolean, CheckedInFit, Integer, OneOf, Probability, RandomState, checked_params
+from .base import TreeBuilder, TreeClassifier
 
 __all__ = ["C45", "PPDTC45", "entropy", "gain_ratio", "add_errors"]
 
@@ -238,13 +239,13 @@ class _BaseC45(TreeClassifier):
     _export_j48 = True
 
     def _prepare(self, X, y, name="X"):
-        self._p = self._validate_params()
+        self._p = checked_params(self)
         X, self.classes_, y_index = check_fit_data(self, X, y, input_name=name)
         return X, y_index
 
     # -- growing --------------------------------------------------------------------------
-    # at most this many (attribute, record) cells in the cut search's temporaries: small nodes
-    # search all attributes in one vectorized step, big nodes one attribute at a time
+    # at most this many (attribute, record) cells per step of the cut search: small nodes
+    # search all attributes in one step, big nodes one attribute at a time
     _BLOCK_CELLS = 1 << 16
 
     def _grow(self, V, y, rng) -> TreeBuilder:
@@ -314,7 +315,7 @@ class _BaseC45(TreeClassifier):
         """The best cut of every attribute at a node: (corrected gain, gain ratio, cut value).
 
         ``S`` holds the node's attribute lists (shape (d, n)); the attributes are searched in
-        blocks of at most ``_BLOCK_CELLS`` cells so that the temporaries stay small.
+        blocks of at most ``_BLOCK_CELLS`` cells.
         """
         d, n = S.shape
         parts = [self._sorted_cuts(V, S[rows], np.arange(d)[rows], counts)
@@ -477,7 +478,7 @@ class C45(_BaseC45):
     1.0
     """
 
-    _parameter_constraints = {
+    _param_checks = {
         "min_instances": Integer(1),
         "pruning": Boolean(),
         "confidence": Probability(0.5, open_interval=True, hint=" (J48 default 0.25)"),
@@ -579,14 +580,14 @@ class PPDTC45(_BaseC45):
     SPLITS = ("threshold", "weight")
     _N_BINS = 2048
     PARTITIONS = ("threshold", "random")
-    _parameter_constraints = {
-        "noise": UNCHECKED,  # one per column: checked in fit, where the columns are known
-        "split": Options(*SPLITS),
-        "partition": Options(*PARTITIONS),
+    _param_checks = {
+        "noise": CheckedInFit("one Noise per column: checked in fit, where the columns are known"),
+        "split": OneOf(*SPLITS),
+        "partition": OneOf(*PARTITIONS),
         "threshold": Probability(open_interval=True),
-        **C45._parameter_constraints,
+        **C45._param_checks,
         "max_candidates": Integer(1),
-        "random_state": RANDOM_STATE,
+        "random_state": RandomState(),
     }
 
     def __init__(self, noise, split="threshold", partition="threshold", threshold=0.5,
@@ -673,7 +674,7 @@ class PPDTC45(_BaseC45):
                 Yw = np.stack([np.bincount(b, weights=Y[:, c], minlength=self._N_BINS)[used]
                                for c in range(Y.shape[1])], axis=1)
             P = _p_left(self.noises_[a], w[:, None], t[None, :])  # (n, m): p_S1(w_j | t)
-            left = np.einsum("nk,nm->km", Yw, P)  # Eq. 13, (k, m) (einsum: no BLAS threads)
+            left = np.einsum("nk,nm->km", Yw, P)  # Eq. 13, (k, m)
             w_left = left.sum(0)  # Eq. 14
             w_right = n - w_left
             right = counts[:, None] - left

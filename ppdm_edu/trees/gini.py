@@ -44,7 +44,8 @@ import pandas as pd
 from scipy import special
 
 from .._validation import check_class_counts, check_finite_1d, check_fit_data
-from .base import Integer, Options, Tree, TreeBuilder, TreeClassifier
+from ._params import Integer, OneOf, checked_params
+from .base import Tree, TreeBuilder, TreeClassifier
 
 __all__ = ["DecisionTree", "gini", "gini_split", "split_table", "mdl_leaf_cost"]
 
@@ -115,7 +116,7 @@ def gini_split(left_counts, right_counts) -> float | np.ndarray:
     left = check_class_counts(left_counts, "left_counts")
     right = check_class_counts(right_counts, "right_counts")
     if left.shape != right.shape:
-        raise ValueError(f"left and right counts must have the same shape, got {left.shape} and {right.shape}")
+        raise ValueError(f"left_counts and right_counts must have the same shape, got {left.shape} and {right.shape}")
     n1, n2 = left.sum(axis=-1), right.sum(axis=-1)
     n = n1 + n2
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -361,8 +362,7 @@ class DecisionTree(TreeClassifier):
     (3, 1.0)
     """
 
-    _parameter_constraints = {"min_samples": Integer(2), "pruning": Options("mdl", None),
-                              "max_depth": Integer(0, none=True)}
+    _param_checks = {"min_samples": Integer(2), "pruning": OneOf("mdl", None), "max_depth": Integer(0, none=True)}
 
     def __init__(self, min_samples: int = 2, pruning: str | None = "mdl", max_depth: int | None = None):
         self.min_samples = min_samples
@@ -389,17 +389,17 @@ class DecisionTree(TreeClassifier):
         ValueError
             If a parameter is out of range or ``X``/``y`` are invalid.
         """
-        p = self._validate_params()
+        p = checked_params(self)
         Xa, classes, codes = check_fit_data(self, X, y)
         self.classes_ = classes
         self.tree_ = _grow_sorted(Xa, codes, classes.size, p["min_samples"], p["max_depth"], p["pruning"])
         return self
 
 
-#: elements per pass of the split search: a big node is scanned a few attributes at a time, so
-#: its temporaries stay ~2 MB each (at n = 10^6 one attribute at a time) instead of d x n
+#: elements per pass of the split search: a big node is scanned a few attributes at a time
+#: (the sizes of this block and the next: benchmarks/engineering_notes.md)
 _BLOCK = 2**18
-#: attribute lists with at least this many entries are int32 (memory); smaller ones intp (speed)
+#: attribute lists with at least this many entries are int32, smaller ones intp
 _INT32_FROM = 2**22
 
 
@@ -409,25 +409,21 @@ def _grow_sorted(X: np.ndarray, y: np.ndarray, k: int, min_samples: int, max_dep
 
     A node holds, for each attribute, its records in sorted order: a ``(d, m)`` index matrix
     ``S`` (int32 when it can). The split search reads the values through ``S`` straight from
-    ``X`` (no transposed copy) and scans the attributes in blocks of about ``_BLOCK`` entries,
-    so the temporaries of the root are a few columns, not d x n. The
-    best split is the first maximum in (attribute, position) order, as one argmax over all
-    attributes would give. 1-D ``take``/``compress`` on flat arrays and int32 cumulative counts
-    are several times faster than 2-D fancy/boolean indexing and int64 cumsum (same numbers).
+    ``X`` and scans the attributes in blocks of about ``_BLOCK`` entries. The best split is the
+    first maximum in (attribute, position) order, as one argmax over all attributes would give.
 
     Fig. 4 is a recursion, Partition(S); here a stack of the nodes still to partition, the left
     child on top, visits them in the same order.
     """
     n, d = X.shape
-    # int32 attribute lists halve the memory of big trees (every flat index of X must fit);
-    # small ones keep intp, which take() uses without a conversion (faster)
+    # int32 attribute lists for big trees (every flat index of X must fit), intp for small ones
     idx_dtype = np.int32 if _INT32_FROM <= n * d < 2**31 else np.intp
     search = _SplitSearch(X, y, k, idx_dtype)
     builder = MDLBuilder(k, d)
     # the MDL shortcuts: a node whose leaf no subtree can beat, a split that pruning would undo
     mdl_shortcuts = early_stop and pruning == "mdl"
     root_sorted = np.empty((d, n), dtype=idx_dtype)
-    for j in range(d):  # one column at a time: one column's temporaries
+    for j in range(d):  # a loop over attributes
         root_sorted[j] = np.argsort(X[:, j], kind="stable")
     is_left = np.zeros(n, dtype=bool)
     root = builder.add(np.bincount(y, minlength=k), 0)
@@ -534,7 +530,7 @@ class _SplitSearch:
             if best is None or top > best[0]:
                 best = (top, a0 + r, i, Xs[r, i], Xs[r, i + 1],
                         np.bincount(ys[r, : i + 1], minlength=self.k), m - 1 - int(np.count_nonzero(tied[r])))
-            del Xs, ys, tied, score                   # one block's temporaries at a time
+            del Xs, ys, tied, score
         return best
 
 
@@ -571,7 +567,7 @@ def _gini_scores(ys, counts, k, n_left, n_right, onehot, count_dtype):
         r1 = counts[1] - c1
         r0 = n_right - r1
         c0 = n_left - c1
-        # in place, in the order of (c0 * c0 + c1 * c1) / n_left + (r0 * r0 + r1 * r1) / n_right
+        # (c0 * c0 + c1 * c1) / n_left + (r0 * r0 + r1 * r1) / n_right, in that order
         score = np.multiply(c0, c0, out=c0)
         score += np.multiply(c1, c1, out=c1)
         score /= n_left

@@ -54,7 +54,8 @@ import numpy as np
 
 from .._validation import check_binary, check_bool, check_fit_data, check_predict_data, check_probability
 from ..randomized_response import mrr_solve
-from .base import Boolean, Tree, TreeBuilder, TreeClassifier
+from ._params import Boolean, checked_params
+from .base import Tree, TreeBuilder, TreeClassifier
 
 __all__ = ["ID3", "RRID3", "estimate_accuracy", "AccuracyEstimate", "describe_reason"]
 
@@ -467,8 +468,7 @@ class RRID3(_BinaryTree):
     1.0
     """
 
-    _parameter_constraints = {"theta": lambda value, name: check_rr_theta(value),
-                              "disguised_label": Boolean()}
+    _param_checks = {"theta": lambda value, name: check_rr_theta(value), "disguised_label": Boolean()}
 
     def __init__(self, theta, disguised_label=True):
         self.theta = theta
@@ -497,7 +497,7 @@ class RRID3(_BinaryTree):
             If ``theta`` is 0.5 or outside [0, 1], ``disguised_label`` is not a bool, or
             ``X``/``y`` hold values other than 0 and 1.
         """
-        theta = self._validate_params()["theta"]
+        theta = checked_params(self)["theta"]
         Xa, ya = _check_fit_binary(self, X, y)
         Xbar = 1 - Xa  # the complement of every record: counts P*(Ebar)
         ybar = 1 - ya if self.disguised_label else ya
@@ -588,10 +588,10 @@ def estimate_accuracy(tree, disguised_test, theta, disguised_label=None) -> Accu
     Xs, ys = disguised_test
     if not isinstance(tree, _BinaryTree):
         raise TypeError(f"tree must be a fitted ID3 or RRID3, got {type(tree).__name__}")
-    Xa = check_predict_data(tree, Xs, binary=True)
-    ya = check_binary(ys, "y")
+    Xa = check_predict_data(tree, Xs, binary=True, input_name="disguised_test's X")
+    ya = check_binary(ys, "disguised_test's y")
     if ya.ndim != 1 or ya.size != Xa.shape[0]:
-        raise ValueError(f"the disguised test labels must be one 0/1 label per record "
+        raise ValueError(f"disguised_test's labels y must be one 0/1 label per record "
                          f"({Xa.shape[0]}), got shape {ya.shape}")
     ybar = 1 - ya if disguised_label else ya
     t = tree.tree_

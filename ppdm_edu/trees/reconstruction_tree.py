@@ -66,7 +66,8 @@ from .._validation import (
 from ..random_state import check_random_state
 from ..randomization import Noise, check_noise_mapping, perturb
 from ..reconstruction import Reconstructor, default_n_intervals, make_edges
-from .base import RANDOM_STATE, UNCHECKED, Boolean, Integer, Options, TreeClassifier
+from ._params import Boolean, CheckedInFit, Integer, OneOf, RandomState, checked_params
+from .base import TreeClassifier
 from .gini import MDLBuilder, leaf_is_final, surely_pruned
 
 __all__ = ["ReconstructionTree", "assign_intervals", "perturb_columns", "MODES"]
@@ -263,20 +264,20 @@ class ReconstructionTree(TreeClassifier):
     True
     """
 
-    _parameter_constraints = {
-        "noise": UNCHECKED,  # checked against the columns in fit
-        "mode": Options(*MODES),
-        "bounds": UNCHECKED,  # checked against the columns in fit
+    _param_checks = {
+        "noise": CheckedInFit("a Noise or {column: Noise}: checked against the columns in fit"),
+        "mode": OneOf(*MODES),
+        "bounds": CheckedInFit("{column: (low, high)}: checked against the columns in fit"),
         "n_intervals": Integer(2, none=True),
         "local_min_records": Integer(2),
-        "method": Options("bayes", "em"),
+        "method": OneOf("bayes", "em"),
         "min_samples": Integer(2),
-        "pruning": Options("mdl", None),
+        "pruning": OneOf("mdl", None),
         "max_depth": Integer(0, none=True),
         "max_unperturbed_values": Integer(2),
         "local_path_attributes": Boolean(),
-        "stop": UNCHECKED,  # the reconstruction's own check names it
-        "random_state": RANDOM_STATE,
+        "stop": CheckedInFit("a stopping rule: the reconstruction's own check names it"),
+        "random_state": RandomState(),
     }
 
     def __init__(self, noise, mode: str = "byclass", bounds=None, n_intervals=None,
@@ -341,7 +342,7 @@ class ReconstructionTree(TreeClassifier):
             If a parameter is out of range, ``noise`` or ``bounds`` names an unknown column,
             or ``X``/``y`` are invalid.
         """
-        params = self._validate_params()
+        params = checked_params(self)
         W, classes, yc = check_fit_data(self, X, y)
         names = feature_names(self)
         n, d = W.shape

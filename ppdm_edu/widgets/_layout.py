@@ -238,16 +238,20 @@ def slider_layout() -> widgets.Layout:
 
 
 def slider(kind, **options):
-    """A slider laid out as every panel's: updates on release, full label, cell-safe width.
+    """A slider laid out as every panel's: named for screen readers, updates on release, full
+    label, cell-safe width.
 
     The controls of the panels differ in their range and label only; this sets the rest once:
-    ``continuous_update=False`` (the algorithm runs when the slider is let go), the label's
-    ``description_width`` "initial" and :func:`slider_layout`.
+    the slider is the named one of ``kind`` (:mod:`ppdm_edu.widgets._slider`: the same model, a
+    view with an accessible name and value text), ``continuous_update=False`` (the algorithm
+    runs when the slider is let go), the label's ``description_width`` "initial" and
+    :func:`slider_layout`.
 
     Parameters
     ----------
     kind : type
-        :class:`ipywidgets.IntSlider` or :class:`ipywidgets.FloatSlider`.
+        :class:`ipywidgets.IntSlider`, :class:`ipywidgets.FloatSlider` or
+        :class:`ipywidgets.FloatLogSlider`.
     **options
         Its arguments (``value``, ``min``, ``max``, ``step``, ``description``,
         ``readout_format``, ``tooltip``, ...); they override the defaults above.
@@ -260,12 +264,41 @@ def slider(kind, **options):
     Examples
     --------
     >>> s = slider(widgets.IntSlider, value=3, min=0, max=9, description="n")
-    >>> s.value, s.continuous_update, s.style.description_width
-    (3, False, 'initial')
+    >>> s.value, s.continuous_update, s.style.description_width, isinstance(s, widgets.IntSlider)
+    (3, False, 'initial', True)
     """
+    from ._slider import NAMED
+
     defaults = {"continuous_update": False, "style": {"description_width": "initial"},
                 "layout": slider_layout()}
-    return kind(**{**defaults, **options})
+    return NAMED.get(kind, kind)(**{**defaults, **options})
+
+
+def toggle_buttons(**options):
+    """Toggle buttons as every panel's: a group named for screen readers, each button saying
+    whether it is pressed (:class:`~ppdm_edu.widgets._slider.NamedToggleButtons`: the
+    :class:`ipywidgets.ToggleButtons` model with that view).
+
+    Parameters
+    ----------
+    **options
+        The arguments of :class:`ipywidgets.ToggleButtons` (``options``, ``value``,
+        ``description``, ``style``, ...).
+
+    Returns
+    -------
+    ipywidgets.ToggleButtons
+        The new control.
+
+    Examples
+    --------
+    >>> t = toggle_buttons(options=["bayes", "em"], value="em", description="method")
+    >>> t.value, t.index, isinstance(t, widgets.ToggleButtons)
+    ('em', 1, True)
+    """
+    from ._slider import NamedToggleButtons
+
+    return NamedToggleButtons(**options)
 
 
 def control_rows(controls) -> int:

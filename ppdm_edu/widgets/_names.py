@@ -40,6 +40,34 @@ MEANINGS: dict[tuple[str, str], str] = {
     ("PosteriorIntervalPanel", "privacy"): "privacy level: Table 1 interval width over the range",
     ("TradeoffPanel", "epsilon"): "the privacy level ε every local mechanism and the central Laplace mechanism are set to (log scale)",
     ("TradeoffPanel", "task"): "what the mechanisms' error is measured on: the share of a yes/no attribute or a 10-bin histogram",
+    ("ReconstructionAttackPanel", "n"): "number of people, each with one secret bit",
+    ("ReconstructionAttackPanel", "queries"): "how many random subset counts are published: m = n, 2n or 4n",
+    ("ReconstructionAttackPanel", "error"): "the error bound E of every published count, in units of the square root of n",
+    ("ReconstructionAttackPanel", "decoder"): "how the attacker rebuilds the bits: least squares or the L1 linear program",
+}
+
+# (panel class name, slider name) -> the unit a screen reader says after the slider's value
+# (aria-valuetext); "" for a pure number (a probability, a ratio, ε). Every slider is listed
+# (tests/test_accessibility.py), so a new one cannot be forgotten.
+UNITS: dict[tuple[str, str], str] = {
+    ("WarnerSurveyPanel", "theta"): "",
+    ("WarnerSurveyPanel", "n"): "respondents",
+    ("WarnerSurveyPanel", "pi"): "",
+    ("RRTreePanel", "theta"): "",
+    ("RandomizationPanel", "level"): "% of the range",
+    ("RandomizationPanel", "confidence"): "",
+    ("ReconstructionPanel", "privacy"): "% of the range",
+    ("ReconstructionPanel", "n"): "records",
+    ("ReconstructionPanel", "n_intervals"): "intervals",
+    ("ReconstructionIterationsPanel", "iteration"): "iterations",
+    ("TreesPanel", "privacy"): "% of the range",
+    ("PerturbedTreePanel", "threshold"): "",
+    ("PerturbedTreePanel", "snr"): "",
+    ("SpectralAttackPanel", "correlation"): "",
+    ("SpectralAttackPanel", "sigma"): "× the attribute's standard deviation",
+    ("PosteriorIntervalPanel", "privacy"): "× the range",
+    ("TradeoffPanel", "epsilon"): "",
+    ("ReconstructionAttackPanel", "error"): "× √n",
 }
 
 

@@ -17,7 +17,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from .panel import Panel, margin_axes, slider
+from .panel import Panel, margin_axes, slider, toggle_buttons
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
 
@@ -43,6 +43,11 @@ def _axes(figure):
     figure.set_layout_engine(None)
     return margin_axes(figure, left=4.0, bottom=3.0, top=0.6)
 
+
+# the read-out names the algorithm (the toggle's "bayes" / "em"): with the same data and stopping
+# rule the two often stop after the same number of iterations at nearly the same distance, and a
+# read-out that did not name the method would then not change when it is switched
+METHOD_NAMES = {"bayes": "iterative Bayes (AS2000 §3)", "em": "EM (Agrawal & Aggarwal 2001)"}
 
 _LEGEND = (
     '<span style="color:#000000" aria-hidden="true">&#9644;</span> original &nbsp; '
@@ -151,9 +156,9 @@ class ReconstructionPanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "shape": widgets.ToggleButtons(options=list(_SHAPES), value="plateau",
+            "shape": toggle_buttons(options=list(_SHAPES), value="plateau",
                                            description="original", style=style),
-            "noise": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
+            "noise": toggle_buttons(options=["gaussian", "uniform"], value="gaussian",
                                            description="noise", style=style),
             "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
                               description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
@@ -161,10 +166,10 @@ class ReconstructionPanel(Panel):
                         description="n (records)"),
             "n_intervals": slider(widgets.IntSlider, value=20, min=5, max=100, step=1,
                                   description="intervals"),
-            "method": widgets.ToggleButtons(options=["bayes", "em"], value="bayes",
+            "method": toggle_buttons(options=["bayes", "em"], value="bayes",
                                             description="method", style=style),
             # the paper's chi^2 rule, or iterations chosen by held-out likelihood (notebook 02)
-            "stop": widgets.ToggleButtons(options=[("paper's rule", "paper"),
+            "stop": toggle_buttons(options=[("paper's rule", "paper"),
                                                    ("cross-validation", "cross-validation")],
                                           value="paper", description="stop", style=style),
         }
@@ -187,7 +192,8 @@ class ReconstructionPanel(Panel):
             f"{_LEGEND}<br>{_noise_text(result.noise)}, n = {result.x.size:,} &nbsp;·&nbsp; "
             f"TV randomized vs original = {result.tv_randomized:.3f} &nbsp;·&nbsp; "
             f"TV reconstructed vs original = {result.tv_reconstructed:.3f} &nbsp;·&nbsp; "
-            f"{rec.n_iter} iterations ({stop}) &nbsp;·&nbsp; {rec.n_intervals} intervals"
+            f"{METHOD_NAMES[rec.method]}: {rec.n_iter} iterations ({stop}) &nbsp;·&nbsp; "
+            f"{rec.n_intervals} intervals"
         )
 
 
@@ -286,5 +292,6 @@ class ReconstructionIterationsPanel(Panel):
         j, pr = result
         tv = total_variation(pr, self.run.truth)
         return (f"{_LEGEND}<br>{_noise_text(self.run.noise)}, n = {self.run.x.size:,} "
-                f"&nbsp;·&nbsp; iteration {j} of {self.run.rec.n_iter}: TV to the original = "
+                f"&nbsp;·&nbsp; {METHOD_NAMES[self.run.rec.method]}, "
+                f"iteration {j} of {self.run.rec.n_iter}: TV to the original = "
                 f"{tv:.3f} (randomized: {self.run.tv_randomized:.3f})")

@@ -1,5 +1,8 @@
 """Keyboard only (issue 26 §3): Tab to a panel's slider, move it with the arrow keys, and the
-figure, the read-out and the figure's text alternative change; the focus is visible.
+figure, the read-out and the figure's text alternative change; the focus is visible. The slider
+is announced as a screen reader gets it from Chromium's accessibility tree (issue 50): role
+slider, its name (the label, then what it means: ``ppdm_edu/widgets/_names.py``) and its value in
+words (``aria-valuetext``: the read-out and the unit), which follows the arrow keys.
 
 Notebook 03 (Warner's survey panel) is run in JupyterLab; the test never clicks a control: it
 puts the focus at the start of the panel's output and presses Tab until a slider handle of the
@@ -30,6 +33,26 @@ _FOCUS = """p => { const a = document.activeElement;
             shadow: s.boxShadow !== 'none', value: a.getAttribute('aria-valuenow') || a.value}; }"""
 
 
+def _announced(page) -> dict:
+    """Role, name and value of the focused element in Chromium's accessibility tree (what a
+    screen reader is given), through the DevTools protocol, and its ``aria-valuetext``. (The
+    protocol's own "valuetext" is the control's value string, empty for an ARIA slider that
+    has an aria-valuetext, so the value text is read from the attribute.)"""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.getDocument", {"depth": 0})  # DOM.requestNode needs the document first
+        # the focused element as a DOM node id (resolved through its remote object)
+        remote = cdp.send("Runtime.evaluate", {"expression": "document.activeElement"})["result"]["objectId"]
+        node = cdp.send("DOM.requestNode", {"objectId": remote})["nodeId"]
+        ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"]
+    finally:
+        cdp.detach()
+    first = next(n for n in ax if not n.get("ignored"))
+    said = {key: (first.get(key) or {}).get("value") for key in ("role", "name", "value")}
+    said["valuetext"] = page.evaluate("() => document.activeElement.getAttribute('aria-valuetext')")
+    return said
+
+
 def _tab_to_slider(page, panel, presses: int = 40) -> dict:
     # the focus starts just before the panel: on the output area that holds it
     panel.evaluate("p => { const o = p.closest('.jp-OutputArea-output'); o.tabIndex = -1; o.focus(); }")
@@ -54,6 +77,12 @@ def _keyboard_round(page, panel, shot: str) -> None:
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
     focus = _tab_to_slider(page, panel)
     assert focus["outline"] or focus["shadow"], f"the focused slider shows no focus indicator: {focus}"
+    said = _announced(page)
+    assert said["role"] == "slider", said
+    # Warner's theta: its label, then what it means (never "slider, 0.7" alone)
+    assert said["name"].startswith("θ (truthful question), probability of a truthful answer"), said
+    # its value is the number the read-out shows (not a position), said as the read-out shows it
+    assert abs(said["value"] - 0.70) < 1e-6 and said["valuetext"] == "0.70", said
     before = panel.evaluate(_STATE)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{shot}_focus.png"))
@@ -70,6 +99,11 @@ def _keyboard_round(page, panel, shot: str) -> None:
         pass  # the asserts below say which did not change
     after = panel.evaluate(_STATE)
     page.screenshot(path=str(ARTIFACTS / f"{shot}_after_arrows.png"))
+    moved = _announced(page)
+    assert moved["role"] == "slider" and moved["name"] == said["name"], moved
+    assert abs(moved["value"] - 0.73) < 1e-6 and moved["valuetext"] == "0.73", \
+        f"three steps of 0.01 from 0.70 are announced as {moved}"
+    assert "θ = 0.73" in after["name"], "the figure's text alternative is not the slider's new value"
     assert after["src"] != before["src"], "the figure did not change"
     assert after["readout"] != before["readout"], "the read-out did not change"
     assert after["name"] and after["name"] != before["name"], "the image's text alternative did not change"

@@ -93,6 +93,14 @@ def test_offline_lite_page_says_python_cannot_be_loaded_within_30_s(browser, lit
         if menu.count():
             m, b = menu.bounding_box(), banner.bounding_box()
             assert m is not None and b is not None and m["y"] + m["height"] <= b["y"], (m, b)
+        # ... and above its status bar (the kernel's state), which it must not cover either
+        page.locator("#jp-bottom-panel").wait_for(state="visible")
+        page.wait_for_function(
+            """([box, bar]) => { const b = box.getBoundingClientRect(), s = bar.getBoundingClientRect();
+                return s.height > 0 && b.bottom <= s.top + 0.5; }""",
+            arg=[banner.element_handle(), page.locator("#jp-bottom-panel").element_handle()],
+            timeout=10_000)
+        page.screenshot(path=str(ARTIFACTS / f"offline_banner_{'no_answer' if black_hole else 'refused'}_statusbar.png"))
         print(f"offline banner after {seconds:.1f} s")
         assert seconds <= LIMIT_SECONDS
         banner.locator("button").click()  # it can be dismissed

@@ -26,6 +26,7 @@ QUERIES = {
     "epsilon": ("03_randomized_response", "07_attacks_and_local_dp", "08_choosing_a_mechanism"),
     "Laplace": ("07_attacks_and_local_dp", "08_choosing_a_mechanism"),
     "GRR": ("08_choosing_a_mechanism",),
+    "reconstruction attack": ("09_reconstruction_attacks",),
 }
 # query -> the notebook that teaches the term: it must be the FIRST result
 FIRST = {
@@ -34,6 +35,7 @@ FIRST = {
     "epsilon": "07_attacks_and_local_dp",  # ε-local differential privacy is defined in 07 §5
     "Laplace": "07_attacks_and_local_dp",  # the Laplace mechanism is introduced in 07 §5
     "GRR": "08_choosing_a_mechanism",  # k-ary randomized response (GRR) against OUE: 08 §5
+    "reconstruction attack": "09_reconstruction_attacks",  # Dinur & Nissim's attack: 09
 }
 
 
