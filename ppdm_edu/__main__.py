@@ -49,14 +49,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"--seed must be an integer from 0 to 2**32 - 1, got {text}")
-    return value
+def _whole(option: str, top: int, allowed: str):
+    """An argparse type: a whole number from 0 to ``top``, else one line naming ``option``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if not 0 <= value <= top:
+            raise argparse.ArgumentTypeError(f"{option} must be {allowed}, got {text}")
+        return value
+
+    return parse
+
+
+_seed = _whole("--seed", 2**32 - 1, "an integer from 0 to 2**32 - 1")
 
 
 def _jobs(text: str) -> int:
@@ -70,26 +78,6 @@ def _jobs(text: str) -> int:
         return check_jobs(value, "--jobs")
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"--verify must be a whole number of tasks from 0 to 1,000,000, got {text}")
-    return value
-
-
-def _key(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"--verify-key must be an integer from 0 to 2**63 - 1, got {text}")
-    return value
 
 
 def _seconds(text: str) -> float:
@@ -142,10 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how long to wait for the dask scheduler at --scheduler to answer (default 30)")
     rep.add_argument("--fresh", action="store_true",
                      help="ignore the checkpoints of an earlier run (default: resume from them)")
-    rep.add_argument("--verify", type=_count, default=3, metavar="K",
+    rep.add_argument("--verify", type=_whole("--verify", 1_000_000, "a whole number of tasks from 0 to 1,000,000"),
+                     default=3, metavar="K",
                      help="resumed tasks to compute again and compare with their checkpoints before "
                           "publishing, chosen at random (default 3; 0: trust the checkpoints)")
-    rep.add_argument("--verify-key", type=_key, default=None, metavar="N",
+    rep.add_argument("--verify-key", type=_whole("--verify-key", 2**63 - 1, "an integer from 0 to 2**63 - 1"),
+                     default=None, metavar="N",
                      help="seed of that choice (default: a new one each run, printed with the result)")
     return parser
 

@@ -273,7 +273,7 @@ EXERCISES = (
     Exercise("06.4", "The best threshold", "rubric", f"{NB}, 'Try it: threshold and SNR' and Figures 1-2",
              rubric=("I recorded the accuracy on original records for several thresholds, Gaussian and uniform.",
                      "I compared the best threshold with the paper's 0.3 and with Figures 1-2.",
-                     "I can explain why low thresholds hurt with uniform noise (the shift α(1 − 2θ)).",
+                     "I can explain what a low threshold does to the split points with uniform noise (the shift α(1 − 2θ)).",
                      "I said how much one sample and one noise draw decide (the figures' error bars).")),
     Exercise("06.5", "Transfer: a bank's customers", "structured", f"{NB}, 'Naive Bayes on perturbed data (Section 5)'",
              FMT_06_5, judge_06_5, classify_reference,

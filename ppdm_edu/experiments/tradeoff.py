@@ -26,10 +26,13 @@ For each mechanism, estimator and privacy level the reproduction measures
     correction on the six continuous attributes with additive noise (record-level ε = 6 ε over
     the attributes; the class label is sent in the clear).
 
-Each row names its estimator (:data:`ppdm_edu.tradeoff.ESTIMATORS`): mechanisms are compared with
-an efficient estimator each (the unbiased inversion where it is well conditioned, the converged
-iterative Bayes for the additive noises on the histogram), and the early-stopped iterative Bayes
-is a row of its own: a shrinkage estimator, not a property of a mechanism.
+Each row names its estimator (:data:`ppdm_edu.mechanisms.ESTIMATION_METHODS`, all run by
+:meth:`~ppdm_edu.mechanisms.Mechanism.estimate`): mechanisms are compared with an efficient
+estimator each (the unbiased ``inversion`` where it is well conditioned; ``ibu``, the iterative
+Bayes run to its fixed point, the maximum-likelihood estimate, for the additive noises on the
+histogram), and the early-stopped iterative Bayes (``ibu-early``) is a row of its own: a
+shrinkage estimator, not a property of a mechanism. Every error row is one call of
+:func:`ppdm_edu.tradeoff.mechanism_row`, the function behind notebook 08's panel too.
 """
 from __future__ import annotations
 
@@ -42,18 +45,23 @@ import pandas as pd
 
 from .._validation import check_integer
 from ..audit import audit_delta, audit_epsilon
-from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseMechanism, WarnerRR
+from ..mechanisms import (
+    IBU_MAX_ITER,
+    IBU_TOL,
+    GaussianNoiseMechanism,
+    LaplaceMechanism,
+    UniformNoiseMechanism,
+    WarnerRR,
+    project_to_simplex,
+)
+from ..reconstruction import DEFAULT_TOL
 from ..tradeoff import (
-    CONVERGED_ITER,
-    CONVERGED_TOL,
     DELTA_AUDIT_EPSILON,
-    EARLY_TOL,
     HISTOGRAM,
     UNIT,
-    audit_claim,
+    audit_mechanism,
     make_mechanism,
-    project_simplex,
-    run_error,
+    mechanism_row,
     task_data,
     theory_error,
 )
@@ -75,8 +83,8 @@ COLUMNS = ["mechanism", "estimator", "model", "task", "n", "epsilon", "delta", "
 UNIFORM_LEVELS = (0.5, 1.0, 2.0)
 #: the estimator each mechanism is compared with: the unbiased inversion (its error has a closed
 #: form), except for the additive noises on the histogram, where inverting a sensitivity-9 noise is
-#: so ill-conditioned that only the iterative Bayes run to convergence (the maximum-likelihood fit)
-#: gives an estimate worth drawing
+#: so ill-conditioned that only the iterative Bayes run to its fixed point (the maximum-likelihood
+#: estimate) gives an estimate worth drawing
 EFFICIENT = {"share": {}, "histogram": {"laplace": "ibu", "gaussian": "ibu", "uniform": "ibu"}}
 #: extra rows: the early-stopped iterative Bayes, a shrinkage estimator, beside the efficient one
 SHRINKAGE_ROWS = {"share": ("gaussian",), "histogram": ("laplace",)}
@@ -147,7 +155,7 @@ def _rr_naive_bayes_error(train, test, theta: float, rng) -> float:
                       for a in (0, 1)], axis=1)                         # (d, 2 values, 2 classes)
     Minv = np.linalg.inv(np.array([[theta, 1 - theta], [1 - theta, theta]]))
     F = np.einsum("ia,jab,kb->jik", Minv, joint, Minv).reshape(len(joint), 4)
-    F = np.array([project_simplex(row) for row in F]).reshape(-1, 2, 2) + 1e-4  # no log(0)
+    F = np.array([project_to_simplex(row) for row in F]).reshape(-1, 2, 2) + 1e-4  # no log(0)
     F /= F.sum(axis=(1, 2), keepdims=True)
     prior = F.mean(axis=0).sum(axis=0)                                  # P(class)
     cond = F / F.sum(axis=1, keepdims=True)                             # P(x_j = a | class)
@@ -207,7 +215,7 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     runs : int
         Repetitions.
     estimator : str, optional
-        One of :data:`ppdm_edu.tradeoff.ESTIMATORS` (default :data:`EFFICIENT`'s choice).
+        One of :data:`ppdm_edu.mechanisms.ESTIMATION_METHODS` (default :data:`EFFICIENT`'s choice).
 
     Returns
     -------
@@ -220,19 +228,20 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     if task == "classifier":
         return [_classifier_error(seed, mechanism, param, run) for run in range(runs)]
     estimator = _estimator(task, mechanism) if estimator is None else estimator
-    mech = make_mechanism(mechanism, param, task)
-    out = []
-    for run in range(runs):
-        # the same records for every mechanism (paired comparison), from the data's own stream
-        x = task_data(task, n, task_rng(seed, "data", task, n, run))
-        out.append(run_error(task, mech, param, x, task_rng(seed, "noise", task, mechanism, param, n, run),
-                             estimator=estimator))
-    return out
+    # the same records for every mechanism (paired comparison), from the data's own stream
+    records = [task_data(task, n, task_rng(seed, "data", task, n, run)) for run in range(runs)]
+    rngs = [task_rng(seed, "noise", task, mechanism, param, n, run) for run in range(runs)]
+    row = mechanism_row(task, mechanism, param, records, rngs, estimator=estimator)
+    if estimator == "ibu" and not row.converged:
+        # the table calls these estimates the fixed point: it is never published otherwise
+        raise RuntimeError(f"{mechanism} on the {task} at {param:g}, n = {n:,}: the iterative Bayes did not reach "
+                           f"its fixed point within {IBU_MAX_ITER:,} iterations")
+    return list(row.errors)
 
 
 @result_shape(Record(epsilon=Float(-1e3, 1e3, nan=True), delta=Float(0, 1, nan=True)))
 def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) -> dict:
-    """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_claim`).
+    """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_mechanism`).
 
     Parameters
     ----------
@@ -254,13 +263,7 @@ def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) 
         ``epsilon``: the 95 % lower bound on ε at the claimed δ; ``delta``: on δ at the claimed
         ε (uniform noise: ε at δ = 0, δ at ε = :data:`~ppdm_edu.tradeoff.DELTA_AUDIT_EPSILON`).
     """
-    gen = task_rng(seed, "audit", task, mechanism, param)
-    if mechanism == "central-laplace":
-        sens = 1.0 if task == "share" else 2.0
-        claim = audit_claim(LaplaceMechanism(param, bounds=(0.0, sens)), 0.0, sens, trials=trials, rng=gen)
-    else:
-        k = 2 if task == "share" else _K
-        claim = audit_claim(make_mechanism(mechanism, param, task), 0, k - 1, trials=trials, rng=gen)
+    claim = audit_mechanism(task, mechanism, param, trials=trials, rng=task_rng(seed, "audit", task, mechanism, param))
     return {"epsilon": claim.epsilon, "delta": claim.delta}
 
 
@@ -569,9 +572,11 @@ def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
         "Adult record, so the record-level ε is 15 ε (RR naive Bayes: 14 attributes and the class, each its "
         "own coin) or 6 ε (naive Bayes on additive noise: six attributes, the class sent in the clear; "
         "Gaussian δ composes to 6 × 1e-5).",
-        "Estimators: `inversion` unbiased (not projected), `ibu` the iterative Bayes run to convergence "
-        f"(tol {CONVERGED_TOL:g}, at most {CONVERGED_ITER:,} iterations), `ibu-early` stopped at tol {EARLY_TOL:g} "
-        "(a shrinkage estimator).",
+        "Estimators (ppdm_edu.mechanisms.Mechanism.estimate): `inversion` unbiased (not projected); `ibu` "
+        f"the iterative Bayes run to its fixed point, the maximum-likelihood estimate (stopped when one more "
+        f"iteration would move it by less than {IBU_TOL:g} in L1, at most {IBU_MAX_ITER:,} iterations; no "
+        f"estimate of this table needed that many); `ibu-early` the same iteration stopped by Agrawal & "
+        f"Srikant's χ² rule at {DEFAULT_TOL:g} of its threshold (a shrinkage estimator).",
     ]
     return Reproduction(name="tradeoff", title="The privacy/accuracy trade-off: mechanisms, estimators, theory",
                         comparisons=_comparisons(df, mode, extra), files=files, remarks=remarks, mode=mode)
