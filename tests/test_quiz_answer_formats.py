@@ -1,14 +1,15 @@
-"""Which letters a quiz answer names, and the format message for an answer that names several
-letters where the question has one right option: "a, b" or ["a", "b"] to a one-answer question is
-a malformed answer (the format is said), never a wrong one (the hint would mislead)."""
+"""A quiz answer in the wrong format gets the format message, never the hint (which would say
+the reasoning is wrong): several letters ("a, b", ["a", "b"]) to a question with one right option,
+and True or NaN where a number is asked for."""
 from __future__ import annotations
 
 import pytest
 
 from ppdm_edu.exercises import QUIZZES, check
-from ppdm_edu.exercises.quizzes import Question
+from ppdm_edu.exercises.quizzes import Question, RangeQuestion
 
 ONE_ANSWER = [q for qs in QUIZZES.values() for q in qs if isinstance(q, Question) and not q.multiple]
+RANGE = [q for qs in QUIZZES.values() for q in qs if isinstance(q, RangeQuestion)]
 
 
 @pytest.mark.parametrize("shape", ["list", "commas", "spaces", "run"])
@@ -28,3 +29,12 @@ def test_one_letter_to_a_one_answer_question_is_judged():
     assert check(q.id, q.answer).correct
     wrong = check(q.id, next(x for x in q.letters if x != q.answer))
     assert not wrong.correct and q.hint in wrong.message
+
+
+@pytest.mark.parametrize("answer", [True, False, float("nan")], ids=["True", "False", "nan"])
+def test_a_bool_or_nan_to_a_range_question_gets_the_format_message(answer):
+    q = RANGE[0]
+    result = check(q.id, answer)
+    assert not result.correct
+    assert "the answer must be a number" in result.message, result.message
+    assert q.hint not in result.message
