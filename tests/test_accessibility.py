@@ -149,6 +149,22 @@ def test_every_slider_is_a_named_range_with_its_value_in_words(panels):
     assert seen == set(UNITS), f"units of sliders no panel has, or sliders without: {seen ^ set(UNITS)}"
 
 
+def test_every_toggle_group_is_named_and_says_which_button_is_pressed(panels):
+    """ipywidgets' toggle buttons are named by their option alone and carry no pressed state;
+    every panel's are the named ones (a group named by the control's meaning, aria-pressed)."""
+    from ppdm_edu.widgets._slider import NamedToggleButtons
+
+    seen = 0
+    for name, panel in panels.items():
+        for key, control in panel.controls.items():
+            if isinstance(control, widgets.ToggleButtons):
+                assert isinstance(control, NamedToggleButtons), f"{name}.{key}: plain ToggleButtons"
+                assert 'setAttribute("role", "group")' in control._esm and "aria-pressed" in control._esm
+                assert len(control.tooltip.split()) >= 3, f"{name}.{key}: {control.tooltip!r}"
+                seen += 1
+    assert seen >= 7
+
+
 def test_a_slider_refuses_a_readout_format_its_view_cannot_show():
     from ppdm_edu.widgets._slider import NamedFloatSlider
 

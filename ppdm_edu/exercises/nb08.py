@@ -163,8 +163,8 @@ def recommendation_model_answer() -> tuple[str, ...]:
         "simplex or a converged iterative Bayes, because at ε = 0.5 even the better of the two has an sd of "
         f"{min(_band_sd('grr', 0.5), _band_sd('oue', 0.5)) * 10:.0%} of an average band's share (1/k).",
         "The choice rests on the CLAIMED ε of GRR/OUE, which is proved for the value-level neighbour relation (any "
-        "two ages) and which the audit of §2 cannot contradict; the audit only gives a lower bound, so it supports "
-        "a claim but never establishes it. Uniform noise has an audited ε that keeps growing (ε = ∞), and interval "
+        "two ages) and which the audit of §2 did not refute; an audit only gives a lower bound, so it can refute "
+        "a claim but never confirm it. Uniform noise has an audited ε that keeps growing (ε = ∞), and interval "
         "privacy is not a worst-case guarantee, so neither qualifies. Laplace or Gaussian noise on the age is "
         "possible, but the Gaussian also needs a δ, and an early-stopped iterative Bayes is a shrinkage estimator, "
         "not a property of the mechanism.",
@@ -277,7 +277,7 @@ def judge_08_4(answer) -> Verdict:
                              "The others are not refuted, which does not make them true.")
     truthful = frozenset("ABCD") - ref
     if chosen - ref == {"A"}:
-        return Verdict(False, "A's bound sits right at its claim: a tight audit of a true claim lands above it in about "
+        return Verdict(False, "A's bound sits right at its claim: a tight audit of a true claim lands above it in at most "
                               "one audit in twenty at 95 % confidence. Four claims are audited at once here: use "
                               "confidence=0.99, as the exercise says, before calling a claim false.")
     if chosen & truthful and "C" in chosen:

@@ -274,6 +274,33 @@ def slider(kind, **options):
     return NAMED.get(kind, kind)(**{**defaults, **options})
 
 
+def toggle_buttons(**options):
+    """Toggle buttons as every panel's: a group named for screen readers, each button saying
+    whether it is pressed (:class:`~ppdm_edu.widgets._slider.NamedToggleButtons`: the
+    :class:`ipywidgets.ToggleButtons` model with that view).
+
+    Parameters
+    ----------
+    **options
+        The arguments of :class:`ipywidgets.ToggleButtons` (``options``, ``value``,
+        ``description``, ``style``, ...).
+
+    Returns
+    -------
+    ipywidgets.ToggleButtons
+        The new control.
+
+    Examples
+    --------
+    >>> t = toggle_buttons(options=["bayes", "em"], value="em", description="method")
+    >>> t.value, t.index, isinstance(t, widgets.ToggleButtons)
+    ('em', 1, True)
+    """
+    from ._slider import NamedToggleButtons
+
+    return NamedToggleButtons(**options)
+
+
 def control_rows(controls) -> int:
     """Rows the controls take: one per slider, three per list box, two others per row.
 

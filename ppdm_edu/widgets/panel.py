@@ -46,13 +46,20 @@ from ..lecture import is_lecture_mode
 from ..plots.alt_text import figure_description
 from . import _layout, _stand_in
 from ._kept import KeptFigures
-from ._layout import figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider
+from ._layout import (
+    figure_margins,
+    margin_axes,
+    measure_tick_labels_once,
+    pin_title,
+    slider,
+    toggle_buttons,
+)
 from ._names import UNITS, accessible_name
 from ._stand_in import KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_picture, static_readout
 
 __all__ = ["Panel"]
 # the helpers every panel module imports from here (defined in the modules above)
-_SHARED = (figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider,
+_SHARED = (figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider, toggle_buttons,
            KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_picture, static_readout)
 
 
