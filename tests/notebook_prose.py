@@ -51,7 +51,7 @@ def strip_markdown(markdown: str) -> str:
     """Blank out what is not prose, keeping offsets: code, link targets, URLs, HTML tags and comments."""
     text = re.sub(r"```.*?```", blank, markdown, flags=re.S)
     text = re.sub(r"<!--.*?-->", blank, text, flags=re.S)
-    text = re.sub(r"`[^`\n]*`", blank, text)
+    text = re.sub(r"`[^`\n]*(?:\n[^`\n]+)?`", blank, text)      # inline code may wrap once
     text = re.sub(r"\]\([^)]*\)", blank, text)
     text = re.sub(r"https?://\S+", blank, text)
     text = re.sub(r"<[^>\n]+>", blank, text)

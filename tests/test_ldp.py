@@ -97,6 +97,18 @@ def test_laplace_mechanism_mean_of_a_dataset_and_reproducibility():
     assert abs(y.mean() - x.mean()) < 4 * se
 
 
+@pytest.mark.parametrize("bounds", [(0.0, 1.0), (20.0, 80.0)])
+def test_laplace_scale_is_the_value_range_over_epsilon(bounds):
+    # the sensitivity of one value is the width of its range: the two ends are the neighbours
+    eps, (lo, hi) = 0.5, bounds
+    lap = laplace_noise_for_epsilon(eps, bounds)
+    assert lap.scale == pytest.approx((hi - lo) / eps)
+    w = np.linspace(lo - 30 * (hi - lo), hi + 30 * (hi - lo), 2001)
+    assert np.abs(log_likelihood_ratio(lap, lo, hi, w)).max() == pytest.approx(eps)
+    noise = laplace_mechanism(np.full(50_000, lo), eps, bounds, rng=4) - lo
+    assert noise.std() == pytest.approx(math.sqrt(2) * (hi - lo) / eps, rel=0.05)
+
+
 def test_laplace_privacy_loss_is_bounded_by_epsilon_and_gaussian_is_not():
     bounds, eps = (0.0, 1.0), 2.0
     lap = laplace_noise_for_epsilon(eps, bounds)

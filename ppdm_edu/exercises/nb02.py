@@ -1,6 +1,8 @@
 """Exercises of notebook 02 (reconstructing the original distribution)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from . import _implementations as implementations
@@ -184,6 +186,96 @@ def _bayes_step_mistake(got, w, midpoints, prior, pdf) -> str:
             "f_Y(w_i − a) Pr(a) / Σ_b f_Y(w_i − b) Pr(b) and the average over the records.")
 
 
+# 02.6 (transfer): Section 2-3's reconstruction on data notebook 02 never used, the ages of the
+# Adult census (bundled with the package); checked on the census's held-out test split.
+FMT_02_6 = "a function share_at_least(w, noise, bounds, threshold)"
+NAMES_02_6 = ("share_at_least",)
+SHARE_SOURCE = """\
+def share_at_least(w, noise, bounds, threshold):
+    \"\"\"The share of ORIGINAL values >= threshold, estimated from the perturbed w alone (Agrawal &
+    Srikant 2000, Section 2-3): reconstruct the distribution on intervals of width 1, then add up
+    what lies at or above the threshold.\"\"\"
+    from ppdm_edu.reconstruction import reconstruct
+    r = reconstruct(w, noise, bounds=bounds, width=1.0)
+    lower, upper = r.edges[:-1], r.edges[1:]
+    above = np.clip((upper - threshold) / (upper - lower), 0, 1)   # the part of each interval at or above
+    return float(np.sum(r.probabilities * above))
+
+
+answer = share_at_least
+"""
+share_reference = implementations.register("02.6", SHARE_SOURCE, NAMES_02_6)
+#: the notebook's example: Adult's training ages with uniform noise of half-width 15 (years), the
+#: share of people 60 or older
+SHARE_EXAMPLE = ("uniform", 15.0, 60)
+#: hidden cases on the census's TEST split (the notebook uses the training split): noise kind, its
+#: scale (α or σ, years), threshold, noise seed
+SHARE_CASES = (("uniform", 30.0, 60, 1), ("uniform", 30.0, 70, 2), ("gaussian", 15.0, 60, 3), ("gaussian", 15.0, 65, 4))
+#: how far a share may sit from the TRUE share of the held-out ages. On these cases the
+#: reconstruction misses the truth by at most 0.010 whatever its settings (intervals of 0.5, 1 or
+#: 2 years, Bayes or EM, the paper's stopping rule, cross-validation or 1,000 iterations, bounds
+#: 17-91 or 0-120; measured), while the share of the perturbed values misses by 0.060 to 0.093.
+SHARE_TOLERANCE = 0.02
+
+
+def _noise(kind: str, scale: float):
+    from ..randomization import GaussianNoise, UniformNoise
+    return UniformNoise(scale) if kind == "uniform" else GaussianNoise(scale)
+
+
+@lru_cache(maxsize=None)
+def _share_case(case: int):
+    """(original ages, perturbed ages, noise, bounds, threshold) of hidden case ``case``."""
+    from ..datasets import load_adult
+    from ..randomization import perturb
+    kind, scale, threshold, seed = SHARE_CASES[case]
+    ages = load_adult("test").frame["age"].to_numpy(float)
+    noise = _noise(kind, scale)
+    return ages, perturb(ages, noise, rng=np.random.default_rng([20_602, seed])), noise, (17.0, 91.0), threshold
+
+
+def judge_02_6(answer) -> Verdict:
+    (share,) = implementations.as_functions(answer, NAMES_02_6, "02.6", FMT_02_6)
+    cases = [_share_case(case) for case in range(len(SHARE_CASES))]
+    results = implementations.run_calls(
+        [implementations.Call(share, "share_at_least", (w, noise, bounds, threshold))
+         for _, w, noise, bounds, threshold in cases], "02.6")
+    try:
+        for i, (ages, w, _, _, threshold) in enumerate(cases):
+            hint = _share_hint(results[i], float(np.mean(ages >= threshold)), w, threshold)
+            if hint:
+                return Verdict(False, implementations.with_note(hint, results))
+    except implementations.StudentError as error:
+        return Verdict(False, implementations.with_note(str(error), results))
+    return Verdict(True, implementations.with_note(
+        "on the census's held-out ages, with uniform and Gaussian noise and four thresholds, your shares are within "
+        f"{SHARE_TOLERANCE} of the true ones, where the perturbed values' own shares miss by 0.06 or more.", results))
+
+
+def _share_hint(returned, truth: float, w, threshold) -> str | None:
+    """None when ``returned`` is within :data:`SHARE_TOLERANCE` of the true share on this case; else the hint."""
+    got = returned.value
+    if got.size != 1 or got.dtype.kind == "c":
+        what = "an empty array" if got.size == 0 else f"an array of shape {got.shape}"
+        return f"share_at_least must return one number (a share from 0 to 1); it returned {what}."
+    value = float(got.reshape(()))
+    if not np.isfinite(value):
+        return ("share_at_least returned a value that is not finite (NaN or infinite): with uniform noise a "
+                "perturbed value can lie outside every interval's reach, so check the bounds and the denominators.")
+    if within(value, truth, SHARE_TOLERANCE):
+        return None
+    if within(value, 100 * truth, 100 * SHARE_TOLERANCE):
+        return "give the share as a fraction (0 to 1), not a percentage."
+    if within(value, float(np.mean(w >= threshold)), 1e-9):
+        return ("that is the share of the PERTURBED values at or above the threshold: the noise spreads the ages, "
+                "so reconstruct their distribution first (Section 2) and add up its part at or above the threshold.")
+    if within(value, 1 - truth, SHARE_TOLERANCE):
+        return "that is the share BELOW the threshold: the question asks for the values at or above it."
+    return (f"more than {SHARE_TOLERANCE} from the true share on a hidden case: reconstruct with the given noise on "
+            "the given bounds, on intervals one year wide (Section 2-3), then add up the estimated probability at "
+            "or above the threshold.")
+
+
 EXERCISES = (
     Exercise("02.1", "One more iteration by hand", "structured",
              f"{NB}, §2 'A tiny example you can check by hand'",
@@ -210,4 +302,11 @@ EXERCISES = (
              tolerance="the function is run on hidden data and noise densities (one not symmetric): equal to the "
                        "reference update as float rounding allows (1e-5 relative, 1e-6 absolute: float32 passes)",
              precision=EXACT),
+    Exercise("02.6", "Transfer: the ages of a census", "structured",
+             f"{NB}, §2 'Bayes' rule, step by step (Eq. 1 → Eq. 3)' and §3 'Fig. 2 reproduced'",
+             FMT_02_6, judge_02_6, share_reference,
+             tolerance=f"the function is run on the census's held-out ages with four noises and thresholds: each share "
+                       f"within {SHARE_TOLERANCE} of the true share (the reconstruction misses by at most 0.010 "
+                       "whatever its settings, the perturbed values' share by 0.060 or more)",
+             precision=Precision(decimals=2, what="each share")),
 )

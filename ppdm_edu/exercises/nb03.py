@@ -383,6 +383,119 @@ def judge_03_5(answer) -> Verdict:
         "is negative): your device is Warner's, and your estimate is unbiased.")
 
 
+# 03.6 (transfer): Section 4.1's estimate of a conjunction on data notebook 03 never used, yes/no
+# questions about the people of Agrawal & Srikant's synthetic bank customers (generated).
+FMT_03_6 = "a function all_yes_share(disguised, theta)"
+NAMES_03_6 = ("all_yes_share",)
+ALL_YES_SOURCE = """\
+def all_yes_share(disguised, theta):
+    \"\"\"The share of respondents whose TRUE answers are all yes (Du & Zhan 2003, Section 4.1). Each
+    record was sent unchanged with probability theta, or with every answer flipped, so with
+    E = yes to all and Ebar = no to all:  P*(E) = theta P(E) + (1 - theta) P(Ebar)  and
+    P*(Ebar) = theta P(Ebar) + (1 - theta) P(E). Solve for P(E).\"\"\"
+    d = np.asarray(disguised)
+    p_e = np.mean(np.all(d == 1, axis=1))      # P*(E): disguised records saying yes to every question
+    p_ebar = np.mean(np.all(d == 0, axis=1))   # P*(Ebar): saying no to every question
+    return (theta * p_e - (1 - theta) * p_ebar) / (2 * theta - 1)
+
+
+answer = all_yes_share
+"""
+all_yes_reference = implementations.register("03.6", ALL_YES_SOURCE, NAMES_03_6)
+#: the yes/no questions, each a column of Agrawal's generator and the value from which it is "yes"
+BANK_QUESTIONS = (("salary", 75_000), ("age", 40), ("loan", 250_000), ("hvalue", 500_000))
+#: the notebook's example: the first three questions for 10,000 customers of Function 1
+#: (data seed 3), disguised with θ = 0.7 (seed 4)
+BANK_EXAMPLE = (10_000, 3, 0.7, 3, 4)
+#: hidden surveys: (questions, θ, customers, data seed); θ on both sides of 1/2
+BANK_CASES = ((2, 0.8, 20_000, 11), (3, 0.25, 20_000, 12), (4, 0.65, 20_000, 13), (3, 0.9, 5_000, 14))
+BANK_SEED = 30_603
+
+
+def bank_survey(n: int, questions: int, rng) -> np.ndarray:
+    """True yes/no answers (n × ``questions``, 0/1) of ``n`` customers drawn by Agrawal's generator
+    (Function 1): the first ``questions`` of :data:`BANK_QUESTIONS`.
+
+    Parameters
+    ----------
+    n : int
+        Customers.
+    questions : int
+        How many of the questions (1 to 4).
+    rng : None, int or numpy.random.Generator
+        The data's randomness.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (n, questions)
+        1 for yes.
+    """
+    from ..datasets import agrawal
+    X, _ = agrawal(n, 1, rng=rng)
+    return np.column_stack([(X[column].to_numpy() >= value).astype(int)
+                            for column, value in BANK_QUESTIONS[:questions]])
+
+
+@lru_cache(maxsize=None)
+def _bank_case(case: int):
+    """(true answers, disguised answers, θ) of hidden survey ``case``."""
+    from ..randomized_response import mrr_disguise
+    k, theta, n, seed = BANK_CASES[case]
+    data_rng, noise_rng = np.random.SeedSequence([BANK_SEED, seed]).spawn(2)
+    truth = bank_survey(n, k, np.random.default_rng(data_rng))
+    return truth, mrr_disguise(truth, theta, rng=np.random.default_rng(noise_rng)).astype(int), theta
+
+
+def judge_03_6(answer) -> Verdict:
+    (share,) = implementations.as_functions(answer, NAMES_03_6, "03.6", FMT_03_6)
+    cases = [_bank_case(case) for case in range(len(BANK_CASES))]
+    results = implementations.run_calls(
+        [implementations.Call(share, "all_yes_share", (disguised, theta)) for _, disguised, theta in cases], "03.6")
+    reference = all_yes_reference()
+    try:
+        for i, (_, disguised, theta) in enumerate(cases):
+            hint = _all_yes_hint(results[i], disguised, theta, float(reference(disguised, theta)))
+            if hint:
+                return Verdict(False, implementations.with_note(hint, results))
+    except implementations.StudentError as error:
+        return Verdict(False, implementations.with_note(str(error), results))
+    return Verdict(True, implementations.with_note(
+        "on hidden surveys of two to four questions, with θ on both sides of 1/2, your estimates are Du & Zhan's.",
+        results))
+
+
+def _all_yes_hint(returned, disguised: np.ndarray, theta: float, expected: float) -> str | None:
+    """None when ``returned`` is Section 4.1's estimate on this survey; else the hint."""
+    got = returned.value
+    if got.size != 1 or got.dtype.kind == "c":
+        what = "an empty array" if got.size == 0 else f"an array of shape {got.shape}"
+        return f"all_yes_share must return one number (the estimated share); it returned {what}."
+    value = float(got.reshape(()))
+    if not np.isfinite(value):
+        return "all_yes_share returned a value that is not finite (NaN or infinite)."
+    if _same(value, expected):
+        return None
+    p_e = float(np.mean(np.all(disguised == 1, axis=1)))
+    p_ebar = float(np.mean(np.all(disguised == 0, axis=1)))
+    if _same(value, p_e):
+        return ("biased: that is the share of disguised records saying yes to every question; a record that was "
+                "all no and got flipped says yes to every question too.")
+    if _same(value, (p_e - (1 - theta)) / (2 * theta - 1)):
+        return ("that treats 'yes to all' as one question under Warner's device, but a disguised record says yes to "
+                "all only when it was all yes and sent unchanged, or all NO and flipped: use the share saying no "
+                "to all as well (the 2 × 2 system of Section 4.1).")
+    if _same(value, ((1 - theta) * p_e - theta * p_ebar) / (1 - 2 * theta)):
+        return "θ and 1 − θ are swapped: θ is the probability that a record was sent unchanged."
+    per_question = (np.mean(disguised, axis=0) - (1 - theta)) / (2 * theta - 1)
+    if _same(value, float(np.prod(per_question))):
+        return ("that multiplies the questions' estimated shares, as if the answers were independent: estimate the "
+                "conjunction itself from the records that say yes (and no) to every question.")
+    if _same(value, min(1.0, max(0.0, expected))):
+        return "clipped to [0, 1]: the question asks for the unbiased estimate, which may leave [0, 1]."
+    return ("not Section 4.1's estimate: solve P*(E) = θP(E) + (1 − θ)P(Ē), P*(Ē) = θP(Ē) + (1 − θ)P(E) for "
+            "P(E), with E yes to every question and Ē no to every question.")
+
+
 EXERCISES = (
     Exercise("03.1", "A privacy budget", "structured", f"{NB}, §4 'θ and ε' and §2 (Warner's variance)",
              "a triple (theta, respondents with RR, respondents direct)", judge_03_1, privacy_budget_design,
@@ -416,5 +529,11 @@ EXERCISES = (
                        "standard errors of θ for each truth, its coins independent (the spread of the truthful count "
                        "over 200 surveys within the χ² test's 1e-6 tails), the estimate equal to the unbiased one as "
                        "float rounding allows (1e-5 relative, 1e-6 absolute: float32 passes)",
+             precision=EXACT),
+    Exercise("03.6", "Transfer: a bank's survey", "structured",
+             f"{NB}, §6 'Many questions at once: multivariate randomized response (Section 4.1)'",
+             FMT_03_6, judge_03_6, all_yes_reference,
+             tolerance="the function is run on hidden surveys (two to four questions, θ on both sides of 1/2): equal to "
+                       "Section 4.1's estimate as float rounding allows (1e-5 relative, 1e-6 absolute)",
              precision=EXACT),
 )

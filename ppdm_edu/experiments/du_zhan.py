@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from pathlib import Path
 
@@ -255,7 +256,8 @@ def _comparisons(summary: pd.DataFrame) -> list[Comparison]:
         out.append(Comparison(
             experiment="Fig. 2(a)", item=f"θ = {theta:.2f}: mean accuracy below original (points)",
             paper=target, ours=float(row["drop_points"]), ours_sd=100.0 * float(row["sd"]),
-            tolerance=tol, verdict=verdict(target, row["drop_points"], tol),
+            tolerance=tol, runs=int(row["runs"]),
+            verdict=verdict(target, row["drop_points"], tol, se=100.0 * float(row["sd"]) / math.sqrt(int(row["runs"]))),
             note=f"reference = independent implementation in the issue (tolerance ±{tol:g}); "
                  f"ours ± sd over {int(row['runs'])} runs",
         ))

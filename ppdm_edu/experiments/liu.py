@@ -557,8 +557,10 @@ def _comparisons(summary: pd.DataFrame, table1: pd.DataFrame) -> list[Comparison
         sd = None if pd.isna(r["std"]) else float(r["std"])
         title = {"original": "Original data", "table4": "Table 4", "table5": "Table 5",
                  "table7": "Table 7", "check": "Check"}[r["table"]]
+        runs = int(r["count"])
+        se = sd / math.sqrt(runs) if sd is not None and runs > 1 else None
         comps.append(Comparison(title, item, paper, float(r["mean"]), sd, tol,
-                                verdict(paper, r["mean"], tol), note))
+                                verdict(paper, r["mean"], tol, se=se), note, runs=runs))
     return comps
 
 
