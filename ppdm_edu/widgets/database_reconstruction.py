@@ -247,9 +247,9 @@ class ReconstructionAttackPanel(Panel):
             predicted_text = f"least squares predicted {predicted:.1%}"
         else:
             predicted_text = "no prediction for m ≤ n + 1"
-        key = (f'<span style="color:#0072B2" aria-hidden="true">&#9632;</span> secret 1 · '
-               f'<span style="color:#0072B2" aria-hidden="true">&#9633;</span> secret 0 (both guessed right) · '
-               f'<span style="color:#D55E00" aria-hidden="true">&#10006;</span> guessed wrong<br>')
+        key = ('<span style="color:#0072B2" aria-hidden="true">&#9632;</span> secret 1 · '
+               '<span style="color:#0072B2" aria-hidden="true">&#9633;</span> secret 0 (both guessed right) · '
+               '<span style="color:#D55E00" aria-hidden="true">&#10006;</span> guessed wrong<br>')
         if result.level > 0:
             # the Laplace mechanism with the same root-mean-square error, E/√3 = √2 b; its ε per
             # count for one person's bit changing (sensitivity 1), m of them by basic composition
