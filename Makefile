@@ -56,10 +56,11 @@ $(VENV)/.site-installed: pyproject.toml | $(BIN)/python
 # data: .venv/etc/jupyter/jupyter_server_config.d/ppdm_edu.json).
 LAB_USER := $(VENV)/lab-user
 lab: $(VENV)/.lab-installed
-	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open.
+	@# Rooted at the repository (README, reports/ reachable from the file browser), start notebook open;
+	@# listening on this machine only (--ip), whatever jupyter_server's defaults or a config file say.
 	$(BIN)/python tools/lab_settings.py $(LAB_USER)/settings
 	JUPYTERLAB_SETTINGS_DIR=$(LAB_USER)/settings JUPYTERLAB_WORKSPACES_DIR=$(LAB_USER)/workspaces \
-	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG) \
+	$(BIN)/jupyter lab --no-browser --ServerApp.root_dir=. --ip=127.0.0.1 --port=$(PORT) $(ROOT_FLAG) \
 		--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 # pytest on every core (pytest-xdist): --dist loadfile keeps a notebook's cells (nbval) and a module's

@@ -45,7 +45,7 @@ _EXPORTS = {
     "warner_estimate": "randomized_response",
     "mrr_disguise": "randomized_response",
     "mrr_estimate": "randomized_response",
-    "epsilon": "randomized_response",
+    "rr_epsilon": "randomized_response",
     "mrr_solve": "randomized_response",
     "theta_for_epsilon": "randomized_response",
     # data

@@ -1,16 +1,18 @@
 """Command line: ``python -m ppdm_edu reproduce NAME [--quick|--full] [--out DIR] [--seed N]
-[--jobs N] [--backend loky|dask] [--scheduler ADDRESS] [--timeout SECONDS] [--fresh]``.
+[--jobs N] [--backend loky|dask] [--scheduler ADDRESS] [--timeout SECONDS] [--fresh] [--verify K]
+[--verify-key N]``.
 
 Results go to ``reports/quick/`` (ignored by git) or ``reports/full/`` (committed: the
 notebooks and the README show the latest paper-scale numbers from there). The work is split into
 independent tasks run on every core (``--jobs``, default all) or on a dask cluster
 (``--backend dask``, with ``--scheduler ADDRESS`` for a running one); the same ``--seed`` gives
 the same result files whatever the parallelism. Finished tasks are kept in ``OUT/.checkpoints``:
-after Ctrl-C, the same command resumes (``--fresh`` starts over). The files are written into a
-temporary folder inside ``--out`` (``.staging-PID``, on its own file system) and moved into
-place when all are complete; a second run into the same
-``--out`` stops at once (``OUT/.lock``). A fault (full or read-only disk, an unreachable
-scheduler, a killed worker, a busy ``--out``) is one line on stderr and a non-zero exit code.
+after Ctrl-C, the same command resumes (``--fresh`` starts over), after recomputing ``--verify``
+(3) resumed tasks chosen at random: a checkpoint that disagrees stops the run, naming the file.
+The files are written into a temporary folder inside ``--out`` (``.staging-PID``, on its own file
+system) and published all at once when complete; a second run into the same ``--out`` stops at
+once (``OUT/.lock``). A fault (full or read-only disk, an unreachable scheduler, a killed worker, a
+busy ``--out``, a checkpoint that disagrees) is one line on stderr and a non-zero exit code.
 """
 from __future__ import annotations
 
@@ -47,14 +49,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"--seed must be an integer from 0 to 2**32 - 1, got {text}")
-    return value
+def _whole(option: str, top: int, allowed: str):
+    """An argparse type: a whole number from 0 to ``top``, else one line naming ``option``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if not 0 <= value <= top:
+            raise argparse.ArgumentTypeError(f"{option} must be {allowed}, got {text}")
+        return value
+
+    return parse
+
+
+_seed = _whole("--seed", 2**32 - 1, "an integer from 0 to 2**32 - 1")
 
 
 def _jobs(text: str) -> int:
@@ -120,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how long to wait for the dask scheduler at --scheduler to answer (default 30)")
     rep.add_argument("--fresh", action="store_true",
                      help="ignore the checkpoints of an earlier run (default: resume from them)")
+    rep.add_argument("--verify", type=_whole("--verify", 1_000_000, "a whole number of tasks from 0 to 1,000,000"),
+                     default=3, metavar="K",
+                     help="resumed tasks to compute again and compare with their checkpoints before "
+                          "publishing, chosen at random (default 3; 0: trust the checkpoints)")
+    rep.add_argument("--verify-key", type=_whole("--verify-key", 2**63 - 1, "an integer from 0 to 2**63 - 1"),
+                     default=None, metavar="N",
+                     help="seed of that choice (default: a new one each run, printed with the result)")
     return parser
 
 
@@ -147,7 +164,7 @@ def main(argv=None) -> int:
         return _fail(refusal)
 
     from .experiments.outputs import OutputBusy, UnsafeLock
-    from .experiments.tasks import SchedulerUnreachable, WorkerDied
+    from .experiments.tasks import CheckpointMismatch, SchedulerUnreachable, WorkerDied
 
     try:
         failed = _reproduce(args, mode)
@@ -155,7 +172,7 @@ def main(argv=None) -> int:
         print(f"\ninterrupted: the finished tasks are kept in {checkpoint_folder(args.out)}; "
               "run the same command again to resume (--fresh to start over)", file=sys.stderr)
         return 130
-    except (OutputBusy, UnsafeLock, SchedulerUnreachable, WorkerDied) as exc:
+    except (OutputBusy, UnsafeLock, SchedulerUnreachable, WorkerDied, CheckpointMismatch) as exc:
         return _fail(exc)
     except OSError as exc:
         message = _file_system_fault(exc, args.out)
@@ -193,7 +210,7 @@ def _reproduce(args, mode: str):
     # one run per output folder; the files are staged inside it and moved in when complete
     with output_lock(args.out), staged_output(args.out) as stage, \
             execution(n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                      timeout=args.timeout):
+                      timeout=args.timeout, verify=args.verify, verify_key=args.verify_key):
         try:
             if args.name == "all":
                 from .experiments.reproduce_all import reproduce_all

@@ -47,9 +47,7 @@ from ._validation import (
     check_real,
 )
 from .randomization import LaplaceNoise, Noise, check_noise, noise_for_privacy
-from .randomized_response import check_theta
-from .randomized_response import epsilon as rr_epsilon
-from .randomized_response import theta_for_epsilon as rr_theta_for_epsilon
+from .randomized_response import check_theta, rr_epsilon, theta_for_epsilon
 
 __all__ = [
     "amplification",
@@ -309,7 +307,7 @@ def max_theta_without_breach(rho1: float, rho2: float) -> float:
     >>> round(max_theta_without_breach(0.05, 0.5), 4)
     0.95
     """
-    return float(rr_theta_for_epsilon(math.log(breach_limit(rho1, rho2))))
+    return float(theta_for_epsilon(math.log(breach_limit(rho1, rho2))))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -214,6 +214,10 @@ def widget_css() -> str:
         ".jp-RenderedMarkdown, .jp-RenderedHTMLCommon { font-size: 20px; }\n"
         ".jp-Notebook .cm-content, .jp-OutputArea-output pre { font-size: 17px; }\n"
         ".widget-readout { flex-shrink: 0; }\n"
+        # projector-sized code wraps instead of running out of a narrow notebook column (a 1024 px
+        # window with the file browser open leaves it ~590 px): CodeMirror's own line wrapping
+        ".jp-Notebook .cm-content { white-space: break-spaces !important; word-break: break-word;"
+        " overflow-wrap: anywhere; flex-shrink: 1 !important; }\n"
         # no gutter left of outputs (a panel's has no "[n]:" anyway; the input keeps its count):
         # its 64 px go to the figure, which a 1024 px window with the file browser open shrinks
         ".jp-OutputArea-child > .jp-OutputArea-prompt { display: none; }\n"

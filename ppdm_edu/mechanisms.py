@@ -1,4 +1,4 @@
-"""One interface for the course's local randomizers.
+"""One interface for the course's randomizers.
 
 Every paper of the course randomizes each record on the user's side, but each states it in its
 own units: Agrawal & Srikant (2000) add uniform or Gaussian noise and speak of "% privacy",
@@ -12,19 +12,27 @@ behind one small surface, modelled on diffprivlib's ``mechanisms/base.py`` (an a
   the mechanism has no finite ε, e.g. additive uniform noise);
 * :meth:`Mechanism.response_matrix`, ``A[s, t] = P(report in s | value in t)``, the likelihood
   that reconstruction uses;
-* :meth:`Mechanism.estimate`, the original distribution from the reports: by default the
-  unbiased matrix inversion projected onto the probability simplex; or the iterative Bayes of
-  Agrawal & Srikant (Sec. 3), which is the *iterative Bayesian update* (IBU) of the LDP
-  literature, run until further iterations change the estimate by less than ``tol``
-  (``"bayes-converged"``), or stopped early by the paper's own χ² rule (``"bayes-early-stop"``
-  or ``"bayes"``: a shrinkage estimator, which stays near the uniform start when the mechanism
-  is noisy);
-* :meth:`Mechanism.audit_view`, what :func:`ppdm_edu.audit.audit_epsilon` runs (continuous
-  reports are binned), so that ``audit_epsilon(mechanism, x0, x1, ...)`` works directly.
+* :meth:`Mechanism.estimate`, the original distribution from the reports, by one of four named
+  estimators (:data:`ESTIMATION_METHODS`), each meaning one thing:
 
-The mechanisms are thin wrappers over the existing objects (:class:`~ppdm_edu.randomization.UniformNoise`,
-:class:`~ppdm_edu.randomization.GaussianNoise`, :func:`~ppdm_edu.ldp.laplace_mechanism`,
-:func:`~ppdm_edu.randomized_response.warner_disguise`, ...): no formula is written twice.
+  - ``"inversion"``: the unbiased estimate (solve ``A p = counts / n``; Wang et al. 2017 Eq. 1-2
+    in closed form for Warner, GRR and OUE); its entries may be negative;
+  - ``"projected"`` (the default): that estimate projected onto the probability simplex
+    (:func:`project_to_simplex`);
+  - ``"ibu"``: the iterative Bayes of Agrawal & Srikant (Sec. 3, Eq. 3), the *iterative Bayesian
+    update* (IBU) of the LDP literature, run to its fixed point: it stops when one more
+    iteration would move the estimate by less than ``tol`` (L1), and only then says
+    ``converged``;
+  - ``"ibu-early"``: the same iteration stopped by the paper's own χ² rule (Sec. 3), a
+    *shrinkage* estimator that stays near its uniform start when the mechanism is noisy;
+* :meth:`Mechanism.inversion_covariance`, the covariance of the ``"inversion"`` estimate (its
+  error in closed form).
+
+The local randomizers are thin wrappers over the existing objects
+(:class:`~ppdm_edu.randomization.UniformNoise`, :class:`~ppdm_edu.randomization.GaussianNoise`,
+:func:`~ppdm_edu.ldp.laplace_mechanism`, :func:`~ppdm_edu.randomized_response.warner_disguise`,
+...): no formula is written twice. :class:`CentralLaplace` is the trusted curator they are
+compared with (Dwork, McSherry, Nissim & Smith 2006): one release of noisy counts.
 
 Examples
 --------
@@ -33,8 +41,10 @@ Examples
 >>> grr = GeneralizedRR(k=4, epsilon=2.0)
 >>> values = np.repeat(np.arange(4), [4000, 3000, 2000, 1000])
 >>> reports = grr.randomize(values, rng=0)
->>> grr.estimate(reports, method="inversion").probabilities.round(1).tolist()
+>>> grr.estimate(reports).probabilities.round(1).tolist()
 [0.4, 0.3, 0.2, 0.1]
+>>> grr.estimate(reports, method="ibu").converged
+True
 """
 from __future__ import annotations
 
@@ -65,9 +75,8 @@ from .ldp import (
 )
 from .random_state import check_random_state, spawn_rngs
 from .randomization import GaussianNoise, Noise, UniformNoise, check_noise, noise_for_privacy, perturb
-from .randomized_response import check_theta, theta_for_epsilon, warner_disguise
-from .randomized_response import epsilon as rr_epsilon
-from .reconstruction import DEFAULT_MAX_ITER, reconstruct_counts, response_matrix
+from .randomized_response import check_theta, rr_epsilon, theta_for_epsilon, warner_disguise
+from .reconstruction import DEFAULT_MAX_ITER, DEFAULT_TOL, chi2_threshold, reconstruct_counts, response_matrix
 
 __all__ = [
     "Mechanism",
@@ -79,27 +88,30 @@ __all__ = [
     "WarnerRR",
     "GeneralizedRR",
     "OptimizedUnaryEncoding",
+    "CentralLaplace",
     "ESTIMATION_METHODS",
     "MAX_CATEGORIES",
-    "BAYES_TOL",
-    "BAYES_MAX_ITER",
+    "IBU_TOL",
+    "IBU_MAX_ITER",
     "project_to_simplex",
 ]
 
-#: The estimators of :meth:`Mechanism.estimate`.
-ESTIMATION_METHODS = ("inversion", "bayes-converged", "bayes-early-stop", "bayes")
-#: The names of the χ²-stopped iterative Bayes (``"bayes"``: the paper's iteration with the paper's
-#: own stopping rule).
-_EARLY_STOP = ("bayes-early-stop", "bayes")
+#: The estimators of :meth:`Mechanism.estimate`, one meaning each (see the module doc).
+ESTIMATION_METHODS = ("projected", "inversion", "ibu", "ibu-early")
 #: The largest domain (categories or bins) a mechanism accepts (OUE reports are n x k bits).
 MAX_CATEGORIES = 10_000
 #: Uniforms drawn at once by OUE's randomize (8 MB): a block of rows, not all n x k.
 _OUE_BLOCK_ENTRIES = 1 << 20
-#: Default ``tol`` of ``estimate(method="bayes-converged")``: the L1 change still to come.
-BAYES_TOL = 1e-6
-#: Default iteration limit of ``estimate(method="bayes-converged")`` (noisy mechanisms need many: the
-#: iterative Bayes contracts by about ``1 - (p - q)`` per iteration).
-BAYES_MAX_ITER = 100_000
+#: Default ``tol`` of ``estimate(method="ibu")``: at the estimate returned, one more iteration
+#: of Eq. 3 moves it by less than this (L1).
+IBU_TOL = 1e-8
+#: Default and largest iteration limit of ``estimate(method="ibu")`` and ``"ibu-early"`` (updates by
+#: Eq. 3). The hardest problems here, the trade-off reproduction's additive noises on the k = 10
+#: histogram, need far fewer (``benchmarks/ibu_speed.md``); a wide Gaussian noise whose maximum
+#: lies on the edge of the simplex needs the most.
+IBU_MAX_ITER = 1_000_000
+#: Extrapolations tried per round of the accelerated iteration before taking the plain steps.
+_SQUAREM_TRIES = 10
 
 
 @dataclass(frozen=True)
@@ -109,21 +121,20 @@ class DistributionEstimate:
     Attributes
     ----------
     probabilities : ndarray
-        Estimated probability of each category (or interval of ``edges``); non-negative, sums to 1.
+        Estimated probability of each category (or interval of ``edges``). Non-negative and
+        summing to 1, except for ``"inversion"``: the unbiased estimate, whose entries may be
+        negative (and, for OUE, need not sum to 1 exactly).
     method : str
-        ``"inversion"`` (the unbiased inversion projected onto the simplex),
-        ``"bayes-converged"`` (iterative Bayes / IBU run to convergence) or
-        ``"bayes-early-stop"`` / ``"bayes"`` (iterative Bayes stopped by Agrawal & Srikant's
-        χ² rule).
+        The estimator, one of :data:`ESTIMATION_METHODS`.
     n : int
-        Number of reports.
+        Number of records the reports stand for.
     n_iter : int
-        Iterations of the iterative Bayes (0 for inversion).
+        Iterations of Eq. 3 (0 for ``"inversion"`` and ``"projected"``).
     converged : bool
-        True for inversion (a closed form). For ``"bayes-converged"``: the stopping rule was
-        met, i.e. the iterations still to come change the estimate by less than ``tol`` (L1).
-        Always False for ``"bayes-early-stop"`` and ``"bayes"``: the χ² rule stops at a shrunk
-        estimate, not at the fixed point.
+        True for ``"inversion"`` and ``"projected"`` (closed forms). For ``"ibu"``: the estimate
+        is at the iteration's fixed point within ``tol`` (one more iteration moves it by less
+        than ``tol``, L1), False if ``max_iter`` iterations did not get it there. Always False
+        for ``"ibu-early"``: the χ² rule stops at a shrunk estimate, not at the fixed point.
     edges : ndarray or None
         Interval boundaries for the additive-noise mechanisms, None for categorical ones.
     """
@@ -180,43 +191,100 @@ def project_to_simplex(v) -> np.ndarray:
     return p / p.sum()
 
 
-def _ibu(counts: np.ndarray, forward, backward, m: int, tol: float, max_iter: int, start=None):
-    """Iterative Bayes (Agrawal & Srikant Eq. 3 = IBU) until further iterations change it by < tol.
+# ---------------------------------------------------------------------------------------------
+# the iterative Bayes (Agrawal & Srikant 2000, Sec. 3) = IBU (Agrawal & Aggarwal 2001)
+# ---------------------------------------------------------------------------------------------
+def _bayes_update(pr: np.ndarray, counts: np.ndarray, forward, backward):
+    """Eq. 3 of Agrawal & Srikant once: ``pr_t <- pr_t * sum_s A[s, t] N_s / (n (A pr)_s)``.
 
-    ``forward(pr) = A @ pr`` and ``backward(r) = A.T @ r``. Near its fixed point the iteration
-    (an EM algorithm) shrinks its step by a nearly constant rate ``rho`` each time, so the steps
-    still to come add up to about ``step * rho / (1 - rho)`` (L1), with ``rho`` measured as the
-    ratio of the last two steps. That sum underestimates while ``rho`` is still rising (several
-    components converging at different rates): over GRR and OUE with k from 2 to 100, ε from 0.5
-    to 4 and n of 1,000 and 20,000, the true remaining change was up to 1.6 times the estimate.
-    So it stops when the estimate is below ``tol / 4``. One step from the uniform start is never
-    enough: a rate needs two steps.
-
-    Returns ``(pr, n_iter, converged)``.
+    ``forward(pr) = A @ pr`` and ``backward(r) = A.T @ r``. Returns the new estimate and each
+    category's factor ``g_t = sum_s A[s, t] N_s / (n (A pr)_s)``, by which it multiplied ``pr_t``.
     """
-    pr = np.full(m, 1.0 / m) if start is None else np.array(start, dtype=float)
-    last_step = math.inf
-    seen = counts > 0
+    predicted = forward(pr)                      # P(report in s) under the current estimate
+    ratio = np.divide(counts, predicted, out=np.zeros_like(predicted), where=counts > 0)
+    factor = backward(ratio) / counts.sum()
+    new = pr * factor
+    return new / new.sum(), factor
+
+
+def _ibu_early(counts: np.ndarray, forward, backward, m: int, threshold: float, max_iter: int):
+    """Fig. 1 of Agrawal & Srikant: Eq. 3 from the uniform start until Pearson's χ² between
+    successive count estimates is at most ``threshold`` (Sec. 3, "Stopping Criterion": a
+    fraction of its 95 % critical value, :func:`ppdm_edu.reconstruction.chi2_threshold`), as
+    :func:`ppdm_edu.reconstruction.reconstruct_counts` stops.
+
+    Returns ``(pr, n_iter)``.
+    """
+    n = counts.sum()
+    pr = np.full(m, 1.0 / m)
     for it in range(1, max_iter + 1):
-        predicted = forward(pr)                  # P(report in s) under the current estimate
-        ratio = np.divide(counts, predicted, out=np.zeros_like(predicted), where=seen)
-        new = pr * backward(ratio)               # Eq. 3: pr_i * sum_s A_si N_s / (A pr)_s
-        new /= new.sum()
-        step = float(np.abs(new - pr).sum())
+        new, _ = _bayes_update(pr, counts, forward, backward)
+        seen = pr > 0
+        statistic = n * float(((new[seen] - pr[seen]) ** 2 / pr[seen]).sum())
         pr = new
-        rate = step / last_step  # (0 after the first step: no rate yet, so no stop there)
-        if step == 0.0 or (it > 1 and rate < 1.0 and step * rate / (1.0 - rate) < tol / 4.0):
-            return pr, it, True
-        last_step = step
-    return pr, max_iter, False
+        if statistic <= threshold:
+            return pr, it
+    return pr, max_iter
+
+
+def _ibu(counts: np.ndarray, forward, backward, m: int, tol: float, max_iter: int):
+    """Eq. 3 from the uniform start to its fixed point, the maximum of the likelihood.
+
+    **When to stop.** At ``pr``, Eq. 3 multiplies each ``pr_t`` by a factor ``g_t`` with
+    ``sum_t pr_t g_t = 1``, so the next iteration moves the estimate by ``sum_t pr_t |g_t - 1|``
+    <= ``2 (max_t g_t - 1)`` (L1). The iteration stops when ``max_t g_t - 1 <= tol / 2``: one more
+    iteration would move it by less than ``tol``. The same number bounds how far the likelihood
+    is from its maximum: ``g_t`` is the gradient of the log-likelihood per report, which is
+    concave, so no distribution is more likely by more than a factor ``exp(n tol / 2)``
+    (the gap of the Karush-Kuhn-Tucker conditions).
+
+    **Faster.** Towards a maximum on the edge of the simplex, or along a direction the noise
+    hides (a noise much wider than the grid), Eq. 3 alone can take millions of iterations. Each
+    round here takes two of its steps and extrapolates along them (SQUAREM, Varadhan & Roland,
+    Scand. J. Stat. 2008), keeps the extrapolation only where it is a distribution at least as
+    likely as the second step (else the two plain steps stand), and takes one step of Eq. 3
+    from there; every round raises the likelihood, as Eq. 3 itself does.
+
+    Returns ``(pr, n_iter, converged)``; ``n_iter`` counts the updates by Eq. 3.
+    """
+    seen = counts > 0
+
+    def loglik(p):  # the multinomial log-likelihood of the counts, up to a constant
+        predicted = forward(p)[seen]
+        return float(counts[seen] @ np.log(predicted)) if (predicted > 0).all() else -math.inf
+
+    pr = np.full(m, 1.0 / m)
+    n_iter = 0
+    while n_iter < max_iter:
+        p1, factor = _bayes_update(pr, counts, forward, backward)
+        n_iter += 1
+        if factor.max() - 1.0 <= tol / 2.0:
+            return pr, n_iter, True
+        if n_iter + 2 > max_iter:  # no room for a round: the last update stands, not converged
+            return p1, n_iter, False
+        p2, _ = _bayes_update(p1, counts, forward, backward)
+        n_iter += 1
+        r, v = p1 - pr, p2 - 2.0 * p1 + pr
+        step = -math.sqrt(r @ r) / math.sqrt(v @ v) if v.any() else -1.0
+        x, floor = p2, loglik(p2)
+        for _ in range(_SQUAREM_TRIES):
+            if step >= -1.0:  # the extrapolation of step -1 is p2 itself
+                break
+            candidate = pr - 2.0 * step * r + step * step * v
+            if (candidate >= 0).all() and (candidate[p2 > 0] > 0).all() and loglik(candidate) >= floor:
+                x = candidate / candidate.sum()
+                break
+            step = (step - 1.0) / 2.0  # halfway back towards the plain steps
+        pr, _ = _bayes_update(x, counts, forward, backward)
+        n_iter += 1
+    return pr, n_iter, False
 
 
 class Mechanism(abc.ABC):
-    """A local randomizer: each record is randomized on its owner's side.
+    """A randomizer whose reports estimate the distribution of the values it randomized.
 
     Subclasses give :meth:`randomize`, :attr:`epsilon`, :meth:`response_matrix` and
-    :meth:`counts` (reports -> counts per observed outcome); the estimators and the audit view
-    are shared.
+    :meth:`counts` (reports -> counts per observed outcome); the estimators are shared.
     """
 
     #: Short name used in tables and plots.
@@ -277,64 +345,45 @@ class Mechanism(abc.ABC):
     def _edges(self):
         return None
 
-    def unbiased_estimate(self, reports) -> np.ndarray:
-        """The unbiased frequency estimate: the inversion before any post-processing.
-
-        Solves ``A p = counts / n`` (least squares on :meth:`response_matrix`; GRR, OUE and
-        Warner use the closed form of Wang et al. 2017, Eq. 1-2). Its entries may be negative:
-        :meth:`estimate` projects it onto the probability simplex.
-
-        Parameters
-        ----------
-        reports : array-like
-            Output of :meth:`randomize`.
-
-        Returns
-        -------
-        ndarray of float
-            One entry per category (or interval); may be negative.
-
-        Raises
-        ------
-        ValueError
-            If the reports are invalid.
-        """
-        return self._unbiased(*self._counted(reports))
-
     def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
+        # E[N / n] = A f: least squares on A is unbiased (for the binned additive noises A is tall)
         return np.linalg.lstsq(self.response_matrix(), N / n, rcond=None)[0]
 
-    def estimate(self, reports, method: str = "inversion", max_iter: int | None = None,
-                 tol: float | None = None, keep_history: bool = False) -> DistributionEstimate:
-        """The original distribution from the reports.
+    def estimate(self, reports, method: str = "projected", max_iter: int | None = None,
+                 tol: float | None = None) -> DistributionEstimate:
+        """The original distribution from the reports, by the estimator named.
 
         Parameters
         ----------
         reports : array-like
             Output of :meth:`randomize`.
-        method : {"inversion", "bayes-converged", "bayes-early-stop", "bayes"}, default "inversion"
-            ``"inversion"``: :meth:`unbiased_estimate` projected onto the probability simplex
-            (:func:`project_to_simplex`), never farther from the truth than the unbiased
-            estimate itself. ``"bayes-converged"``: the iterative Bayes of Agrawal & Srikant
-            (Sec. 3, Eq. 3), the IBU of the LDP literature, from the uniform start until the iterations
-            still to come change the estimate by less than ``tol`` (L1): the maximum-likelihood
-            estimate; noisy mechanisms need many iterations, and towards a maximum with some
-            probabilities at 0 it slows down so much that it may stop at ``max_iter``, reported
-            as ``converged=False``. ``"bayes-early-stop"`` (or ``"bayes"``, the paper's own rule):
-            the same iteration stopped by the paper's χ² rule
-            (:func:`ppdm_edu.reconstruction.reconstruct_counts`); with a noisy mechanism it
-            stops after a few iterations near the uniform start, a *shrinkage* estimator, not
-            a converged one.
+        method : {"projected", "inversion", "ibu", "ibu-early"}, default "projected"
+            ``"inversion"``: the unbiased estimate, the solution of ``A p = counts / n`` (least
+            squares on :meth:`response_matrix`; Warner and GRR in the closed form of Wang et al.
+            2017, Eq. 1, which is that solution; OUE by their Eq. 2, an unbiased estimate
+            that is *not* that solution, because OUE's bits are not one report each); its
+            entries may be negative, and its error has a closed form
+            (:meth:`inversion_covariance`). ``"projected"``: that estimate projected onto the
+            probability simplex (:func:`project_to_simplex`), never farther from the truth.
+            ``"ibu"``: the iterative Bayes of Agrawal & Srikant (Sec. 3, Eq. 3), the IBU of the
+            LDP literature, from the uniform start to its fixed point, the maximum of the
+            likelihood: it stops when one more iteration would move the estimate by less than
+            ``tol`` (L1), and then no distribution is more likely by more than a factor
+            ``exp(n tol / 2)`` (``n`` the counts' total); ``converged`` is False if ``max_iter``
+            updates did not get it there. ``tol`` bounds that last move, not the distance to the
+            exact maximum: where the likelihood is flat (a noise much wider than the grid),
+            distributions far apart are almost equally likely, and the data cannot tell them
+            apart either. ``"ibu-early"``: the same iteration stopped by the paper's χ² rule
+            (:func:`ppdm_edu.reconstruction.reconstruct_counts` stops so); with a noisy
+            mechanism it stops after a few iterations near the uniform start, a *shrinkage*
+            estimator, never called converged.
         max_iter : int, optional
-            Iteration limit: :data:`BAYES_MAX_ITER` for ``"bayes-converged"``, 1000 for
-            ``"bayes-early-stop"``.
+            Iteration limit: :data:`IBU_MAX_ITER` (also the largest allowed) for ``"ibu"``,
+            1000 for ``"ibu-early"``.
         tol : float, optional
-            ``"bayes-converged"``: the L1 change still to come at which it stops (default
-            :data:`BAYES_TOL`). ``"bayes-early-stop"``: fraction of the χ² threshold (default
-            0.01, the paper's; 0 runs ``max_iter`` iterations).
-        keep_history : bool, default False
-            Unused by the estimate (kept for compatibility); :meth:`reconstruct` returns the
-            history of the χ²-stopped iteration.
+            ``"ibu"``: the L1 move of one more iteration at which it stops (default
+            :data:`IBU_TOL`). ``"ibu-early"``: fraction of the χ² threshold (default 0.01, the
+            paper's; 0 runs ``max_iter`` iterations).
 
         Returns
         -------
@@ -349,30 +398,74 @@ class Mechanism(abc.ABC):
         method = _check_method(method)
         edges = self._edges()
         N, n = self._counted(reports)
-        if method == "inversion":
-            p = project_to_simplex(self._unbiased(N, n))
+        if method in ("inversion", "projected"):
+            p = self._unbiased(N, n)
+            if method == "projected":
+                p = project_to_simplex(p)
             return DistributionEstimate(probabilities=p, method=method, n=n, n_iter=0,
                                         converged=True, edges=edges)
+        m = self._n_categories()
+        early = method == "ibu-early"
+        max_iter = check_integer((DEFAULT_MAX_ITER if early else IBU_MAX_ITER) if max_iter is None else max_iter,
+                                 "max_iter", minimum=1, maximum=IBU_MAX_ITER)
+        # the stop: the χ² threshold (chi2_threshold checks tol), or the move of one more iteration
+        limit = (chi2_threshold(m, DEFAULT_TOL if tol is None else tol) if early
+                 else check_positive(IBU_TOL if tol is None else tol, "tol"))
+        if N.min() < 0:
+            raise ValueError(f"method {method!r} needs counts of reports, got a negative count "
+                             f"({N.min():g}): use 'inversion' or 'projected'")
         if not N.sum() > 0:
             # no report gives evidence for any category (OUE reports whose bits are all 0 are
             # equally likely under every category): the likelihood is flat, uniform is its maximum
-            m = self._n_categories()
             return DistributionEstimate(probabilities=np.full(m, 1.0 / m), method=method, n=n,
-                                        n_iter=0, converged=method == "bayes-converged", edges=edges)
-        if method in _EARLY_STOP:
-            # what reconstruct() runs, on the counts already taken
-            rec = reconstruct_counts(N, self.response_matrix(), edges=edges, n=None, method="em",
-                                     max_iter=DEFAULT_MAX_ITER if max_iter is None else max_iter,
-                                     tol=0.01 if tol is None else tol, keep_history=keep_history)
-            return DistributionEstimate(probabilities=np.asarray(rec.probabilities), method=method,
-                                        n=n, n_iter=rec.n_iter, converged=False, edges=edges)
-        max_iter = check_integer(BAYES_MAX_ITER if max_iter is None else max_iter, "max_iter",
-                                 minimum=1, maximum=10 * BAYES_MAX_ITER)
-        tol = check_positive(BAYES_TOL if tol is None else tol, "tol")
+                                        n_iter=0, converged=not early, edges=edges)
         forward, backward = self._response_operators()
-        p, n_iter, converged = _ibu(N, forward, backward, self._n_categories(), tol, max_iter)
+        if early:
+            p, n_iter = _ibu_early(N, forward, backward, m, limit, max_iter)
+            converged = False
+        else:
+            p, n_iter, converged = _ibu(N, forward, backward, m, limit, max_iter)
         return DistributionEstimate(probabilities=p, method=method, n=n, n_iter=n_iter,
                                     converged=converged, edges=edges)
+
+    def inversion_covariance(self, frequencies, n: int) -> np.ndarray:
+        """Covariance of the ``"inversion"`` estimate over the randomness of the reports.
+
+        One report per record, drawn from column ``t`` of :meth:`response_matrix` for a value in
+        ``t``: the counts are multinomial given the values, ``Cov(counts / n) = (diag(A f) -
+        A diag(f) A^T) / n``, and the estimate is ``A^+ counts / n`` (Warner 1965 for k = 2;
+        Wang et al. 2017, Sec. 4 for GRR).
+
+        Parameters
+        ----------
+        frequencies : array-like of float, shape (n_categories,)
+            The sample's own share of each category (the error is measured against it).
+        n : int
+            Number of records, >= 1.
+
+        Returns
+        -------
+        ndarray, shape (n_categories, n_categories)
+            The covariance matrix.
+
+        Raises
+        ------
+        ValueError
+            If ``frequencies`` is not a distribution over the categories or ``n`` is not a
+            positive integer.
+        """
+        f, n = self._check_frequencies(frequencies, n)
+        A = self.response_matrix()
+        sigma = (np.diag(A @ f) - (A * f) @ A.T) / n
+        pinv = np.linalg.pinv(A)
+        return pinv @ sigma @ pinv.T
+
+    def _check_frequencies(self, frequencies, n) -> tuple[np.ndarray, int]:
+        f = check_finite_1d(frequencies, "frequencies")
+        m = self._n_categories()
+        if f.size != m or f.min() < 0 or not math.isclose(float(f.sum()), 1.0, rel_tol=1e-9):
+            raise ValueError(f"frequencies must be {m} non-negative shares summing to 1, got {f.tolist()}")
+        return f, check_integer(n, "n", minimum=1)
 
     def _counted(self, reports) -> tuple[np.ndarray, int]:
         """(counts per outcome, number of reports), refusing a 0-d array."""
@@ -387,12 +480,12 @@ class Mechanism(abc.ABC):
         return int(self.response_matrix().shape[1])
 
     def _response_operators(self):
-        """``(pr -> A @ pr, r -> A.T @ r)`` for the iterative Bayes (dense here; GRR and OUE
-        have O(k) ones)."""
+        """``(pr -> A @ pr, r -> A.T @ r)`` for the iterative Bayes (dense here; Warner, GRR and
+        OUE have O(k) ones)."""
         A = self.response_matrix()
         return A.dot, A.T.dot
 
-    def reconstruct(self, reports, max_iter: int = DEFAULT_MAX_ITER, tol: float = 0.01,
+    def reconstruct(self, reports, max_iter: int = DEFAULT_MAX_ITER, tol: float = DEFAULT_TOL,
                     keep_history: bool = False):
         """The iterative Bayes reconstruction itself (Agrawal & Srikant's Fig. 1 = IBU).
 
@@ -410,21 +503,13 @@ class Mechanism(abc.ABC):
         Returns
         -------
         ppdm_edu.reconstruction.Reconstruction
-            The result of :func:`~ppdm_edu.reconstruction.reconstruct_counts`.
+            The result of :func:`~ppdm_edu.reconstruction.reconstruct_counts` on the dense
+            :meth:`response_matrix`: notebook 02's own loop (``estimate(method="ibu-early")``
+            is the same iteration and stopping rule).
         """
         return reconstruct_counts(self.counts(reports), self.response_matrix(), edges=self._edges(),
                                   n=None, method="em", max_iter=max_iter, tol=tol,
                                   keep_history=keep_history)
-
-    def audit_view(self):
-        """The randomizer :func:`ppdm_edu.audit.audit_epsilon` runs (reports compared for equality).
-
-        Returns
-        -------
-        callable
-            ``(values, rng) -> reports``; continuous mechanisms bin their reports.
-        """
-        return self.randomize
 
     def __repr__(self):
         return f"{type(self).__name__}(epsilon={self.epsilon:.4g})"
@@ -483,6 +568,9 @@ class AdditiveNoiseMechanism(Mechanism):
         reach = max(abs(b) for b in self.noise.support(1.0 - 1e-9))
         extra = min(int(math.ceil(reach / width)), MAX_CATEGORIES)
         self.w_edges = start + width * np.arange(-extra, n_w + extra + 1)
+        self._width = width
+        self._matrix: np.ndarray | None = None  # the response matrix, computed once (read-only)
+        self._pinv: np.ndarray | None = None  # and its pseudo-inverse
 
     @property
     def value_range(self) -> float:
@@ -505,27 +593,39 @@ class AdditiveNoiseMechanism(Mechanism):
         return perturb(self._check_values(values), self.noise, rng=rng)
 
     def response_matrix(self) -> np.ndarray:  # noqa: D102
-        if self.discrete:
-            # exact for point values: P(w in bin s | x = point t) from the noise's own CDF
-            assert self.points is not None  # set by __init__ when discrete
-            lo = self.w_edges[:-1, None] - self.points[None, :]
-            hi = self.w_edges[1:, None] - self.points[None, :]
-            return np.asarray(self.noise.interval_probability(lo, hi), dtype=float)
-        # "em": the exact probability for a value uniform in each interval (Agrawal & Aggarwal 2001)
-        return response_matrix(self.edges, self.noise, self.w_edges, method="em")
+        if self._matrix is None:  # (a mechanism is immutable: computed once, shared read-only)
+            if self.discrete:
+                # exact for point values: P(w in bin s | x = point t) from the noise's own CDF
+                assert self.points is not None  # set by __init__ when discrete
+                lo = self.w_edges[:-1, None] - self.points[None, :]
+                hi = self.w_edges[1:, None] - self.points[None, :]
+                A = np.asarray(self.noise.interval_probability(lo, hi), dtype=float)
+            else:
+                # "em": the exact probability for a value uniform in each interval (Agrawal &
+                # Aggarwal 2001)
+                A = response_matrix(self.edges, self.noise, self.w_edges, method="em")
+            A.setflags(write=False)
+            self._matrix = A
+        return self._matrix
 
     def counts(self, reports) -> np.ndarray:  # noqa: D102
         w = check_real_values(reports, "reports").ravel()
-        # reports beyond the outer bins (a far tail) are counted in the outermost bins
-        idx = np.clip(np.searchsorted(self.w_edges, w, side="right") - 1, 0, self.w_edges.size - 2)
-        return np.bincount(idx, minlength=self.w_edges.size - 1).astype(float)
+        # the bins are equally wide: bin floor((w - first edge) / width); reports beyond the
+        # outer bins (a far tail) are counted in the outermost bins
+        idx = w - self.w_edges[0]
+        idx /= self._width
+        np.clip(idx, 0, self.w_edges.size - 2, out=idx)  # (then the integer part is the floor)
+        return np.bincount(idx.astype(np.intp), minlength=self.w_edges.size - 1).astype(float)
+
+    def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:
+        # least squares on the (tall) response matrix, by its pseudo-inverse, computed once
+        if self._pinv is None:
+            self._pinv = np.linalg.pinv(self.response_matrix())
+            self._pinv.setflags(write=False)
+        return self._pinv @ (N / n)
 
     def _edges(self):
         return self.edges
-
-    def audit_view(self):  # noqa: D102
-        edges = self.w_edges
-        return lambda values, rng: np.searchsorted(edges, self.randomize(values, rng), side="right")
 
     def __repr__(self):
         return f"{type(self).__name__}({self.noise!r}, bounds={self.bounds})"
@@ -741,14 +841,14 @@ class _Categorical(Mechanism):
         return (N / n - q) / (p - q)  # Wang et al. 2017, Eq. 1 (GRR) and Eq. 2 (OUE)
 
     def _response_operators(self):
-        # the fast path of A = (p - q) I + q 1 1^T (symmetric): A @ pr and A.T @ r in O(k)
-        # instead of O(k^2); tests/test_mechanisms.py checks it against the dense matrix
+        # fast path: A = (p - q) I + q 1 1^T is symmetric, so A @ pr and A.T @ r are one O(k)
+        # product, never the k x k matrix (tests/test_mechanism_estimators.py: equal to dense)
         p, q = self._pq()
 
-        def apply(v: np.ndarray) -> np.ndarray:
+        def pq_product(v: np.ndarray) -> np.ndarray:
             return (p - q) * v + q * v.sum()
 
-        return apply, apply
+        return pq_product, pq_product
 
 
 class WarnerRR(_Categorical):
@@ -789,7 +889,7 @@ class WarnerRR(_Categorical):
 
     @property
     def epsilon(self) -> float:
-        """``|ln(θ / (1 − θ))|`` (:func:`ppdm_edu.randomized_response.epsilon`)."""
+        """``|ln(θ / (1 − θ))|`` (:func:`ppdm_edu.randomized_response.rr_epsilon`)."""
         return float(rr_epsilon(self.theta))
 
     def randomize(self, values, rng=None) -> np.ndarray:  # noqa: D102
@@ -894,14 +994,6 @@ class OptimizedUnaryEncoding(_KAry):
             block[r, own[start:start + u.shape[0]]] = u[r, own[start:start + u.shape[0]]] < p
         return bits.view(np.int8).reshape(x.shape + (self.k,))
 
-    def audit_view(self):  # noqa: D102
-        # one integer per bit vector (bit j -> 2^j): the audit compares 1-D outputs far faster
-        # than rows, and an event on the codes is an event on the vectors (same bound)
-        if self.k > 62:
-            return self.randomize
-        weights = np.left_shift(np.int64(1), np.arange(self.k, dtype=np.int64))
-        return lambda values, rng: self.randomize(values, rng).astype(np.int64) @ weights
-
     def counts(self, reports) -> np.ndarray:
         """How many reports have each bit set (the observed "support" of each category).
 
@@ -942,3 +1034,164 @@ class OptimizedUnaryEncoding(_KAry):
         if np.ndim(reports) == 0:
             return super()._counted(reports)  # (its message)
         return self.counts(reports), int(np.shape(reports)[0])
+
+    def inversion_covariance(self, frequencies, n: int) -> np.ndarray:
+        """Covariance of the ``"inversion"`` estimate (Wang et al. 2017, Sec. 4.3).
+
+        Every bit of a report is its own coin: given the values, the counts of the categories
+        are independent, ``Var c_v = n f_v p (1 - p) + n (1 - f_v) q (1 - q)``, and the estimate
+        ``(c_v / n - q) / (p - q)`` has a diagonal covariance.
+
+        Parameters
+        ----------
+        frequencies : array-like of float, shape (k,)
+            The sample's own share of each category.
+        n : int
+            Number of records, >= 1.
+
+        Returns
+        -------
+        ndarray, shape (k, k)
+            The (diagonal) covariance matrix.
+
+        Raises
+        ------
+        ValueError
+            If ``frequencies`` is not a distribution over the k categories or ``n`` is not a
+            positive integer.
+        """
+        f, n = self._check_frequencies(frequencies, n)
+        p, q = self._pq()
+        return np.diag((f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# the central alternative: one trusted curator, Laplace noise on the counts (Dwork et al. 2006)
+# ---------------------------------------------------------------------------------------------
+class CentralLaplace(_Categorical):
+    """A trusted curator's release: the counts plus Laplace(Δ/ε) each (Dwork et al. 2006).
+
+    Not a local randomizer: :meth:`randomize` takes the whole data set and returns one release,
+    the number of records ``n`` followed by the ``k`` noisy counts. ``n`` is public: the
+    neighbour relation, one record of the data set replaced, keeps it. For k = 2 only the count
+    of 1s gets noise (sensitivity Δ = 1) and the count of 0s is ``n`` minus it; for k > 2 every
+    count gets noise, with L1 sensitivity Δ = 2 (replacing one record moves two counts by one).
+    The estimators read the noisy counts as counts of the categories (the response matrix is
+    the identity); the iterative Bayes refuses them, since a noisy count can be negative.
+
+    Parameters
+    ----------
+    k : int
+        Categories, 2 to 1,000.
+    epsilon : float
+        The privacy level, > 0.
+
+    Examples
+    --------
+    >>> m = CentralLaplace(2, 1.0)
+    >>> m.epsilon, m.sensitivity
+    (1.0, 1.0)
+    >>> release = m.randomize([0, 1, 1, 0], rng=0)
+    >>> release.shape, float(release[0])
+    ((3,), 4.0)
+    >>> m.estimate(m.randomize([0, 1, 1, 0] * 1000, rng=0)).probabilities.round(2).tolist()
+    [0.5, 0.5]
+    """
+
+    name = "central-laplace"
+
+    def __init__(self, k: int, epsilon: float):
+        self.k = check_integer(k, "k", minimum=2, maximum=1000)
+        self._epsilon = check_positive(epsilon, "epsilon")
+        self.sensitivity = 1.0 if self.k == 2 else 2.0
+
+    @property
+    def epsilon(self) -> float:
+        """The claimed ε (for one record of the data set)."""
+        return self._epsilon
+
+    @property
+    def scale(self) -> float:
+        """The Laplace scale b = Δ / ε of the noise on each released count."""
+        return self.sensitivity / self._epsilon
+
+    def _pq(self) -> tuple[float, float]:
+        return 1.0, 0.0  # a count is the count of its own category: A = I
+
+    def randomize(self, values, rng=None) -> np.ndarray:
+        """The release of the whole data set: ``n``, then the noisy counts.
+
+        Parameters
+        ----------
+        values : array-like of int
+            Every record's category, ``0..k-1``.
+        rng : None, int or numpy.random.Generator
+            Source of the noise.
+
+        Returns
+        -------
+        ndarray of float, shape (k + 1,)
+            ``n`` and the counts plus noise (for k = 2: ``[n, n - c, c]`` with ``c`` the noisy
+            count of 1s).
+        """
+        codes = self._check_values(values).ravel()
+        if codes.size == 0:
+            raise ValueError("values is empty: the curator needs at least one record")
+        gen = check_random_state(rng)
+        counts = np.bincount(codes, minlength=self.k).astype(float)
+        if self.k == 2:
+            c1 = counts[1] + gen.laplace(0.0, self.scale)
+            noisy = np.array([codes.size - c1, c1])
+        else:
+            noisy = counts + gen.laplace(0.0, self.scale, size=self.k)
+        return np.concatenate([[float(codes.size)], noisy])
+
+    def counts(self, reports) -> np.ndarray:
+        """The noisy counts of a release (its entries after ``n``).
+
+        Parameters
+        ----------
+        reports : array-like of float, shape (k + 1,)
+            A release from :meth:`randomize`.
+
+        Returns
+        -------
+        ndarray of float, shape (k,)
+            The noisy counts (they may be negative).
+        """
+        return self._counted(reports)[0]
+
+    def _counted(self, reports) -> tuple[np.ndarray, int]:
+        release = check_finite_1d(reports, "reports")
+        n = release[0] if release.size == self.k + 1 else math.nan
+        if not (n >= 1 and n == round(n)):
+            raise ValueError(f"reports must be one release of {self.k + 1} numbers (n, then the "
+                             f"{self.k} noisy counts), got shape {release.shape}")
+        return release[1:].copy(), int(n)
+
+    def inversion_covariance(self, frequencies, n: int) -> np.ndarray:
+        """Covariance of the ``"inversion"`` estimate, the noisy counts over ``n``.
+
+        Laplace(b) has variance ``2 b^2``; for k = 2 the two shares move together.
+
+        Parameters
+        ----------
+        frequencies : array-like of float, shape (k,)
+            The sample's own share of each category (the noise does not depend on it).
+        n : int
+            Number of records, >= 1.
+
+        Returns
+        -------
+        ndarray, shape (k, k)
+            The covariance matrix.
+
+        Raises
+        ------
+        ValueError
+            If ``frequencies`` is not a distribution over the k categories or ``n`` is not a
+            positive integer.
+        """
+        _, n = self._check_frequencies(frequencies, n)
+        var = 2.0 * self.scale ** 2 / n ** 2
+        return np.array([[var, -var], [-var, var]]) if self.k == 2 else np.diag(np.full(self.k, var))

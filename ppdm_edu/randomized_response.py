@@ -22,7 +22,7 @@ pattern E-bar (``001``), Eq. 3 of the paper::
 is a 2x2 linear system with determinant ``2 * theta - 1``; :func:`mrr_solve` solves it.
 
 *Today's vocabulary.* The same mechanism is ``epsilon``-local differential privacy with
-``epsilon = |ln(theta / (1 - theta))|`` (:func:`epsilon`): theta near 1/2 is strong privacy and a
+``epsilon = |ln(theta / (1 - theta))|`` (:func:`rr_epsilon`): theta near 1/2 is strong privacy and a
 noisy estimate, theta = 0 or 1 reveals every answer (epsilon = infinity).
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ __all__ = [
     "mrr_estimate",
     "mrr_solve",
     "MRREstimate",
-    "epsilon",
+    "rr_epsilon",
     "theta_for_epsilon",
     "warner_std_error",
     "sample_size_factor",
@@ -716,7 +716,7 @@ def mrr_estimate(disguised, theta: float, conditions, keep=None) -> MRREstimate:
 # --------------------------------------------------------------------------------------------
 # theta <-> epsilon (local differential privacy)
 # --------------------------------------------------------------------------------------------
-def epsilon(theta):
+def rr_epsilon(theta):
     """Local-differential-privacy level of randomized response: ``|ln(theta / (1 - theta))|``.
 
     The neighbour relation is one yes/no *answer* (value level), delta = that answer flipped: a
@@ -746,11 +746,11 @@ def epsilon(theta):
 
     Examples
     --------
-    >>> round(epsilon(0.75), 4)
+    >>> round(rr_epsilon(0.75), 4)
     1.0986
-    >>> epsilon(0.25) == epsilon(0.75)
+    >>> rr_epsilon(0.25) == rr_epsilon(0.75)
     True
-    >>> epsilon(1.0)
+    >>> rr_epsilon(1.0)
     inf
     """
     t = check_theta(theta, vectorized=True)
@@ -760,7 +760,7 @@ def epsilon(theta):
 
 
 def theta_for_epsilon(eps):
-    """The theta >= 0.5 with ``epsilon(theta) = eps``: ``e^eps / (1 + e^eps)`` (1 - theta works too).
+    """The theta >= 0.5 with ``rr_epsilon(theta) = eps``: ``e^eps / (1 + e^eps)`` (1 - theta works too).
 
     Parameters
     ----------

@@ -24,9 +24,9 @@ from ._validation import check_binary, check_integer, check_probability, check_s
 from .random_state import check_random_state
 from .randomized_response import (
     check_theta,
-    epsilon,
     mrr_disguise,
     mrr_estimate,
+    rr_epsilon,
     warner_std_error,
 )
 
@@ -193,5 +193,5 @@ def mrr_theta_sweep(X, conditions, thetas, runs: int = 20, rng=None, keep=None) 
             rows.append({"theta": theta, "run": run, "estimate": res.estimate,
                          "std_error": res.std_error, "std_error_disguise": res.std_error_disguise,
                          "p_star_e": res.p_star_e, "truth": truth_estimate,
-                         "epsilon": epsilon(theta)})
+                         "epsilon": rr_epsilon(theta)})
     return pd.DataFrame(rows)

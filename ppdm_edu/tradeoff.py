@@ -3,19 +3,22 @@
 The building blocks of notebook 08, its panel and ``python -m ppdm_edu reproduce tradeoff``:
 
 * :func:`make_mechanism` builds a mechanism by name from a registry (:data:`MECHANISMS`): every
-  local randomizer of :mod:`ppdm_edu.mechanisms`, and :class:`CentralLaplace`, the trusted
-  curator who adds Laplace noise to the counts (Dwork, McSherry, Nissim & Smith 2006);
+  local randomizer of :mod:`ppdm_edu.mechanisms`, and
+  :class:`~ppdm_edu.mechanisms.CentralLaplace`, the trusted curator who adds Laplace noise to the
+  counts (Dwork, McSherry, Nissim & Smith 2006);
 * :func:`task_data` draws the records of a task (the share of a binary attribute, or a k = 10
   histogram);
-* :func:`estimate` turns reports into a distribution with an estimator named by the caller
-  (:data:`ESTIMATORS`), so that a comparison of mechanisms never hides a comparison of
-  estimators;
-* :func:`run_error` randomizes, estimates and returns the error against the *sample's own*
-  share or histogram (the error the mechanism adds to what it was asked to release);
+* :func:`run_error` randomizes, estimates with an estimator named by the caller (one of
+  :data:`ppdm_edu.mechanisms.ESTIMATION_METHODS`, run by
+  :meth:`~ppdm_edu.mechanisms.Mechanism.estimate`), and returns the error against the
+  *sample's own* share or histogram (the error the mechanism adds to what it was asked to
+  release), so that a comparison of mechanisms never hides a comparison of estimators;
 * :func:`theory_error` is that error's closed form for the unbiased estimator (normal
   approximation; Warner 1965, Wang et al. 2017 Sec. 4, Dwork et al. 2006);
 * :func:`audit_claim` puts a mechanism's claimed (ε, δ) to the test: a lower bound on ε at its
-  δ, and on δ at its ε (Jagielski, Ullman & Oprea 2020).
+  δ, and on δ at its ε (Jagielski, Ullman & Oprea 2020);
+* :func:`mechanism_row` is one row of the trade-off table, all of the above for one mechanism
+  at one parameter over several runs: the notebook-08 panel and the reproduction both call it.
 
 Every mechanism here protects one person's one value (neighbour relation: two values of one
 person, :data:`UNIT` ``"value"``); the central mechanism protects one record of the data set
@@ -40,10 +43,11 @@ from typing import Callable
 
 import numpy as np
 
-from ._validation import check_finite_array, check_integer, check_positive
+from ._validation import check_integer, check_positive
 from .audit import audit_delta, audit_epsilon
 from .mechanisms import (
-    AdditiveNoiseMechanism,
+    ESTIMATION_METHODS,
+    CentralLaplace,
     GaussianNoiseMechanism,
     GeneralizedRR,
     LaplaceMechanism,
@@ -55,10 +59,9 @@ from .mechanisms import (
 from .random_state import check_random_state
 
 __all__ = ["make_mechanism", "register_mechanism", "task_data", "central_laplace", "run_error",
-           "estimate", "theory_error", "project_simplex", "CentralLaplace", "MECHANISMS",
-           "LOCAL_MECHANISMS", "ESTIMATORS", "UNIT", "SHARE", "HISTOGRAM", "DATA_TASKS",
-           "EARLY_TOL", "CONVERGED_TOL", "CONVERGED_ITER", "audit_claim", "AuditedClaim",
-           "DELTA_AUDIT_EPSILON"]
+           "theory_error", "mechanism_row", "MechanismRow", "audit_mechanism", "MECHANISMS",
+           "LOCAL_MECHANISMS", "UNIT", "SHARE", "HISTOGRAM", "DATA_TASKS", "audit_claim",
+           "AuditedClaim", "DELTA_AUDIT_EPSILON"]
 
 #: the binary attribute's share
 SHARE = 0.3
@@ -69,23 +72,6 @@ DATA_TASKS = ("share", "histogram")
 #: the local mechanisms per task; ``uniform`` is set by its privacy level, the others by ε
 LOCAL_MECHANISMS = {"share": ("warner", "oue", "laplace", "gaussian", "uniform"),
                     "histogram": ("grr", "oue", "laplace", "gaussian", "uniform")}
-#: the estimators :func:`estimate` runs:
-#:
-#: * ``"inversion"``: the unbiased estimator (Warner 1965; Wang et al. 2017 Eq. 2 for OUE; the
-#:   mean report for an additive noise on the share; least squares on the response matrix
-#:   otherwise), *not* projected: its error has a closed form (:func:`theory_error`);
-#: * ``"projected"``: the same, projected onto the probability simplex (a distribution);
-#: * ``"ibu"``: Agrawal & Srikant's iterative Bayes run to convergence (:data:`CONVERGED_TOL`,
-#:   at most :data:`CONVERGED_ITER` iterations): the maximum-likelihood fit;
-#: * ``"ibu-early"``: the same iteration stopped at ``tol`` = :data:`EARLY_TOL` after a few
-#:   steps from the uniform start: a *shrinkage* estimator, pulled towards the uniform
-#:   distribution (less variance, a bias that does not fall with n).
-ESTIMATORS = ("inversion", "projected", "ibu", "ibu-early")
-#: tolerance of the early-stopped iteration (fraction of the χ² threshold, as in notebook 02)
-EARLY_TOL = 0.01
-#: tolerance and iteration limit of the converged iteration
-CONVERGED_TOL = 1e-7
-CONVERGED_ITER = 5_000
 #: the neighbour relation each guarantee is stated for
 UNIT = {"local": "value", "central": "record"}
 _MAX_N = 10_000_000
@@ -109,85 +95,8 @@ def _grid(task: str) -> dict:
     return dict(bounds=(0.0, float(k - 1)), n_bins=k, discrete=True)
 
 
-# ---------------------------------------------------------------------------------------------
-# the central alternative: one trusted curator, Laplace noise on the counts
-# ---------------------------------------------------------------------------------------------
-class CentralLaplace(Mechanism):
-    """A trusted curator's release: the counts plus Laplace(Δ/ε) each (Dwork et al. 2006).
-
-    Not a local randomizer: :meth:`randomize` takes the whole data set and returns its noisy
-    counts (the only "report"). For k = 2 only the count of 1s is released (sensitivity Δ = 1;
-    n is public); for k > 2 every count gets noise, with L1 sensitivity Δ = 2 (replacing one
-    record moves two counts by one). Neighbour relation: one record replaced.
-
-    Parameters
-    ----------
-    k : int
-        Categories, 2 to 1,000.
-    epsilon : float
-        The privacy level, > 0.
-
-    Examples
-    --------
-    >>> m = CentralLaplace(2, 1.0)
-    >>> m.epsilon, m.sensitivity
-    (1.0, 1.0)
-    >>> m.randomize([0, 1, 1, 0], rng=0).shape
-    (2,)
-    """
-
-    name = "central-laplace"
-
-    def __init__(self, k: int, epsilon: float):
-        self.k = check_integer(k, "k", minimum=2, maximum=1000)
-        self._epsilon = check_positive(epsilon, "epsilon")
-        self.sensitivity = 1.0 if self.k == 2 else 2.0
-
-    @property
-    def epsilon(self) -> float:
-        """The claimed ε (for one record of the data set)."""
-        return self._epsilon
-
-    @property
-    def scale(self) -> float:
-        """The Laplace scale b = Δ / ε of the noise on each released count."""
-        return self.sensitivity / self._epsilon
-
-    def randomize(self, values, rng=None) -> np.ndarray:
-        """The noisy counts of the whole data set.
-
-        Parameters
-        ----------
-        values : array-like of int
-            Every record's category, ``0..k-1``.
-        rng : None, int or numpy.random.Generator
-            Source of the noise.
-
-        Returns
-        -------
-        ndarray of float, shape (k,)
-            The counts plus noise (for k = 2: ``[n − c, c]`` with ``c`` the noisy count of 1s).
-        """
-        codes = _check_codes(values, self.k)
-        gen = check_random_state(rng)
-        counts = np.bincount(codes, minlength=self.k).astype(float)
-        if self.k == 2:
-            c1 = counts[1] + gen.laplace(0.0, self.scale)
-            return np.array([codes.size - c1, c1])
-        return counts + gen.laplace(0.0, self.scale, size=self.k)
-
-    def response_matrix(self) -> np.ndarray:  # noqa: D102 (the counts are released as they are)
-        return np.eye(self.k)
-
-    def counts(self, reports) -> np.ndarray:  # noqa: D102
-        return np.asarray(reports, dtype=float)
-
-    def _n(self, reports) -> int:
-        return int(round(float(np.sum(reports))))  # n is public; for k = 2 it is exact
-
-
 def central_laplace(task: str, x, epsilon: float, rng=None) -> np.ndarray:
-    """A trusted curator's estimate: :class:`CentralLaplace`'s counts, projected onto the simplex.
+    """A trusted curator's estimate: :class:`~ppdm_edu.mechanisms.CentralLaplace`'s counts, projected.
 
     Parameters
     ----------
@@ -218,7 +127,7 @@ def central_laplace(task: str, x, epsilon: float, rng=None) -> np.ndarray:
     task = _check_task(task)
     codes = _check_codes(x, _k(task))
     mech = make_mechanism("central-laplace", check_positive(epsilon, "epsilon"), task)
-    return estimate(task, mech, mech.randomize(codes, rng), "projected", n=codes.size)
+    return mech.estimate(mech.randomize(codes, rng), method="projected").probabilities
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,98 +264,22 @@ def _check_codes(x, k: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# estimators, named by the caller
+# one run, its theory
 # ---------------------------------------------------------------------------------------------
-def project_simplex(v) -> np.ndarray:
-    """The closest probability vector to ``v`` in Euclidean distance (Duchi et al. 2008, Fig. 1).
-
-    Parameters
-    ----------
-    v : array-like of float, shape (k,)
-        Any real vector, e.g. an unbiased estimate with negative entries.
-
-    Returns
-    -------
-    ndarray, shape (k,)
-        ``argmin_p ||p − v||`` over ``p ≥ 0``, ``sum(p) = 1``: subtract one threshold, clip at 0.
-
-    Raises
-    ------
-    ValueError
-        If ``v`` is not a non-empty 1-D array of finite numbers.
-
-    Examples
-    --------
-    >>> project_simplex([0.6, 0.6, -0.2]).tolist()
-    [0.5, 0.5, 0.0]
-    """
-    v = check_finite_array(v, "v")
-    if v.ndim != 1 or v.size == 0:
-        raise ValueError(f"v must be a non-empty 1-D array of finite numbers, got shape {v.shape}")
-    u = np.sort(v)[::-1]
-    cumulative = np.cumsum(u) - 1.0
-    rho = np.nonzero(u - cumulative / np.arange(1, v.size + 1) > 0)[0][-1]
-    return np.maximum(v - cumulative[rho] / (rho + 1.0), 0.0)
+def _check_estimator(estimator) -> str:
+    if not isinstance(estimator, str) or estimator not in ESTIMATION_METHODS:
+        raise ValueError(f"estimator must be one of {ESTIMATION_METHODS}, got {estimator!r}")
+    return estimator
 
 
-def _unbiased(mech: Mechanism, reports, n: int) -> np.ndarray:
-    if isinstance(mech, AdditiveNoiseMechanism) and mech.n_bins == 2:
-        # two values: the mean determines the distribution, and E[x + r] = x, so the share is
-        # the mean report rescaled (the moment inversion; no binning of the reports needed)
-        lo, hi = mech.bounds
-        share = (float(np.mean(reports)) - lo) / (hi - lo)
-        return np.array([1.0 - share, share])
-    counts = mech.counts(reports)
-    if isinstance(mech, OptimizedUnaryEncoding):
-        p, q = mech._pq()
-        return (counts / n - q) / (p - q)  # Wang et al. 2017, Eq. 2 (one bit per category)
-    # E[counts / n] = A f, so least squares on A is unbiased (Warner 1965 for k = 2; for a
-    # square A, Wang et al.'s Eq. 2 for GRR; for the binned additive noises, A is tall)
-    return np.linalg.lstsq(mech.response_matrix(), counts / n, rcond=None)[0]
-
-
-def estimate(task: str, mech: Mechanism, reports, estimator: str, n: int | None = None) -> np.ndarray:
-    """The task's distribution from the reports, by the estimator named.
-
-    Parameters
-    ----------
-    task : {"share", "histogram"}
-        Which task.
-    mech : ppdm_edu.mechanisms.Mechanism
-        The mechanism that made the reports.
-    reports : array-like
-        Its output.
-    estimator : {"inversion", "projected", "ibu", "ibu-early"}
-        See :data:`ESTIMATORS`.
-    n : int, optional
-        Records (default: the number of reports; needed for :class:`CentralLaplace`, whose
-        report is the noisy counts).
-
-    Returns
-    -------
-    ndarray, shape (k,)
-        The estimate (``"inversion"``: may leave the simplex; the others are distributions).
-
-    Raises
-    ------
-    TypeError
-        If ``mech`` is not a mechanism.
-    ValueError
-        If ``task`` or ``estimator`` is unknown.
-    """
-    _check_task(task)
-    if not isinstance(mech, Mechanism):
-        raise TypeError(f"mech must be a ppdm_edu Mechanism, got {type(mech).__name__}")
-    if estimator not in ESTIMATORS:
-        raise ValueError(f"estimator must be one of {ESTIMATORS}, got {estimator!r}")
-    if np.ndim(reports) == 0:
-        raise ValueError(f"reports must be the mechanism's output (one report per record), got {reports!r}")
-    n = int(np.shape(reports)[0]) if n is None else check_integer(n, "n", minimum=1)
-    if estimator in ("inversion", "projected"):
-        p = _unbiased(mech, reports, n)
-        return p if estimator == "inversion" else project_simplex(p)
-    tol, max_iter = (EARLY_TOL, 1000) if estimator == "ibu-early" else (CONVERGED_TOL, CONVERGED_ITER)
-    return np.asarray(mech.estimate(reports, method="bayes", tol=tol, max_iter=max_iter).probabilities)
+def _error(task: str, mech: Mechanism, codes: np.ndarray, rng, estimator: str) -> tuple[float, bool]:
+    """(the error of one run, whether its estimate converged)."""
+    est = mech.estimate(mech.randomize(codes, rng), method=estimator)
+    p = est.probabilities
+    empirical = np.bincount(codes, minlength=p.size) / codes.size
+    if task == "share":
+        return float(abs(p[1] - empirical[1])), est.converged
+    return float(0.5 * np.abs(p - empirical).sum()), est.converged
 
 
 def run_error(task: str, mechanism, param: float, x, rng=None, estimator: str = "inversion") -> float:
@@ -465,7 +298,9 @@ def run_error(task: str, mechanism, param: float, x, rng=None, estimator: str = 
     rng : None, int or numpy.random.Generator
         Source of the noise.
     estimator : str, default "inversion"
-        One of :data:`ESTIMATORS`.
+        One of :data:`ppdm_edu.mechanisms.ESTIMATION_METHODS` (the unbiased ``"inversion"``,
+        ``"projected"``, ``"ibu"`` or ``"ibu-early"``), run by
+        :meth:`~ppdm_edu.mechanisms.Mechanism.estimate`.
 
     Returns
     -------
@@ -486,31 +321,19 @@ def run_error(task: str, mechanism, param: float, x, rng=None, estimator: str = 
     """
     task = _check_task(task)
     codes = _check_codes(x, _k(task))
+    estimator = _check_estimator(estimator)
     mech = mechanism if isinstance(mechanism, Mechanism) else make_mechanism(mechanism, param, task)
-    p = estimate(task, mech, mech.randomize(codes, rng), estimator, n=codes.size)
-    empirical = np.bincount(codes, minlength=p.size) / codes.size
-    if task == "share":
-        return float(abs(p[1] - empirical[1]))
-    return float(0.5 * np.abs(p - empirical).sum())
+    return _error(task, mech, codes, rng, estimator)[0]
 
 
-def _covariance(mech: Mechanism, f: np.ndarray, n: int) -> np.ndarray:
-    """Covariance of the unbiased estimate given the sample's frequencies ``f``."""
+def _theory(mech: Mechanism, task: str, n: int) -> float:
+    f = np.array([1 - SHARE, SHARE]) if task == "share" else np.asarray(HISTOGRAM)
     if isinstance(mech, CentralLaplace):
-        var = 2.0 * mech.scale ** 2 / n ** 2  # Laplace(b) has variance 2 b²
-        return np.diag(np.full(mech.k, var)) if mech.k > 2 else np.array([[var, -var], [-var, var]])
-    if isinstance(mech, AdditiveNoiseMechanism) and mech.n_bins == 2:
-        var = mech.noise.var / (mech.value_range ** 2 * n)  # the mean of n noisy reports
-        return np.array([[var, -var], [-var, var]])
-    if isinstance(mech, OptimizedUnaryEncoding):
-        p, q = mech._pq()
-        # each bit is its own coin: Var c_v = n f_v p(1−p) + n (1 − f_v) q(1−q) (Wang et al. Sec. 4)
-        return np.diag((f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2))
-    # one report per person, drawn from column A[:, x]: Cov(counts / n) = (diag(A f) − A diag(f) Aᵀ) / n
-    A = mech.response_matrix()
-    sigma = (np.diag(A @ f) - (A * f) @ A.T) / n
-    pinv = np.linalg.pinv(A)
-    return pinv @ sigma @ pinv.T
+        # exact, no normal approximation: E|Laplace(b)| = b
+        return mech.scale / n if task == "share" else 0.5 * mech.k * mech.scale / n
+    sd = np.sqrt(np.clip(np.diag(mech.inversion_covariance(f, n)), 0.0, None))
+    scale = math.sqrt(2.0 / math.pi)
+    return float(scale * sd[1]) if task == "share" else float(0.5 * scale * sd.sum())
 
 
 def theory_error(task: str, mechanism: str, param: float, n: int) -> float:
@@ -518,10 +341,10 @@ def theory_error(task: str, mechanism: str, param: float, n: int) -> float:
 
     ``E|Z| = σ √(2/π)`` for a normal Z: the share's error is ``√(2/π) sd(p̂₁)``, the
     histogram's ``½ Σ_v √(2/π) sd(p̂_v)``, with the sds from the estimator's covariance
-    given the sample (Warner 1965; Wang et al. 2017 Sec. 4 for GRR and OUE; the noise's variance
-    over n for the mean report of an additive noise on the share; least squares on the response
-    matrix for the additive noises on the histogram). The central mechanism's error is exact:
-    ``E|Laplace(b)| / n = b / n`` per count.
+    given the sample (:meth:`~ppdm_edu.mechanisms.Mechanism.inversion_covariance`: Warner 1965;
+    Wang et al. 2017 Sec. 4 for GRR and OUE; least squares on the response matrix for the
+    additive noises). The central mechanism's error is exact: ``E|Laplace(b)| / n = b / n`` per
+    count.
 
     Parameters
     ----------
@@ -548,14 +371,7 @@ def theory_error(task: str, mechanism: str, param: float, n: int) -> float:
     """
     task = _check_task(task)
     n = check_integer(n, "n", minimum=1, maximum=_MAX_N)
-    mech = make_mechanism(mechanism, param, task)
-    f = np.array([1 - SHARE, SHARE]) if task == "share" else np.asarray(HISTOGRAM)
-    if isinstance(mech, CentralLaplace):
-        # exact, no normal approximation: E|Laplace(b)| = b
-        return mech.scale / n if task == "share" else 0.5 * mech.k * mech.scale / n
-    sd = np.sqrt(np.clip(np.diag(_covariance(mech, f, n)), 0.0, None))
-    scale = math.sqrt(2.0 / math.pi)
-    return float(scale * sd[1]) if task == "share" else float(0.5 * scale * sd.sum())
+    return _theory(make_mechanism(mechanism, param, task), task, n)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -598,8 +414,8 @@ class AuditedClaim:
             True if the ε bound exceeds ``epsilon`` at a δ no smaller than ``delta``, or the δ
             bound exceeds ``delta`` at an ε no smaller than ``epsilon``.
         """
-        return bool(self.epsilon > epsilon and self.epsilon_at_delta >= delta) or \
-            bool(self.delta > delta and self.delta_at_epsilon >= epsilon)
+        return (bool(self.epsilon > epsilon and self.epsilon_at_delta >= delta)
+                or bool(self.delta > delta and self.delta_at_epsilon >= epsilon))
 
 
 def audit_claim(mech: Mechanism, x0, x1, *, trials: int, rng=None) -> AuditedClaim:
@@ -648,3 +464,179 @@ def audit_claim(mech: Mechanism, x0, x1, *, trials: int, rng=None) -> AuditedCla
     eps = audit_epsilon(mech, x0, x1, trials=trials, delta=at_delta, rng=gen).lower_bound
     delta = audit_delta(mech, x0, x1, epsilon=at_eps, trials=trials, rng=gen).lower_bound
     return AuditedClaim(float(eps), at_delta, float(delta), at_eps)
+
+
+def _audit(mech: Mechanism, task: str, trials: int, rng) -> AuditedClaim:
+    if isinstance(mech, CentralLaplace):
+        # the curator's release, audited on what one record changes: one count moved by Δ
+        count = LaplaceMechanism(mech.epsilon, bounds=(0.0, mech.sensitivity))
+        return audit_claim(count, 0.0, mech.sensitivity, trials=trials, rng=rng)
+    # a local randomizer: one person's value, the two ends of the task's range
+    return audit_claim(mech, 0, _k(task) - 1, trials=trials, rng=rng)
+
+
+def audit_mechanism(task: str, mechanism: str, param: float, *, trials: int, rng=None) -> AuditedClaim:
+    """:func:`audit_claim` of the mechanism ``mechanism`` at ``param`` on the task's two extreme
+    inputs.
+
+    A local randomizer is audited on one person's value, 0 against ``k − 1`` (0 and 1 on the
+    share, 0 and 9 on the histogram); the central curator on the one count that a replaced
+    record moves (Laplace(Δ/ε) on 0 against Δ).
+
+    Parameters
+    ----------
+    task : {"share", "histogram"}
+        Which task.
+    mechanism : str
+        A key of :data:`MECHANISMS`.
+    param : float
+        ε (privacy level for ``"uniform"``).
+    trials : int
+        Runs per input of each of the two audits.
+    rng : None, int or numpy.random.Generator
+        Seed of the audits.
+
+    Returns
+    -------
+    AuditedClaim
+        The two 95 % lower bounds.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> a = audit_mechanism("share", "warner", 1.0, trials=20_000, rng=0)
+    >>> bool(a.refutes(1.0)), bool(a.refutes(0.5))
+    (False, True)
+    """
+    task = _check_task(task)
+    return _audit(make_mechanism(mechanism, param, task), task, trials, rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# one row of the trade-off table (the panel's bars, the reproduction's rows)
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MechanismRow:
+    """One mechanism at one parameter on one task: its claim, its errors over the runs, its theory
+    and (when asked for) its audit.
+
+    Attributes
+    ----------
+    task : str
+        ``"share"`` or ``"histogram"``.
+    mechanism : str
+        The key of :data:`MECHANISMS`.
+    param : float
+        ε (the privacy level for ``"uniform"``).
+    estimator : str
+        The estimator of every run (:data:`ppdm_edu.mechanisms.ESTIMATION_METHODS`).
+    epsilon : float
+        The claimed ε.
+    delta : float
+        The claimed δ.
+    unit : str
+        The neighbour relation of the claim (:data:`UNIT`).
+    errors : tuple of float
+        The error of each run (:func:`run_error`'s measure).
+    theory : float
+        The expected error in closed form (:func:`theory_error`) for the ``"inversion"``
+        estimator, NaN for the others.
+    converged : bool
+        Whether every run's estimate converged
+        (:attr:`ppdm_edu.mechanisms.DistributionEstimate.converged`: always for the closed forms,
+        never for ``"ibu-early"``).
+    audit : AuditedClaim or None
+        The audited claim (:func:`audit_mechanism`), None when not asked for.
+    """
+
+    task: str
+    mechanism: str
+    param: float
+    estimator: str
+    epsilon: float
+    delta: float
+    unit: str
+    errors: tuple
+    theory: float
+    converged: bool
+    audit: AuditedClaim | None = None
+
+    @property
+    def error(self) -> float:
+        """The mean error over the runs."""
+        return float(np.mean(self.errors))
+
+    @property
+    def error_sd(self) -> float:
+        """The standard deviation of the errors over the runs (NaN for one run)."""
+        return float(np.std(self.errors, ddof=1)) if len(self.errors) > 1 else math.nan
+
+    @property
+    def runs(self) -> int:
+        """The number of runs."""
+        return len(self.errors)
+
+
+def mechanism_row(task: str, mechanism: str, param: float, records, rngs, estimator: str = "inversion",
+                  trials: int | None = None, audit_rng=None) -> MechanismRow:
+    """Run one mechanism on each run's records with the named estimator, and audit its claim.
+
+    Parameters
+    ----------
+    task : {"share", "histogram"}
+        Which task.
+    mechanism : str
+        A key of :data:`MECHANISMS`.
+    param : float
+        ε (privacy level for ``"uniform"``).
+    records : sequence of array-like of int
+        One run's records each (:func:`task_data`), all of one size ``n``.
+    rngs : sequence of (None, int or numpy.random.Generator)
+        The source of each run's noise, one per entry of ``records`` (keep them apart from the
+        records' own).
+    estimator : str, default "inversion"
+        One of :data:`ppdm_edu.mechanisms.ESTIMATION_METHODS`.
+    trials : int, optional
+        Runs per input of each audit (:func:`audit_mechanism`); None: no audit.
+    audit_rng : None, int or numpy.random.Generator
+        Seed of the audits.
+
+    Returns
+    -------
+    MechanismRow
+        The claim, the errors, the theory and the audit.
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid, or ``records`` and ``rngs`` differ in length or the runs in
+        size.
+
+    Examples
+    --------
+    >>> records = [task_data("share", 10_000, rng=run) for run in range(3)]
+    >>> row = mechanism_row("share", "warner", 1.0, records, [10, 11, 12])
+    >>> row.runs, round(row.theory, 4), bool(row.error < 3 * row.theory)
+    (3, 0.0077, True)
+    """
+    task = _check_task(task)
+    estimator = _check_estimator(estimator)
+    mech = make_mechanism(mechanism, param, task)
+    codes = [_check_codes(x, _k(task)) for x in records]
+    if not codes or len(codes) != len(rngs) or len({c.size for c in codes}) != 1:
+        raise ValueError(f"records and rngs must be equally long (one per run, at least one) and the runs of "
+                         f"one size, got {len(codes)} runs of sizes {sorted({c.size for c in codes})} and "
+                         f"{len(rngs)} rngs")
+    runs = [_error(task, mech, x, rng, estimator) for x, rng in zip(codes, rngs)]
+    central = isinstance(mech, CentralLaplace)
+    return MechanismRow(
+        task=task, mechanism=mechanism, param=float(param), estimator=estimator, epsilon=float(mech.epsilon),
+        delta=float(mech.delta), unit=UNIT["central" if central else "local"],
+        errors=tuple(error for error, _ in runs),
+        theory=_theory(mech, task, codes[0].size) if estimator == "inversion" else math.nan,
+        converged=all(converged for _, converged in runs),
+        audit=None if trials is None else _audit(mech, task, trials, audit_rng))

@@ -50,6 +50,9 @@ LOCK = LOCK_DIR / f"pyodide-lock-{PYODIDE_VERSION}.json"
 NOT_IN_THE_BROWSER = {
     "dask": "ppdm_edu.experiments.tasks.execution(backend='dask') only: the [cluster] extra, a "
             "cluster reached through sockets, which Pyodide has not",
+    "distributed": "ppdm_edu.experiments._backends only (dask's scheduler probe), as dask",
+    "filelock": "ppdm_edu.experiments.outputs.output_lock only, imported inside it: the command line's "
+                "lock on --out (a dependency only where sys_platform != 'emscripten')",
     "opendp": "ppdm_edu.audit.library only, imported inside its functions: the [audit-lib] extra "
               "(a compiled Rust library with no Pyodide build); the notebooks do not call it",
 }

@@ -21,6 +21,7 @@ import html
 import re
 
 from ppdm_edu.exercises.quizzes import QUIZZES, RangeQuestion
+from ppdm_edu.widgets.quiz import FOCUS_CSS
 
 QUIZ_CALL = re.compile(r'\bquiz\(\s*["\'](\d\d)["\']\s*\)')
 GUIDE_LINK = "](README.md)"
@@ -85,7 +86,9 @@ STYLE = """<style>
 .ppdm-quiz .ppdm-quiz-note{font-style:italic;margin:0 0 .6em}
 .ppdm-quiz .ppdm-quiz-correct{color:#1b6b34}
 .ppdm-quiz .ppdm-quiz-notyet{color:#a12f24}
-</style>"""
+%s
+html[data-theme="dark"] .ppdm-quiz :focus{outline-color:#8ab4f8 !important}
+</style>""" % FOCUS_CSS
 
 
 def quiz_html(notebook: str) -> str:

@@ -9,9 +9,9 @@ innermost section around it.
 What a section **prints** is the text of its code cells' outputs: streams, and the text/plain,
 text/html (tags removed), text/markdown and text/latex of results, and a panel stand-in's
 read-out. Not printed: a figure (an output with an image: its text/plain and HTML are the alt
-text and a base64 picture), a widget's repr, an error, and any number that the code cell itself
+text and a base64 picture), a widget's repr, an error, and any text that the code cell itself
 typed inside a string literal (``print("theory 0.766 sqrt(n)")`` prints a typed number, not a
-computed one).
+computed one; the literal parts of an f-string count, its ``{fields}`` do not).
 
 What a section **sets** are the numeric literals of its code cells (``n = 10_000``), outside
 strings and comments: the prose may quote a setting exactly.
@@ -51,7 +51,7 @@ def strip_markdown(markdown: str) -> str:
     """Blank out what is not prose, keeping offsets: code, link targets, URLs, HTML tags and comments."""
     text = re.sub(r"```.*?```", blank, markdown, flags=re.S)
     text = re.sub(r"<!--.*?-->", blank, text, flags=re.S)
-    text = re.sub(r"`[^`\n]*`", blank, text)
+    text = re.sub(r"`[^`\n]*(?:\n[^`\n]+)?`", blank, text)      # inline code may wrap once
     text = re.sub(r"\]\([^)]*\)", blank, text)
     text = re.sub(r"https?://\S+", blank, text)
     text = re.sub(r"<[^>\n]+>", blank, text)
@@ -64,7 +64,7 @@ ABBREVIATIONS = {"al", "Fig", "Figs", "Eq", "Eqs", "Sec", "pp", "p", "e.g", "i.e
 def sentences(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences, list items and table rows of (stripped) markdown."""
     spans, start = [], 0
-    for m in re.finditer(r"[.!?](?=\s+[A-Z*$(\[_\"“])|\n\s*\n|\n(?=\s*(?:[-*|>]|\d+\.|#)\s)|\n(?=#)", text):
+    for m in re.finditer(r"[.!?][\"”)]*(?=\s+[A-Z*$(\[_\"“])(?!\s+\([A-Z][^()]*?\b(?:19|20)\d\d[a-z]?,)|\n\s*\n|\n(?=\s*(?:[-*|>]|\d+\.|#)\s)|\n(?=#)", text):
         if m.group(0) == "." and text[:m.start()].split()[-1:] and \
                 text[:m.start()].split()[-1].lstrip("(*_") in ABBREVIATIONS:
             continue
@@ -99,16 +99,24 @@ def _source_tree(source: str) -> ast.AST | None:
             return None
 
 
-def string_literal_numbers(source: str) -> set[str]:
-    """The numbers typed inside the string literals of `source` (f-strings: their literal parts)."""
+def string_literal_parts(source: str) -> list[str]:
+    """The text typed inside the string literals of `source` that holds a digit (f-strings: their
+    literal parts), longest first."""
     tree = _source_tree(source)
     if tree is None:
-        return set()
-    typed = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            typed.update(m.group(1).replace(",", "") for m in OUTPUT_NUMBER.finditer(node.value))
-    return typed
+        return []
+    specs = {id(n) for node in ast.walk(tree) if isinstance(node, ast.FormattedValue) and node.format_spec
+             for n in ast.walk(node.format_spec)}                  # ":.1%" formats, it prints nothing
+    parts = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and id(node) not in specs
+             and isinstance(node.value, str) and re.search(r"\d", node.value)}
+    return sorted(parts, key=len, reverse=True)
+
+
+def without_typed_text(text: str, parts: list[str]) -> str:
+    """`text` with every verbatim occurrence of a typed string literal blanked out."""
+    for part in parts:
+        text = text.replace(part, " " * len(part))
+    return text
 
 
 # literals that lay out a figure or a printout, not the experiment: never quoted as a setting
@@ -196,9 +204,13 @@ def exercise_settings(exercise_id: str) -> frozenset:
         return frozenset()
     exercise = get_exercise(exercise_id)
     literals = set()
-    for function in (exercise.judge, exercise.reference, exercise.model_answer):
-        if function is None:
+    functions = [f for f in (exercise.judge, exercise.reference, exercise.model_answer) if f is not None]
+    seen = set()
+    while functions:                      # the exercise's functions and the module functions they call
+        function = functions.pop()
+        if function in seen:
             continue
+        seen.add(function)
         source = textwrap.dedent(inspect.getsource(function))
         try:
             tree = ast.parse(source)
@@ -212,6 +224,10 @@ def exercise_settings(exercise_id: str) -> frozenset:
         module = inspect.getmodule(function)
         for name in names:
             value = getattr(module, name, None)
+            helper = inspect.unwrap(value) if callable(value) else None     # through lru_cache
+            if inspect.isfunction(helper) and helper.__module__ == module.__name__ and function in (
+                    exercise.judge, exercise.reference, exercise.model_answer):
+                functions.append(helper)      # one level down: the helpers the judge calls
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 literals.add(Decimal(repr(value)) if isinstance(value, float) else Decimal(value))
             elif isinstance(value, tuple) and all(isinstance(v, (int, float)) for v in value):
@@ -268,12 +284,10 @@ def parse_number(token: str, percent: bool = False) -> Number | None:
 
 def printed_numbers(cell) -> list[Number]:
     """The numbers a code cell prints, without the ones its source typed in a string."""
-    typed = string_literal_numbers(cell.source)
+    typed = string_literal_parts(cell.source)
     numbers = []
     for text in output_texts(cell):
-        for m in OUTPUT_NUMBER.finditer(text):
-            if m.group(1).replace(",", "") in typed:
-                continue
+        for m in OUTPUT_NUMBER.finditer(without_typed_text(text, typed)):
             number = parse_number(m.group(1), bool(m.group(2)))
             if number is not None and number.value < 10**12:     # seeds and hashes: never quoted
                 numbers.append(number)

@@ -109,7 +109,7 @@ BASELINES = {
     "experiments.report.run_reproduction": (None, {"n_jobs": "skip", "fresh": "skip", "progress": "skip"}),
     "experiments.report.documented_as": (dict(step="plan"), {"step": "choice"}),
     "experiments.report.check_plan": (dict(mode="quick", seed=0), {"seed": "int"}),
-    "experiments.shapes.result_shape": (dict(shape=Float()), {}),
+    "experiments.shapes.result_shape": (dict(shape=Float(0, 1)), {}),
     "experiments.shapes.shape_of": (dict(func=len, kwargs={}), {}),
     "experiments.tasks.run_tasks": (dict(tasks=[], progress=False), {"errors": "choice"}),
     "experiments.tasks.check_jobs": (dict(n_jobs=2), {"name": "skip"}),
@@ -283,6 +283,8 @@ CLI_BAD = {
                     ["reproduce", "du-zhan", "--backend", "dask", "--scheduler", "tls://127.0.0.1:8786"]],
     "--timeout": [["reproduce", "du-zhan", "--timeout", v] for v in ("0", "-1", "nan", "inf", "x")],
     "--fresh": [["reproduce", "du-zhan", "--fresh=yes"]],
+    "--verify": [["reproduce", "du-zhan", "--verify", v] for v in ("-1", "x", "1.5", "1e9", "")],
+    "--verify-key": [["reproduce", "du-zhan", "--verify-key", v] for v in ("-1", "x", "1.5", str(2**63))],
     "--help": [],       # prints the help, exit 0
     "--version": [],    # prints the version, exit 0
     "command": [[], ["nope"]],

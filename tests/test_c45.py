@@ -257,3 +257,16 @@ def test_a_cut_whose_gain_is_below_the_mdl_penalty_is_not_made(estimator):
     assert _info(4, 6) - 0.2 * _info(2, 0) - 0.8 * _info(2, 6) > mdl
     tree = estimator().fit(x, y)
     assert tree.n_leaves_ == 2 and tree.tree_.threshold[0] == pytest.approx(1.5, abs=1e-4)
+
+
+@pytest.mark.parametrize("estimator", [lambda: C45(), lambda: PPDTC45(GaussianNoise(1e-6), split="weight")],
+                         ids=["C45", "PPDTC45-weight"])
+def test_a_cut_leaves_at_least_min_split_records_on_each_side(estimator):
+    # x = 0..9, one record of class 1 at the right end. The cut that isolates it (9 | 1) would
+    # gain Info(9, 1) = 0.469 bits, but it leaves 1 record on the right, fewer than min_split = 2
+    # (J48's minNumObj): of the 7 allowed cuts the best (8 | 2) gains 0.269 bits, below the MDL
+    # penalty log2(7) / 10 = 0.281: the root stays a leaf
+    x = np.arange(10.0)[:, None]
+    y = np.array([0] * 9 + [1])
+    assert _info(9, 1) - 0.2 * _info(1, 1) < math.log2(7) / 10
+    assert estimator().fit(x, y).n_leaves_ == 1

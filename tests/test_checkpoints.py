@@ -22,7 +22,7 @@ from ppdm_edu.experiments.tasks import Task, run_tasks
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@S.result_shape(lambda kw: S.Record(x=S.Exactly(kw["x"]), twice=S.Int()))
+@S.result_shape(lambda kw: S.Record(x=S.Exactly(kw["x"]), twice=S.Int(-10**6, 10**6)))
 def double(x):
     """A task for the tests: module-level, so it can be checkpointed."""
     return {"x": x, "twice": 2 * x}
@@ -101,12 +101,13 @@ def _same(a, b) -> bool:
 
 
 ROUND_TRIP = [   # (shape, a result of that shape)
-    (S.Float(nan=True), float("nan")), (S.Float(), -0.0), (S.Float(0), float("inf")), (S.Int(0), 2**70),
-    (S.Tuple(S.Float(0, 1), S.Float(0), S.Int(1)), (0.8123456789012345, 0.25, 17)),   # as2000 trees
-    (S.Tuple(S.List(S.Float(0, 100), length=2), S.Float()), ([50.0, 75.5], 70.0)),      # liu curve
-    (S.List(S.Record(table=S.Str(), accuracy=S.Float(0, 100))), [{"table": "t4", "accuracy": 81.25}]),
-    (S.Record(theta=S.Exactly(0.6), run=S.Exactly(3), n_nodes=S.Int(1)), {"theta": 0.6, "run": 3, "n_nodes": 7}),
-    (S.Table("data", {"noise": S.Str(), "bits": S.Float(nan=True)}, length=2),
+    (S.Float(0, 1, nan=True), float("nan")), (S.Float(-1, 1), -0.0), (S.Float(0, math.inf), float("inf")),
+    (S.Int(0, 2**80), 2**70),
+    (S.Tuple(S.Float(0, 1), S.Float(0, 1e6), S.Int(1, 10**5)), (0.8123456789012345, 0.25, 17)),   # as2000 trees
+    (S.Tuple(S.List(S.Float(0, 100), length=2), S.Float(0, 100)), ([50.0, 75.5], 70.0)),      # liu curve
+    (S.List(S.Record(table=S.Str(), accuracy=S.Float(0, 100)), length=(1, 9)), [{"table": "t4", "accuracy": 81.25}]),
+    (S.Record(theta=S.Exactly(0.6), run=S.Exactly(3), n_nodes=S.Int(1, 99)), {"theta": 0.6, "run": 3, "n_nodes": 7}),
+    (S.Table("data", {"noise": S.Str(), "bits": S.Float(0, 1, nan=True)}, length=2),
      pd.DataFrame({"data": ["data1", "data2"], "noise": ["gaussian", "uniform"],
                    "bits": [0.1, float("nan")]}).set_index("data")),                        # liu table 1
     (S.Plain(), {"x": [1, 2.5, None, True, "ü"]}),
@@ -164,7 +165,12 @@ def _out_of_range(body):
     body["result"]["accuracy"] = 1.5
 
 
-@pytest.mark.parametrize("tamper", [_missing_fields, _wrong_type, _other_theta, _float_for_int, _out_of_range, "dir"])
+def _huge_int(body):
+    body["result"]["n_nodes"] = 10**400      # an int JSON holds, which a float conversion overflows
+
+
+@pytest.mark.parametrize("tamper", [_missing_fields, _wrong_type, _other_theta, _float_for_int, _out_of_range,
+                                    _huge_int, "dir"])
 def test_a_checkpoint_that_does_not_fit_its_task_is_recomputed_and_named(tiny, tmp_path, capsys, tamper):
     out = tmp_path / "out"
     assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0
@@ -224,16 +230,18 @@ def test_a_changed_task_is_recomputed(tmp_path):
 
 
 def test_a_task_s_code_is_its_module_and_every_ppdm_edu_module_it_imports():
-    from ppdm_edu.experiments import tasks
+    from ppdm_edu.experiments._checkpoints import code_modules
 
     name = "ppdm_edu.experiments.du_zhan"
-    found = tasks._imports_of(name, tasks._module_file(name))
+    found = code_modules(name)
     # relative imports resolved, the packages above each module kept (their __init__ runs too),
-    # modules outside ppdm_edu and names that are not modules (check_bool) left out
-    assert {"ppdm_edu", "ppdm_edu.trees", "ppdm_edu.trees.id3", "ppdm_edu._validation",
-            "ppdm_edu.experiments.tasks"} <= found
+    # imports of imports followed, modules outside ppdm_edu and names that are not modules
+    # (check_bool) left out
+    assert {name, "ppdm_edu", "ppdm_edu.trees", "ppdm_edu.trees.id3", "ppdm_edu._validation",
+            "ppdm_edu.experiments.tasks", "ppdm_edu.experiments._checkpoints", "ppdm_edu._imports"} <= set(found)
     assert all(m == "ppdm_edu" or m.startswith("ppdm_edu.") for m in found)
-    assert "ppdm_edu._validation.check_bool" not in found
+    assert "ppdm_edu._validation.check_bool" not in found and "numpy" not in found
+    assert all(path.is_file() and path.suffix == ".py" for path in found.values())
 
 
 def test_every_reproduction_task_declares_its_result_shape():

@@ -115,11 +115,11 @@ def test_a_server_that_speaks_first_but_not_dask_is_one_line(tmp_path, greeting)
 
 def test_a_real_scheduler_passes_the_handshake_probe():
     distributed = pytest.importorskip("dask.distributed")
-    from ppdm_edu.experiments.tasks import _probe_scheduler
+    from ppdm_edu.experiments._backends import probe_scheduler
 
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
-        _probe_scheduler(cluster.scheduler_address, 10.0)      # no exception
+        probe_scheduler(cluster.scheduler_address, 10.0)      # no exception
 
 
 def test_a_tls_scheduler_is_one_line(tmp_path):
@@ -174,14 +174,17 @@ def test_a_second_run_into_the_same_out_says_another_run_holds_it(tmp_path, caps
     assert main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"]) == 0   # free again
 
 
-@pytest.mark.parametrize("kind", ["link", "dangling link", "folder", "fifo"])
+@pytest.mark.parametrize("kind", ["link", "dangling link", "folder", "fifo", "hard link"])
 def test_a_lock_that_is_not_a_regular_file_is_refused_and_its_target_untouched(tmp_path, capsys, kind):
     out = tmp_path / "out"
     out.mkdir()
     target = tmp_path / "precious.txt"
-    if kind == "link":
+    if kind in ("link", "hard link"):
         target.write_text("do not truncate me\n")
+    if kind == "link":
         (out / ".lock").symlink_to(target)
+    elif kind == "hard link":             # O_NOFOLLOW does not see it: the same file, another name
+        os.link(target, out / ".lock")
     elif kind == "dangling link":
         (out / ".lock").symlink_to(target)               # the run must not create the target
     elif kind == "folder":
@@ -191,8 +194,9 @@ def test_a_lock_that_is_not_a_regular_file_is_refused_and_its_target_untouched(t
     code = main(["reproduce", "du-zhan", "--out", str(out), "--jobs", "1"])
     assert code != 0
     line = _one_error_line(capsys.readouterr().err)
-    assert str(out / ".lock") in line and "not a regular file" in line, line
-    if kind == "link":
+    assert str(out / ".lock") in line and "a run never writes through it" in line, line
+    assert ("hard link" in line) == (kind == "hard link"), line
+    if kind in ("link", "hard link"):
         assert target.read_text() == "do not truncate me\n"
     if kind == "dangling link":
         assert not target.exists()

@@ -16,6 +16,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ppdm_edu"
 OWNED = ["__main__.py", "experiments/__init__.py", "experiments/tasks.py", "experiments/outputs.py",
+         "experiments/_checkpoints.py", "experiments/_backends.py",
          "experiments/reproduce_all.py", "experiments/shapes.py"]
 _MUST = re.compile(r"^`?(-{0,2}[A-Za-z_][A-Za-z0-9_-]*)`? must\b")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -87,9 +87,16 @@ WRONG = {
                        (lambda x, theta, rng: np.asarray(x), r[1])],
     "07.7": lambda r: [(r[0], lambda reports, k, eps: np.bincount(reports, minlength=k) / len(reports)),
                        (lambda x, k, eps, rng: np.asarray(x), r[1])],
+    # the transfer wrap-ups: the share of the perturbed values, the share below; the single-question
+    # formula, the share of disguised all-yes records; the model without the correction, a constant
+    "02.6": lambda r: [lambda w, noise, bounds, t: float(np.mean(w >= t)),
+                       lambda w, noise, bounds, t: 1 - r(w, noise, bounds, t)],
+    "03.6": lambda r: [lambda d, t: (np.mean(np.all(d == 1, axis=1)) - (1 - t)) / (2 * t - 1),
+                       lambda d, t: float(np.mean(np.all(d == 1, axis=1)))],
+    "06.5": lambda r: [lambda W, y, sd, X: nb06._uncorrected(W, y, X), lambda W, y, sd, X: np.zeros(len(X), int)],
     "08.1": lambda r: [10, 3 * math.e + 2, 10.2, 6, 9, 12, r + 0.5],
     "08.2": lambda r: [r ** 2, r * math.sqrt(2), 1 / r, 100 * r, r / 1e4, nb08.local_central_ratio(pi=0.3),
-                       98.0, 100.0, nb08.mae_ratio()],  # 98: §4's measured MAE ratio; 100: θ = 2/3
+                       98.0, 100.0, nb08.mae_ratio()],  # 98: an older measurement of §4's MAE ratio; 100: θ = 2/3
     # 09.1: σ instead of E, E instead of E / √n, m instead of m − n − 1, a two-sided quantile
     "09.1": lambda r: [r / math.sqrt(3), r * 10, 0.37, 0.29],
     # 09.2: the comparison reversed, the continuous estimate, a constant guess
@@ -140,10 +147,10 @@ def _simulated_half_loss_snr(seed):
 
 
 def _warner_simulated(seed):
-    from ppdm_edu.randomized_response import epsilon
+    from ppdm_edu.randomized_response import rr_epsilon
     from ppdm_edu.rr_simulation import simulate_warner_surveys
     s2, s8 = (simulate_warner_surveys(0.3, t, 200, rng=seed) for t in (0.2, 0.8))
-    return s2.empirical_sd, s8.empirical_sd, abs(float(epsilon(0.2))), float(epsilon(0.8))
+    return s2.empirical_sd, s8.empirical_sd, abs(float(rr_epsilon(0.2))), float(rr_epsilon(0.8))
 
 
 def _kept_sweep_sd(seed):
@@ -167,6 +174,24 @@ def _ratio_08_2(theta):
     return math.sqrt(theta * (1 - theta) / (n * (2 * theta - 1) ** 2)) / (math.sqrt(2) / n)
 
 
+def _share_by_em(w, noise, bounds, threshold):
+    from ppdm_edu.reconstruction import reconstruct
+    r = reconstruct(w, noise, bounds=(0, 120), width=2.0, method="em")
+    lower, upper = r.edges[:-1], r.edges[1:]
+    return float(np.sum(r.probabilities * np.clip((upper - threshold) / (upper - lower), 0, 1)))
+
+
+def _all_yes_by_mrr_estimate(disguised, theta):
+    from ppdm_edu.randomized_response import mrr_estimate
+    return mrr_estimate(disguised, theta, {j: 1 for j in range(disguised.shape[1])}).estimate
+
+
+def _classify_with_perturbed_nb(W, y, noise_sd, X):
+    from ppdm_edu import GaussianNoise
+    from ppdm_edu.naive_bayes import PerturbedGaussianNB
+    return PerturbedGaussianNB(noise={j: GaussianNoise(float(s)) for j, s in enumerate(noise_sd)}).fit(W, y).predict(X)
+
+
 # Honest answers computed another way (another seed, a simulation instead of the formula, the
 # rounded value a student writes down): they must pass.
 HONEST = {
@@ -177,7 +202,8 @@ HONEST = {
     "01.4": lambda: [(9.5, 5.0), (9.5, 5)],
     "02.1": lambda: [(0.391, 0.609), [0.3905, 0.6095], np.array([0.3905, 0.6095])],
     "02.4": lambda: [(0.009, "em"), (0.0086, "EM")],
-    "03.1": lambda: [(0.731, 2830, 525), (0.73, 2852, 525), (0.731, 2827, 525)],
+    # 2852: n computed with θ rounded to 0.73 (the answer states θ to its 3 decimals)
+    "03.1": lambda: [(0.731, 2830, 525), (0.731, 2852, 525), (0.731, 2827, 525)],
     "03.2": lambda: [_warner_simulated(0), _warner_simulated(1), (0.057, 0.057, 1.4, 1.4)],
     "03.3": lambda: [0.022, _kept_sweep_sd(0), _kept_sweep_sd(1)],
     "04.1": lambda: [nb04.pruning_comparison(noise_rng=4), round_answer(nb04.pruning_comparison(noise_rng=4),
@@ -194,6 +220,10 @@ HONEST = {
     "07.2": lambda: [_grid_crossing(1), _grid_crossing(2), 1.45],
     "07.3": lambda: [(0.847, 0.30), (0.85, 0.3), (math.log(0.7 / 0.3), 0.3)],
     "07.4": lambda: [5, 5.0],
+    # the wrap-ups by other routes: EM on 2-year intervals, the library's estimators
+    "02.6": lambda: [_share_by_em],
+    "03.6": lambda: [_all_yes_by_mrr_estimate],
+    "06.5": lambda: [_classify_with_perturbed_nb],
     "08.1": lambda: [11, 11.0, np.int64(11), np.float64(11.0)],
     # the closed forms, θ rounded to 3 or 2 decimals, both sd rounded to 2 significant figures
     "08.4": lambda: ["BD", "DB", "b, d", ["B", "D"], ("D", "B"), {"B", "D"}],
@@ -300,7 +330,7 @@ def test_string_number_is_told_to_drop_the_quotes():
     ("08.2", lambda: nb08.local_central_ratio() ** 2, "ratio of variances"),
     ("08.2", lambda: nb08.local_central_ratio() * math.sqrt(2), "√2 b, not b"),
     ("08.2", lambda: nb08.local_central_ratio(pi=0.3), "device alone"),
-    ("08.2", lambda: 98.0, "mean absolute errors"),
+    ("08.2", lambda: round(nb08.measured_mae_ratio(), 1), "mean absolute errors"),
 ])
 def test_conceptual_mistakes_are_refused_with_a_hint(exercise_id, answer, hint):
     result = check(exercise_id, answer())

@@ -28,7 +28,7 @@ from ppdm_edu.ldp import (
 # Randomized response
 # ---------------------------------------------------------------------------------------------
 def test_rr_epsilon_is_the_shared_function_and_matches_the_closed_form():
-    assert rr_epsilon is randomized_response.epsilon  # reused, not re-implemented
+    assert rr_epsilon is randomized_response.rr_epsilon  # reused, not re-implemented
     theta = np.array([0.01, 0.3, 0.5, 0.6, 0.75, 0.9, 0.99])
     np.testing.assert_allclose(rr_epsilon(theta), np.abs(np.log(theta / (1 - theta))))
 
@@ -95,6 +95,18 @@ def test_laplace_mechanism_mean_of_a_dataset_and_reproducibility():
     np.testing.assert_array_equal(y, laplace_mechanism(x, 1.0, (20, 80), rng=3))
     se = math.sqrt(2) * 60.0 / math.sqrt(x.size)
     assert abs(y.mean() - x.mean()) < 4 * se
+
+
+@pytest.mark.parametrize("bounds", [(0.0, 1.0), (20.0, 80.0)])
+def test_laplace_scale_is_the_value_range_over_epsilon(bounds):
+    # the sensitivity of one value is the width of its range: the two ends are the neighbours
+    eps, (lo, hi) = 0.5, bounds
+    lap = laplace_noise_for_epsilon(eps, bounds)
+    assert lap.scale == pytest.approx((hi - lo) / eps)
+    w = np.linspace(lo - 30 * (hi - lo), hi + 30 * (hi - lo), 2001)
+    assert np.abs(log_likelihood_ratio(lap, lo, hi, w)).max() == pytest.approx(eps)
+    noise = laplace_mechanism(np.full(50_000, lo), eps, bounds, rng=4) - lo
+    assert noise.std() == pytest.approx(math.sqrt(2) * (hi - lo) / eps, rel=0.05)
 
 
 def test_laplace_privacy_loss_is_bounded_by_epsilon_and_gaussian_is_not():

@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 from ppdm_edu.mechanisms import (
-    BAYES_TOL,
+    IBU_TOL,
     GeneralizedRR,
     OptimizedUnaryEncoding,
     WarnerRR,
-    _ibu,
     project_to_simplex,
 )
 
@@ -67,9 +66,9 @@ def test_default_estimate_is_never_worse_than_the_unbiased_inversion(cls, k, eps
         x = _peaked_data(k, n, run)
         f = np.bincount(x, minlength=k) / n
         reports = mech.randomize(x, rng=np.random.default_rng([run, 99]))
-        raw = mech.unbiased_estimate(reports)
+        raw = mech.estimate(reports, method="inversion").probabilities
         est = mech.estimate(reports)
-        assert est.method == "inversion" and est.converged and est.n == n
+        assert est.method == "projected" and est.converged and est.n == n
         assert (est.probabilities >= 0).all() and est.probabilities.sum() == pytest.approx(1.0)
         raw_err.append(np.sum((raw - f) ** 2))
         default_err.append(np.sum((est.probabilities - f) ** 2))
@@ -82,60 +81,96 @@ def test_default_estimate_is_never_worse_than_the_unbiased_inversion(cls, k, eps
     assert np.mean(default_err) <= mean + Z * sd / math.sqrt(runs)
 
 
+def _eq3(pr, A, N):
+    """One iteration of Agrawal & Srikant's Eq. 3 on the dense matrix, written out again here."""
+    return pr * (A.T @ np.divide(N, A @ pr, out=np.zeros(len(N)), where=N > 0)) / N.sum()
+
+
+def _loglik(p, A, N):
+    D = A @ p
+    return float(N[N > 0] @ np.log(D[N > 0]))
+
+
+def _grr_maximum_likelihood(N, p, q):
+    """GRR's likelihood sum_t N_t log((p - q) pi_t + q) is separable on the simplex: its maximum is
+    pi_t = max(N_t / lam - c, 0), c = q / (p - q), with lam filling the simplex (water-filling)."""
+    c, order = q / (p - q), np.sort(N)[::-1]
+    for j in range(1, N.size + 1):
+        lam = order[:j].sum() / (1 + j * c)
+        if j == N.size or order[j] / lam - c <= 0:
+            return np.maximum(N / lam - c, 0.0)
+    raise AssertionError("unreachable")
+
+
 @pytest.mark.parametrize("cls, k, eps", GRID)
-def test_converged_bayes_has_converged(cls, k, eps):
+def test_ibu_is_at_its_fixed_point(cls, k, eps):
     mech, n = cls(k, eps), 20_000
     x = _peaked_data(k, n, 0)
     f = np.bincount(x, minlength=k) / n
     reports = mech.randomize(x, rng=1)
-    tol, max_iter = 1e-5, 20_000
-    est = mech.estimate(reports, method="bayes-converged", tol=tol, max_iter=max_iter)
-    assert est.n_iter > 1  # one step from the uniform start is never convergence
-    if not est.converged:
-        assert est.n_iter == max_iter
-        return
-    # converged=True: iterating on (ten times as long again) moves the estimate by less than tol
-    N = mech.counts(reports)
-    forward, backward = mech._response_operators()
-    later, _, _ = _ibu(N, forward, backward, k, 0.0, 10 * est.n_iter, start=est.probabilities)
-    assert np.abs(later - est.probabilities).sum() < tol
-    # and, the maximum-likelihood estimate, it is within the unbiased inversion's sampling error
+    tol = 1e-7
+    est = mech.estimate(reports, method="ibu", tol=tol)
+    assert est.converged and 1 < est.n_iter < 100_000  # one step from the uniform start never is
+    # converged=True: one more iteration of Eq. 3 (on the dense matrix) moves it by less than tol
+    A, N = mech.response_matrix(), mech.counts(reports)
+    assert np.abs(_eq3(est.probabilities, A, N) - est.probabilities).sum() < tol
+    if cls is GeneralizedRR:
+        # the maximum of the likelihood, in closed form: none is more likely by more than n tol / 2
+        p, q = A[0, 0], A[1, 0]
+        best = _grr_maximum_likelihood(N, p, q)
+        assert np.abs(_eq3(best, A, N) - best).sum() < 1e-12  # (the maximum is Eq. 3's fixed point)
+        assert _loglik(best, A, N) - _loglik(est.probabilities, A, N) <= N.sum() * tol / 2
+        assert np.abs(best - est.probabilities).sum() < 1e-3
+    # the maximum-likelihood estimate is within the unbiased inversion's sampling error
     mean, sd = _expected_squared_error(mech, f, n)
     assert np.sum((est.probabilities - f) ** 2) <= mean + Z * sd
 
 
+def test_ibu_fast_path_reaches_the_plain_loops_fixed_point():
+    # a maximum inside the simplex, where Eq. 3 alone converges in a few thousand iterations: the
+    # accelerated iteration ("ibu") stops where the plain loop ends up
+    mech = GeneralizedRR(5, 2.0)
+    reports = mech.randomize(_peaked_data(5, 100_000, 3), rng=5)  # f_v = 2^-v / (1 - 2^-5) > 0.03
+    plain = mech.estimate(reports, method="ibu-early", tol=0.0, max_iter=20_000)  # tol 0: every iteration
+    fast = mech.estimate(reports, method="ibu", tol=1e-10)
+    assert fast.converged and fast.n_iter < plain.n_iter  # (the plain loop stops when a step changes nothing)
+    np.testing.assert_allclose(fast.probabilities, plain.probabilities, rtol=0, atol=1e-8)
+
+
 def test_one_iteration_from_uniform_is_not_reported_as_converged():
     # GRR with k = 100 at eps = 1: the paper's chi^2 rule stops after one iteration, still
-    # almost uniform; neither it nor "bayes-converged" may call that converged
+    # almost uniform; neither it nor "ibu" stopped after a few iterations may call that converged
     mech = GeneralizedRR(100, 1.0)
     x = _peaked_data(100, 100_000, 0)
     reports = mech.randomize(x, rng=2)
-    early = mech.estimate(reports, method="bayes-early-stop")
+    early = mech.estimate(reports, method="ibu-early")
     assert early.n_iter <= 2 and not early.converged
     assert np.abs(early.probabilities - 0.01).max() < 0.01  # a shrinkage estimator: near uniform
-    est = mech.estimate(reports, method="bayes-converged", max_iter=3)
-    assert est.n_iter == 3 and not est.converged
+    for max_iter in (1, 2, 3, 4):
+        est = mech.estimate(reports, method="ibu", max_iter=max_iter)
+        assert est.n_iter <= max_iter and not est.converged
 
 
-def test_the_early_stop_is_the_old_chi2_iteration():
-    mech = OptimizedUnaryEncoding(10, 1.0)
-    reports = mech.randomize(_peaked_data(10, 5_000, 0), rng=3)
-    rec = mech.reconstruct(reports)
-    for method in ("bayes-early-stop", "bayes"):  # two names, the paper's iteration and rule
-        est = mech.estimate(reports, method=method)
-        assert est.n_iter == rec.n_iter and np.array_equal(est.probabilities, rec.probabilities)
-        assert not est.converged
+@pytest.mark.parametrize("make", [lambda: OptimizedUnaryEncoding(10, 1.0), lambda: GeneralizedRR(10, 0.5),
+                                  lambda: WarnerRR(0.7)])
+def test_the_early_stop_is_reconstructs_chi2_iteration(make):
+    mech = make()
+    reports = mech.randomize(_peaked_data(mech.k, 5_000, 0), rng=3)
+    rec = mech.reconstruct(reports)  # notebook 02's loop, on the dense matrix
+    est = mech.estimate(reports, method="ibu-early")
+    assert est.n_iter == rec.n_iter > 1 and not est.converged
+    np.testing.assert_allclose(est.probabilities, rec.probabilities, rtol=0, atol=1e-13)
 
 
 @pytest.mark.parametrize("cls", [GeneralizedRR, OptimizedUnaryEncoding])
-def test_bayes_equals_reconstruct_iteration_for_iteration(cls):
+def test_iterative_bayes_equals_reconstruct_iteration_for_iteration(cls):
     # the O(k) fast path of the iterative Bayes gives the dense reconstruction's numbers
     mech = cls(7, 1.0)
     reports = mech.randomize(_peaked_data(7, 3_000, 1), rng=4)
-    ours, n_iter, _ = _ibu(mech.counts(reports), *mech._response_operators(), 7, 0.0, 50)
+    ours = mech.estimate(reports, method="ibu-early", tol=0.0, max_iter=50)  # tol 0: all 50
     rec = mech.reconstruct(reports, max_iter=50, tol=0.0)
-    assert n_iter == rec.n_iter == 50
-    np.testing.assert_allclose(ours, rec.probabilities, rtol=0, atol=1e-12)
+    assert ours.n_iter == rec.n_iter == 50
+    np.testing.assert_allclose(ours.probabilities, rec.probabilities, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("mech", [GeneralizedRR(6, 0.7), OptimizedUnaryEncoding(6, 0.7), WarnerRR(0.8)])
@@ -154,9 +189,9 @@ def test_fast_response_operators_equal_the_dense_matrix(mech):
 ])
 def test_inversion_never_returns_negative_probabilities(mech, reports):
     # every report names category 0: the unbiased estimate of the others is negative
-    raw = mech.unbiased_estimate(reports)
+    raw = mech.estimate(reports, method="inversion").probabilities
     assert raw.min() < 0
-    p = mech.estimate(reports, method="inversion").probabilities
+    p = mech.estimate(reports, method="projected").probabilities
     assert p.min() >= 0 and p.sum() == pytest.approx(1.0)
     assert np.array_equal(p, project_to_simplex(raw))
 
@@ -180,9 +215,10 @@ def test_projection_is_the_closest_distribution():
 def test_default_tolerance_is_the_documented_one():
     mech = GeneralizedRR(3, 2.0)
     reports = mech.randomize(_peaked_data(3, 2_000, 0), rng=0)
-    a = mech.estimate(reports, method="bayes-converged")
-    b = mech.estimate(reports, method="bayes-converged", tol=BAYES_TOL)
-    assert a.n_iter == b.n_iter and a.converged
+    a = mech.estimate(reports, method="ibu")
+    b = mech.estimate(reports, method="ibu", tol=IBU_TOL)
+    c = mech.estimate(reports, method="ibu", tol=IBU_TOL * 100)
+    assert a.n_iter == b.n_iter > c.n_iter and a.converged
 
 
 @pytest.mark.parametrize("k", [2_000, 10_000])
@@ -192,10 +228,10 @@ def test_grr_inversion_is_the_closed_form(k):
     reports = mech.randomize(np.random.default_rng(0).integers(0, k, 20_000), rng=1)
     e = math.e
     p, q = e / (e + k - 1), 1 / (e + k - 1)
-    raw = mech.unbiased_estimate(reports)
+    raw = mech.estimate(reports, method="inversion").probabilities
     np.testing.assert_allclose(raw, (np.bincount(reports, minlength=k) / reports.size - q) / (p - q),
                                rtol=1e-9, atol=1e-12)
-    est = mech.estimate(reports, method="inversion")
+    est = mech.estimate(reports, method="projected")
     assert est.probabilities.shape == (k,) and est.probabilities.sum() == pytest.approx(1.0)
 
 
@@ -217,3 +253,17 @@ def test_oue_counts_are_the_same_on_every_bit_dtype():
     expected = bits.astype(np.int64).sum(axis=0).astype(float)
     for dtype in (bool, np.uint8, np.int8, np.int64, float):
         np.testing.assert_array_equal(mech.counts(bits.astype(dtype)), expected)
+
+
+@pytest.mark.parametrize("method", ["inversion", "projected", "ibu", "ibu-early"])
+def test_warner_at_one_half_estimates_the_uniform_distribution(method):
+    # theta = 1/2: p = q, every report is a fair coin whatever the truth, A = [[.5, .5], [.5, .5]]
+    # is singular and the closed form (N / n - q) / (p - q) would divide by 0. The least-squares
+    # inversion's smallest solution, and the flat likelihood's maximum, are the uniform distribution.
+    mech = WarnerRR(0.5)
+    reports = mech.randomize(_peaked_data(2, 1_000, 0), rng=0)
+    assert 0.4 < reports.mean() < 0.6
+    with np.errstate(all="raise"):
+        est = mech.estimate(reports, method=method)
+    np.testing.assert_allclose(est.probabilities, [0.5, 0.5], rtol=0, atol=1e-12)
+    assert est.converged == (method != "ibu-early")

@@ -19,7 +19,7 @@ from ppdm_edu.randomization import (
 )
 from ppdm_edu.randomized_response import (
     check_theta,
-    epsilon,
+    rr_epsilon,
     sample_size_factor,
     warner_estimate,
     warner_std_error,
@@ -140,7 +140,7 @@ def test_warner_estimate_of_one_answer_is_honest():
 def test_warner_std_error_and_text_theta():
     with pytest.raises(ValueError, match="pi"):
         warner_std_error(1.5, 0.7, 10)
-    for call in (lambda: epsilon("0.7"), lambda: sample_size_factor(0.3, "0.7"),
+    for call in (lambda: rr_epsilon("0.7"), lambda: sample_size_factor(0.3, "0.7"),
                  lambda: warner_std_error(0.3, "0.7", 10), lambda: check_theta("0.7")):
         with pytest.raises(TypeError):
             call()

@@ -207,7 +207,8 @@ def test_wheel_carries_license_py_typed_data_and_styles(tmp_path):
               "ppdm_edu/datasets/data/adult.data.gz", "ppdm_edu/datasets/data/adult.test.gz",
               "ppdm_edu/datasets/data/adult.names", f"ppdm_edu-{version}.dist-info/licenses/LICENSE",
               # the named sliders' view (anywidget front end), read at import
-              "ppdm_edu/widgets/_slider.js", "ppdm_edu/widgets/_slider.css"}
+              "ppdm_edu/widgets/_slider.js", "ppdm_edu/widgets/_slider.css", "ppdm_edu/widgets/_toggles.js",
+              "ppdm_edu/widgets/_choices.js"}
     assert wanted <= names, wanted - names
     # every module of the package, and nothing from outside it (tests, site, notebooks)
     modules = {str(p.relative_to(ROOT).as_posix()) for p in (ROOT / "ppdm_edu").rglob("*.py")}
@@ -400,3 +401,11 @@ def test_plot_posterior_intervals_takes_rng_and_no_seed_alias():
     assert drawn(rng=3) == drawn(rng=np.random.default_rng(3))
     with pytest.raises(TypeError, match="seed"):  # never released: no deprecated alias
         drawn(seed=3)
+
+
+def test_make_lab_listens_on_this_machine_only():
+    # a lecturer's laptop on a conference network: the server is pinned to the loopback interface
+    # rather than left to jupyter_server's default or a user's config file
+    out = subprocess.run(["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    line = next(line for line in out.stdout.splitlines() if "jupyter lab" in line)
+    assert "--ip=127.0.0.1" in line.split(), line

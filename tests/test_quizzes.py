@@ -74,7 +74,7 @@ def test_right_answer_passes_wrong_answers_get_the_hint(question_id):
             result = check(question_id, value)
             assert not result.correct and result.message == q.hint, value
             assert f"{q.low:.{q.decimals}f}" not in result.message
-        for bad in (None, "0.4", [q.low], float("nan"), True):
+        for bad in (None, "about 0.4", [q.low], float("nan"), True):  # a number as text is an answer
             result = check(question_id, bad)
             assert not result.correct and str(result).count("not yet") == 1
         return
@@ -303,3 +303,33 @@ def test_site_script_gives_the_verdicts_of_check(node):
             assert text == want
         else:
             assert text.startswith("Correct: " if want else "Not yet: "), (case[0]["qid"], case[1:], text)
+
+
+def _contrast(a: str, b: str) -> float:
+    import numpy as np
+    from matplotlib.colors import to_rgb
+
+    def luminance(colour):
+        c = np.array(to_rgb(colour))
+        c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_quiz_focus_ring_is_2px_or_more_and_3_to_1_against_what_is_next_to_it():
+    """Notebook quiz and site quiz share one focus ring: at least 2 px, on every control (also
+    after a click: ``:focus``), at least 3:1 against the white page and a button's grey face."""
+    from ppdm_edu.widgets.quiz import FOCUS_CSS
+
+    m = re.search(r"\.ppdm-quiz :focus \{outline: (\d+)px solid (#[0-9a-fA-F]{6})", FOCUS_CSS)
+    assert m, FOCUS_CSS
+    width, colour = int(m[1]), m[2]
+    assert width >= 2
+    for next_to_it in ("#ffffff", "#eeeeee", "#efefef"):  # page; ipywidgets' and the browser's button
+        assert _contrast(colour, next_to_it) >= 3, (colour, next_to_it)
+    box = quiz("03")
+    assert "ppdm-quiz" in box._dom_classes and FOCUS_CSS in box.children[-1].value
+    page = _site_quiz().quiz_html("03")
+    assert FOCUS_CSS in page and 'class="ppdm-quiz"' in page

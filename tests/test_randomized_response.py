@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ppdm_edu import epsilon, mrr_disguise, mrr_estimate, warner_disguise, warner_estimate
+from ppdm_edu import mrr_disguise, mrr_estimate, rr_epsilon, warner_disguise, warner_estimate
 from ppdm_edu.randomized_response import (
     MRREstimate,
     WarnerEstimate,
@@ -249,21 +249,21 @@ def test_mrr_solve_vectorized_and_exact_extremes():
 
 # ------------------------------------------------------------------ epsilon
 def test_epsilon_values():
-    assert epsilon(0.5) == 0.0
-    assert epsilon(1.0) == np.inf and epsilon(0.0) == np.inf
-    assert epsilon(0.75) == pytest.approx(np.log(3))
-    assert epsilon(0.2) == pytest.approx(epsilon(0.8))
-    grid = epsilon(np.array([0.55, 0.6, 0.7, 0.9]))
+    assert rr_epsilon(0.5) == 0.0
+    assert rr_epsilon(1.0) == np.inf and rr_epsilon(0.0) == np.inf
+    assert rr_epsilon(0.75) == pytest.approx(np.log(3))
+    assert rr_epsilon(0.2) == pytest.approx(rr_epsilon(0.8))
+    grid = rr_epsilon(np.array([0.55, 0.6, 0.7, 0.9]))
     assert np.all(np.diff(grid) > 0)
-    assert theta_for_epsilon(epsilon(0.8)) == pytest.approx(0.8)
+    assert theta_for_epsilon(rr_epsilon(0.8)) == pytest.approx(0.8)
     with pytest.raises(ValueError, match="between 0 and 1"):
-        epsilon(1.5)
+        rr_epsilon(1.5)
 
 
 def test_epsilon_is_the_ldp_likelihood_ratio():
     # P(report 1 | truth 1) / P(report 1 | truth 0) = theta / (1 - theta) = e^eps
     theta = 0.8
-    assert np.exp(epsilon(theta)) == pytest.approx(theta / (1 - theta))
+    assert np.exp(rr_epsilon(theta)) == pytest.approx(theta / (1 - theta))
 
 
 # ------------------------------------------------------------------ simulations, panel

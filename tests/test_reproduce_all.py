@@ -70,9 +70,9 @@ def test_report_has_every_cell_with_paper_and_verdict(fake_registry, tmp_path):
     assert "| Fig. 2 | our extra | — | 12.50 | no number in the paper |" in report
     assert "| Fig. 5 | F1 ByClass | 95.00 | 94.10 | reproduced |" in report
     # summary row and one-line verdicts
-    assert "| Fake paper alpha (`alpha`) | 3 | 1 | 1 | 1 |" in report
+    assert "| Fake paper alpha (`alpha`) | 3 | 1 | 1 | 0 | 1 |" in report
     assert "| partly reproduced (1 of 2) |" in report
-    assert "| Fake paper beta (`beta`) | 1 | 1 | 0 | 0 |" in report
+    assert "| Fake paper beta (`beta`) | 1 | 1 | 0 | 0 | 0 |" in report
     assert "**Verdict:** 1 of 2 cells with a paper number reproduced; not reproduced: Table 1 cell b" in report
     assert "**Verdict:** 1 of 1 cells with a paper number reproduced" in report
     assert "--quick --seed 7" in report and "remark of alpha" in report
@@ -169,3 +169,21 @@ def test_reproduction_is_frozen():
         rep.seconds = 3.0
     timed = dataclasses.replace(rep, seconds=3.0, mode="full", tasks_computed=4, tasks_resumed=2)
     assert rep.seconds is None and "Mode `full`, 3 s, 6 tasks (2 resumed from checkpoints)." in timed.to_markdown()
+
+
+def test_a_verdict_over_repeats_needs_enough_runs_to_tell_a_hit_from_a_miss():
+    """With repeats the whole 95 % interval of the mean must sit inside the tolerance (reproduced)
+    or outside it (not reproduced); straddling its edge is "too few runs to tell", never a hit."""
+    from ppdm_edu.experiments.report import THEORY_MISS, Comparison, verdict
+    theory = 76.6
+    # the committed tradeoff report's 10-run ratio: 104.5 +- 50.1 would have passed "within 2 se"
+    assert verdict(theory, 104.5, THEORY_MISS * theory, se=50.1) == "too few runs to tell"
+    assert verdict(theory, 71.5, THEORY_MISS * theory, se=4.5) == "reproduced"       # 400 runs
+    assert verdict(theory, 110.0, THEORY_MISS * theory, se=4.5) == "not reproduced"
+    assert verdict(theory, 110.0, THEORY_MISS * theory) == "not reproduced"          # one exact number
+    completed = ra._complete_verdict(Comparison("T", "x", 80.0, 80.3, ours_sd=1.0, tolerance=0.5, runs=4))
+    assert completed.verdict == "too few runs to tell"
+    completed = ra._complete_verdict(Comparison("T", "x", 80.0, 80.3, ours_sd=1.0, tolerance=0.5, runs=400))
+    assert completed.verdict == "reproduced"
+    with pytest.raises(ValueError, match="runs"):
+        Comparison("T", "x", 80.0, 80.3, runs=0)

@@ -8,14 +8,15 @@ import pandas as pd
 import pytest
 
 from ppdm_edu.experiments import tradeoff
-from ppdm_edu.experiments.tasks import run_tasks
-from ppdm_edu.mechanisms import Mechanism
+from ppdm_edu.experiments.tasks import run_tasks, task_rng
+from ppdm_edu.mechanisms import CentralLaplace, Mechanism
 from ppdm_edu.plots.tradeoff import describe_tradeoff
 from ppdm_edu.tradeoff import (
     MECHANISMS,
-    CentralLaplace,
+    audit_claim,
+    audit_mechanism,
     make_mechanism,
-    project_simplex,
+    mechanism_row,
     run_error,
     task_data,
     theory_error,
@@ -155,10 +156,80 @@ def test_registry_not_if_chain():
     assert make_mechanism("gaussian", 0.5, "share") is make_mechanism("gaussian", 0.5, "share")
 
 
-def test_project_simplex():
-    p = project_simplex([0.7, 0.5, -0.3, 0.1])
-    assert p.min() >= 0 and math.isclose(p.sum(), 1.0)
-    assert np.allclose(project_simplex([0.2, 0.3, 0.5]), [0.2, 0.3, 0.5])
+ONE_STACK = [("share", "laplace", 0.5, "inversion"), ("share", "gaussian", 0.5, "inversion"),
+             ("share", "oue", 0.5, "inversion"), ("share", "uniform", 1.0, "projected"),
+             ("share", "central-laplace", 1.0, "inversion"), ("histogram", "laplace", 1.0, "ibu"),
+             ("histogram", "gaussian", 1.0, "ibu-early"), ("histogram", "grr", 1.0, "projected"),
+             ("histogram", "central-laplace", 2.0, "projected")]
+
+
+def _error_of(task, p, x):
+    f = np.bincount(x, minlength=p.size) / x.size
+    return abs(p[1] - f[1]) if task == "share" else 0.5 * np.abs(p - f).sum()
+
+
+@pytest.mark.parametrize("task, name, param, estimator", ONE_STACK)
+def test_every_row_is_mechanism_estimate_on_the_same_reports(task, name, param, estimator):
+    """One estimator stack: the library's run, the row of the panel and of the reproduction are
+    Mechanism.estimate with the method the row names, on the same reports."""
+    from ppdm_edu.widgets.tradeoff import _row
+
+    mech = make_mechanism(name, param, task)
+    records = [task_data(task, 2_000, rng=run) for run in range(2)]
+    row = mechanism_row(task, name, param, records, [10, 11], estimator=estimator)
+    assert row.estimator == estimator and row.runs == 2
+    for x, seed, error in zip(records, (10, 11), row.errors):
+        expected = _error_of(task, mech.estimate(mech.randomize(x, rng=seed), method=estimator).probabilities, x)
+        assert error == expected
+        assert run_error(task, name, param, x, rng=seed, estimator=estimator) == expected
+    # the reproduction's task: its own streams, the same row function
+    reproduced = tradeoff.task_error(seed=3, task=task, mechanism=name, param=param, n=2_000, runs=2,
+                                     estimator=estimator)
+    for run, error in enumerate(reproduced):
+        x = task_data(task, 2_000, task_rng(3, "data", task, 2_000, run))
+        reports = mech.randomize(x, task_rng(3, "noise", task, name, param, 2_000, run))
+        assert error == _error_of(task, mech.estimate(reports, method=estimator).probabilities, x)
+    # the panel's: its own streams, the same row function
+    shown = _row(task, name, param, estimator, 2_000, 2, None, 7)
+    for run, error in enumerate(shown.errors):
+        x = task_data(task, 2_000, rng=np.random.default_rng([7, 1, run]))
+        reports = mech.randomize(x, np.random.default_rng([7, 2, run]))
+        assert error == _error_of(task, mech.estimate(reports, method=estimator).probabilities, x)
+
+
+def test_the_two_inversions_that_differed_are_one():
+    # before, the trade-off's own "inversion" (the mean report; OUE's closed form without the
+    # projection) and Mechanism.estimate()'s (least squares on the binned reports, projected)
+    # gave different shares on the same reports; there is one unbiased inversion now
+    x = task_data("share", 10_000, rng=0)
+    for name in ("laplace", "gaussian", "oue"):
+        mech = make_mechanism(name, 0.5, "share")
+        reports = mech.randomize(x, rng=1)
+        raw = mech.estimate(reports, method="inversion").probabilities
+        assert run_error("share", mech, 0.5, x, rng=1) == abs(raw[1] - x.mean())
+        if raw.min() >= 0 and math.isclose(raw.sum(), 1.0):
+            assert np.allclose(mech.estimate(reports).probabilities, raw)  # projecting a distribution
+
+
+def test_a_row_audits_as_the_reproduction_does():
+    records = [task_data("histogram", 1_000, rng=0)]
+    row = mechanism_row("histogram", "grr", 1.0, records, [1], trials=5_000, audit_rng=4)
+    assert row.audit == audit_mechanism("histogram", "grr", 1.0, trials=5_000, rng=4)
+    assert row.audit == audit_claim(make_mechanism("grr", 1.0, "histogram"), 0, 9, trials=5_000, rng=4)
+    assert (row.epsilon, row.delta, row.unit, row.converged) == (1.0, 0.0, "value", True)
+    central = mechanism_row("share", "central-laplace", 1.0, [task_data("share", 1_000, rng=0)], [1])
+    assert central.unit == "record" and central.audit is None and central.theory == theory_error(
+        "share", "central-laplace", 1.0, 1_000)
+
+
+def test_a_row_refuses_runs_it_cannot_pair():
+    x = task_data("share", 100, rng=0)
+    with pytest.raises(ValueError, match="records and rngs"):
+        mechanism_row("share", "warner", 1.0, [x, x], [1])
+    with pytest.raises(ValueError, match="records and rngs"):
+        mechanism_row("share", "warner", 1.0, [x, x[:50]], [1, 2])
+    with pytest.raises(ValueError, match="records and rngs"):
+        mechanism_row("share", "warner", 1.0, [], [])
 
 
 def test_local_over_central_matches_theory():
@@ -213,7 +284,6 @@ def test_audited_delta_per_mechanism(quick):
 
 def test_audit_claim_refutes_a_false_claim_only():
     from ppdm_edu.mechanisms import WarnerRR
-    from ppdm_edu.tradeoff import audit_claim
 
     broken = audit_claim(WarnerRR(0.9), 1, 0, trials=20_000, rng=0)   # true ε = ln 9
     assert broken.epsilon_at_delta == 0.0 and broken.delta_at_epsilon == pytest.approx(math.log(9))

@@ -15,12 +15,7 @@ from ppdm_edu.lecture import lecture_mode
 from ppdm_edu.widgets import precompute
 from ppdm_edu.widgets.database_reconstruction import CURVE_LEVELS, ReconstructionAttackPanel, _instance
 
-
-@pytest.fixture(autouse=True)
-def _laptop_style():
-    lecture_mode(False)
-    yield
-    lecture_mode(False)
+pytestmark = pytest.mark.usefixtures("laptop_style")
 
 
 @pytest.mark.parametrize("lecture", [False, True], ids=["classroom", "lecture"])

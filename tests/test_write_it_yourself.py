@@ -12,7 +12,7 @@ from ppdm_edu.exercises._implementations import REFERENCE_SOURCES
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
 
-IDS = ("02.5", "03.5", "07.7", "09.2")
+IDS = ("02.5", "03.5", "07.7", "09.2", "02.6", "03.6", "06.5")  # write it yourself, then the transfer wrap-ups
 
 
 @pytest.mark.parametrize("exercise_id", IDS)
@@ -34,7 +34,9 @@ def _skeleton(*names):
 @pytest.mark.parametrize("exercise_id, names", [("02.5", ("bayes_step",)),
                                                 ("03.5", ("warner_randomize", "warner_estimate")),
                                                 ("07.7", ("grr_randomize", "grr_estimate")),
-                                                ("09.2", ("decode_bits",))])
+                                                ("09.2", ("decode_bits",)),
+                                                ("02.6", ("share_at_least",)), ("03.6", ("all_yes_share",)),
+                                                ("06.5", ("classify_original",))])
 def test_the_notebook_skeleton_is_not_yet_with_a_plain_message(exercise_id, names):
     result = check(exercise_id, _skeleton(*names))
     assert not result.correct and f"{names[0]} raises NotImplementedError: write its body" in result.message
@@ -233,4 +235,36 @@ def test_decoder_mistakes_get_their_hint(answer, hint):
     result = check("09.2", answer)
     assert not result.correct
     assert hint in result.message, result.message
+    assert "def " not in result.message and "np." not in result.message
+
+
+# --- the transfer wrap-ups: the same method on data the notebook never used -------------------------------
+def test_the_wrap_ups_hidden_data_is_not_the_notebooks():
+    from ppdm_edu.datasets import load_adult
+    from ppdm_edu.exercises import nb02, nb03, nb06
+    # 02.6: the census's test split (the notebook perturbs the training split's ages)
+    assert len(nb02._share_case(0)[0]) == len(load_adult("test").frame) != len(load_adult().frame)
+    # 03.6 and 06.5: other data seeds (and thetas, functions, SNRs) than the notebook's example
+    assert all(case[3] != nb03.BANK_EXAMPLE[3] for case in nb03.BANK_CASES)
+    assert all(case[2] != nb06.CUSTOMER_EXAMPLE[4] for case in nb06.CUSTOMER_CASES)
+
+
+def _uncorrected_nb(W, y, sd, X):
+    from ppdm_edu.exercises import nb06
+    return nb06._uncorrected(W, y, X)
+
+
+@pytest.mark.parametrize("exercise_id, answer, hint", [
+    ("02.6", lambda w, noise, bounds, t: float(np.mean(w >= t)), "share of the PERTURBED values"),
+    ("02.6", lambda w, noise, bounds, t: 100 * reference_answer("02.6")(w, noise, bounds, t), "not a percentage"),
+    ("02.6", lambda w, noise, bounds, t: 1 - reference_answer("02.6")(w, noise, bounds, t), "BELOW the threshold"),
+    ("03.6", lambda d, t: float(np.mean(np.all(d == 1, axis=1))), "biased"),
+    ("03.6", lambda d, t: (np.mean(np.all(d == 1, axis=1)) - (1 - t)) / (2 * t - 1), "no to all as well"),
+    ("03.6", lambda d, t: np.prod((np.mean(d, axis=0) - (1 - t)) / (2 * t - 1)), "as if the answers were independent"),
+    ("06.5", _uncorrected_nb, "still include the noise"),
+    ("06.5", lambda W, y, sd, X: np.zeros(len(X) - 1, dtype=int), "one class per new customer"),
+])
+def test_wrap_up_mistakes_get_their_hint(exercise_id, answer, hint):
+    result = check(exercise_id, answer)
+    assert not result.correct and hint in result.message, result.message
     assert "def " not in result.message and "np." not in result.message

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -87,12 +88,26 @@ def readme_block(artifacts: Path) -> str:
              f"- `make test` (ruff, mypy, pytest on every core): {test / 60:.1f} min once `.venv` exists;",
              f"- the whole `.ci/run` (three environments, site, JupyterLite, browser): "
              f"{rows.get('total', 0) / 60:.1f} min;",
-             f"- `make site`: {rows.get('site', 0)} s (the twins from the tests' cache); "
-             f"`make lite`: {rows.get('lite', 0)} s;"]
+             *newcomer_lines()]
     if site_mb is not None:
         lines.append(f"- the site is {site_mb:.0f} MB without JupyterLite, which adds {lite_mb or 0:.0f} MB.")
     lines.append(README_END)
     return "\n".join(lines)
+
+
+def newcomer_lines(record: Path = REPO / "benchmarks" / "newcomer.json") -> list[str]:
+    """What a newcomer waits for (``tools/newcomer_times.py``, a fresh clone): make site and make
+    lite, cold and warm."""
+    if not record.exists():
+        return ["- `make site` and `make lite` on a fresh clone: not measured yet "
+                "(`python tools/newcomer_times.py`);"]
+    r = json.loads(record.read_text(encoding="utf-8"))
+    s = r["seconds"]
+    return [f"- on a fresh clone ({r['when']}, commit {r['commit']}, load average {r['load_before']} "
+            f"before): `make site` {s['site_cold']:.0f} s the first time (every panel's twin computed "
+            f"on {r['cores']} cores; creating `.venv` with the `[site]` extra took {s['install']:.0f} s "
+            f"before it), {s['site_warm']:.0f} s the second; `make lite` {s['lite_cold']:.0f} s the "
+            f"first time, {s['lite_warm']:.0f} s the second;"]
 
 
 def write_readme(artifacts: Path) -> None:

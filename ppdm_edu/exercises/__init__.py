@@ -10,8 +10,25 @@ One module per notebook (``nb00`` .. ``nb09``: the reference solutions and their
 """
 from __future__ import annotations
 
-from . import nb00, nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08, nb09
-from .checking import CheckResult, Exercise, malformed_message
+import sys
+
+from . import (
+    _guard,
+    _implementations,
+    checking,
+    nb00,
+    nb01,
+    nb02,
+    nb03,
+    nb04,
+    nb05,
+    nb06,
+    nb07,
+    nb08,
+    nb09,
+    quizzes,
+)
+from .checking import CheckResult, Exercise, Verdict, foreign_object, malformed_message, precision_shortfall
 from .quizzes import QUIZZES, check_quiz, is_quiz_id, quiz
 
 __all__ = ["check", "exercise_ids", "get_exercise", "reference_answer", "CheckResult", "Exercise", "EXERCISES",
@@ -128,6 +145,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
     >>> print(check("02.2"))  # doctest: +ELLIPSIS
     ☐ 02.2: SELF-ASSESSMENT (not checked automatically) — ...
     """
+    # the judges' own functions and tables as imported, whatever code in this kernel rebound
+    restored = _guard.restore_checker()
     if is_quiz_id(exercise_id):  # a quiz question "NN.qk": answer = letter(s) or a number
         return check_quiz(exercise_id, answer)
     ex = get_exercise(exercise_id)
@@ -136,6 +155,21 @@ def check(exercise_id: str, answer=None) -> CheckResult:
                            ex.rubric)
     if answer is None:
         return CheckResult(ex.id, False, ex.kind, f"write your answer in `answer` above: {ex.format_hint}.")
+    result = _judged(ex, answer)
+    if restored:
+        result = CheckResult(result.exercise_id, result.correct, result.kind,
+                             f"{result.message} (The checker's own code had been changed in this kernel "
+                             f"({', '.join(restored[:3])}); it was put back before judging.)", result.rubric)
+    return result
+
+
+def _judged(ex: Exercise, answer) -> CheckResult:
+    """The verdict on a non-empty answer to a checked exercise."""
+    # An object of the student's own type could run code when read: refused before any judge sees it.
+    what = foreign_object(answer, allow_callables=ex.id in _implementations.REFERENCE_SOURCES)
+    if what is not None:
+        return CheckResult(ex.id, False, ex.kind, f"the answer must be {ex.format_hint}; got {what} (give plain "
+                                                  "numbers, text or tuples: float(x), int(x), str(x)).")
     # A malformed answer (NaN, a table, a dict, a string or a list where a number is expected, a
     # value outside the allowed choices) gets the same "not yet" with the format in every exercise.
     message = malformed_message(answer, ex.format_hint)
@@ -153,6 +187,11 @@ def check(exercise_id: str, answer=None) -> CheckResult:
             if isinstance(answer, str) and not any(w in ex.answer_format for w in ("name", "function")):
                 message += " Write a number without quotes."
         return CheckResult(ex.id, False, ex.kind, message[:400])
+    if ex.precision is not None and ex.reference is not None and ex.id not in _implementations.REFERENCE_SOURCES:
+        # the stated precision is part of the answer: fewer figures than asked is not yet
+        short = precision_shortfall(answer, ex.precision, ex.reference, verdict.correct)
+        if short is not None:
+            verdict = Verdict(False, short)
     if verdict.correct:
         return CheckResult(ex.id, True, ex.kind, verdict.message or "correct.", ex.rubric)
     hint = verdict.message.strip()
@@ -160,3 +199,8 @@ def check(exercise_id: str, answer=None) -> CheckResult:
         hint = hint[len("not yet"):].lstrip(":,— ").capitalize()
     hint = hint if hint.endswith(("?", ".", "!")) else hint + "."
     return CheckResult(ex.id, False, ex.kind, f"{hint} Re-read {ex.section}.")
+
+
+# what the judges are, as imported: check() puts back anything rebound since
+_guard.snapshot_checker([_guard, _implementations, checking, quizzes, nb00, nb01, nb02, nb03, nb04, nb05, nb06,
+                         nb07, nb08, nb09, sys.modules[__name__]])

@@ -8,9 +8,12 @@ and the section to re-read.
 """
 from __future__ import annotations
 
+import decimal
+import fractions
 import html
 import math
 import numbers
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -105,6 +108,9 @@ class Precision:
         Significant figures (e.g. 2 for 4.8). At most one of the two is set; neither means exact.
     what : str
         What the precision applies to (e.g. "accuracies"), used in :attr:`text`.
+    ratio_of_counts : bool
+        The value is a ratio of counts (an accuracy k/n) that a run can give exactly with fewer
+        figures (0.61 of 500 records): a short answer is then not refused for its precision.
 
     Examples
     --------
@@ -117,6 +123,7 @@ class Precision:
     decimals: int | None = None
     significant: int | None = None
     what: str = ""
+    ratio_of_counts: bool = False
 
     def __post_init__(self):
         if self.decimals is not None and self.significant is not None:
@@ -572,6 +579,74 @@ def _has_nan(answer, _seen: frozenset = frozenset()) -> bool:
     return False
 
 
+_PLAIN_TYPES = (int, float, bool, str, bytes, complex, type(None), fractions.Fraction, decimal.Decimal)
+_CONTAINERS = (tuple, list, set, frozenset)
+MAX_VALUES = 100_000  # an answer is a few numbers; a million-item list is not read item by item
+MAX_DEPTH = 20
+
+
+def foreign_object(answer, allow_callables: bool = False) -> str | None:
+    """What in ``answer`` is not plain data, in words; None when it is all plain.
+
+    Plain data are Python's and numpy's own numbers, text, None, tuples, lists, sets and dicts of
+    them, numpy arrays, pandas tables (refused later with their own message) and, where the answer
+    is a function, callables (run under the guard). Anything else (an object of the student's own
+    class, even a subclass of float) could run code when it is compared or printed, so it is
+    refused before any judge reads it. Only ``type()`` and ``callable()`` are applied to the
+    answer's parts here: neither runs the student's code.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer.
+    allow_callables : bool, default False
+        Accept callables (a "write it yourself" exercise).
+
+    Returns
+    -------
+    str or None
+        E.g. "an object of type MyFloat", or None.
+    """
+    pandas = sys.modules.get("pandas")
+    tables = (pandas.DataFrame, pandas.Series) if pandas is not None else ()
+    stack, seen, count = [(answer, 0)], set(), 0
+    while stack:
+        item, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            return f"more than {MAX_VALUES:,} values"
+        parts = _parts(item, allow_callables, tables)
+        if parts is None:
+            return f"an object of type {_type_name(type(item))}"
+        if parts and depth >= MAX_DEPTH:
+            return f"values nested more than {MAX_DEPTH} deep"
+        if parts and id(item) not in seen:  # a list that contains itself is read once
+            seen.add(id(item))
+            stack.extend((part, depth + 1) for part in parts)
+    return None
+
+
+def _parts(item, allow_callables: bool, tables: tuple) -> list | None:
+    """The items of a plain container ([] for a plain value), None for anything else."""
+    kind = type(item)
+    if kind in _PLAIN_TYPES or kind in tables or (allow_callables and callable(item)) \
+            or (issubclass(kind, np.generic) and kind.__module__ == "numpy"):
+        return []
+    if kind is np.ndarray:
+        return item.ravel().tolist() if item.dtype.kind == "O" else []
+    if kind is dict:
+        return list(item.keys()) + list(item.values())
+    if kind in _CONTAINERS:
+        return list(item)
+    return None
+
+
+def _type_name(kind) -> str:
+    """The class's own name, read with ``type``'s descriptor (a metaclass cannot run code here)."""
+    name = type.__dict__["__name__"].__get__(kind, type) if isinstance(kind, type) else "object"
+    return name if type(name) is str else "object"
+
+
 def malformed_message(answer, format_hint: str) -> str | None:
     """The uniform "not yet" message for an answer that is not a finite value of the right form.
 
@@ -625,3 +700,93 @@ def round_answer(answer, precision):
         return type(answer)(one(v, precision) for v in answer) if not isinstance(answer, np.ndarray) \
             else np.array([one(v, precision) for v in answer])
     return one(answer, precision)
+
+
+def figures_written(value: float, precision: Precision) -> int:
+    """How many of ``precision``'s units ``value`` shows as written (its shortest repr): its
+    significant figures, or its decimals; 0 when the precision is exact.
+
+    Parameters
+    ----------
+    value : float
+        A finite number as the student typed or computed it.
+    precision : Precision
+        What the exercise asks for.
+
+    Returns
+    -------
+    int
+        E.g. 1 significant figure for 0.02 (a float cannot keep the zero of "0.020"), 2 for 68.
+
+    Examples
+    --------
+    >>> figures_written(0.02, Precision(significant=2)), figures_written(0.73, Precision(decimals=3))
+    (1, 2)
+    """
+    from decimal import Decimal
+    if precision.decimals is not None:
+        return written_decimals(value)
+    if precision.significant is not None:
+        return len(Decimal(repr(float(value))).normalize().as_tuple().digits) if value != 0 else 1
+    return 0
+
+
+def _figures_asked(precision: Precision) -> int:
+    return precision.decimals if precision.decimals is not None else precision.significant or 0
+
+
+def _numbers_with_precision(answer, precision) -> list[tuple[int, float, Precision]]:
+    """(position, value, precision) of each number of ``answer`` that has a stated precision."""
+    parts = list(answer) if isinstance(answer, (tuple, list, np.ndarray)) else [answer]
+    precisions = list(precision) if isinstance(precision, tuple) else [precision] * len(parts)
+    return [(i, float(v), p) for i, (v, p) in enumerate(zip(parts, precisions))
+            if isinstance(p, Precision) and (p.decimals is not None or p.significant is not None)
+            and not p.ratio_of_counts
+            and isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and math.isfinite(v)]
+
+
+def precision_shortfall(answer, precision, reference: Callable[[], object], correct: bool) -> str | None:
+    """The hint for a number written with fewer figures than the exercise asks for, else None.
+
+    The rule is applied only where it cannot refuse an honest answer: when the reference, rounded
+    to the stated precision, shows all its figures (0.022 at 2 significant figures, not 0.020,
+    which a float writes 0.02). A short number is then refused when the judge accepted it, or
+    when it is the reference rounded to fewer figures (70 for 68): the diagnosis is its
+    precision, not its value.
+
+    Parameters
+    ----------
+    answer : object
+        The student's plain answer (a number or a tuple of values).
+    precision : Precision or tuple
+        The exercise's stated precision (per component for a tuple).
+    reference : callable
+        The exercise's reference; called only when a number is short.
+    correct : bool
+        The judge's verdict.
+
+    Returns
+    -------
+    str or None
+        The hint, or None.
+    """
+    short = [(i, v, p) for i, v, p in _numbers_with_precision(answer, precision)
+             if figures_written(v, p) < _figures_asked(p)]
+    if not short:
+        return None
+    ref = reference()
+    ref_parts = list(ref) if isinstance(ref, (tuple, list, np.ndarray)) else [ref]
+    for i, value, p in short:
+        if i >= len(ref_parts) or not isinstance(ref_parts[i], numbers.Real):
+            continue
+        target = float(np.asarray(ref_parts[i], dtype=float))
+        if figures_written(p.round(target), p) < _figures_asked(p):
+            continue  # the reference itself ends in a zero there: a short answer may be honest
+        shown = figures_written(value, p)
+        coarser = Precision(decimals=shown) if p.decimals is not None else Precision(significant=max(1, shown))
+        if correct or coarser.round(target) == value:
+            unit = "decimal" if p.decimals is not None else "significant figure"
+            asked = p.text if p.what else f"the answer {p.text}"
+            return (f"the question asks for {asked}; {value:g} shows only {shown} {unit}" + "s" * (shown != 1)
+                    + ": write the digits you computed, rounded to that precision.")
+    return None

@@ -60,9 +60,9 @@ def judge_03_1(answer) -> Verdict:
 
 def mostly_lying_device(pi: float = 0.3, n: int = 200) -> tuple[float, float, float, float]:
     """Reference for 03.2: (SE at θ = 0.2, SE at θ = 0.8, ε at 0.2, ε at 0.8) for ``n`` respondents."""
-    from ..randomized_response import epsilon, warner_std_error
+    from ..randomized_response import rr_epsilon, warner_std_error
     return (float(warner_std_error(pi, 0.2, n)), float(warner_std_error(pi, 0.8, n)),
-            float(epsilon(0.2)), float(epsilon(0.8)))
+            float(rr_epsilon(0.2)), float(rr_epsilon(0.8)))
 
 
 def judge_03_2(answer) -> Verdict:
@@ -218,49 +218,118 @@ def _warner_case(pi: float, theta: float, n: int, seed: int):
     return x, randomize(x, theta, np.random.default_rng(noise_rng))
 
 
-def _judge_warner_randomize(randomize) -> str | None:
-    """None when the randomizer is Warner's device on every hidden case; else the hint."""
+# Independent coins: the device runs INDEPENDENCE_RUNS times on one survey of INDEPENDENCE_N; with a
+# coin per respondent the number of truthful answers is Binomial(n, θ) from run to run, so its
+# spread is χ² with runs − 1 degrees of freedom once scaled by nθ(1 − θ). A device that makes a
+# fixed number of respondents truthful has no spread; one coin shared by a group, too much.
+INDEPENDENCE_RUNS, INDEPENDENCE_N, INDEPENDENCE_THETA = 200, 1000, 0.7
+INDEPENDENCE_ALPHA = 1e-6  # a device with independent coins is refused once in a million seeds
+
+
+def _warner_randomize_calls(randomize) -> list:
+    """The hidden calls of the randomizer: the three surveys, the repeated survey of the
+    independence check, and the three calls of the rng check (the judge reads them in this order)."""
+    call = implementations.Call
+    calls = []
     for k, (pi, theta, n) in enumerate(WARNER_CASES):
         x, _ = _warner_case(pi, theta, n, k)
-        original = x.copy()
-        out = np.asarray(implementations.call(randomize, "warner_randomize", x, theta, np.random.default_rng(k)))
-        if not np.array_equal(x, original):
-            return "warner_randomize changes x in place: return a new array of reports."
-        if out.shape != x.shape or not np.isin(out, (0, 1)).all():
-            return ("warner_randomize must return one 0/1 report per respondent (an array of the same shape as "
-                    f"x); got shape {out.shape}" + ("" if out.shape != x.shape else " with values other than 0 and 1"))
-        kept = out == x
-        se = np.sqrt(theta * (1 - theta) / n)
-        if kept.all() or not kept.any():
-            return ("every respondent got the same coin: each respondent tosses their own (one random number per "
-                    "respondent).")
-        if abs(kept.mean() - (1 - theta)) <= 5 * se and abs(theta - 0.5) > 0.1:
-            return ("the reports keep the truth with probability 1 − θ: the wrong θ (θ is the probability of "
-                    "answering TRUTHFULLY).")
-        for value in (0, 1):  # the device must treat both truths alike
-            group = kept[x == value]
-            if abs(group.mean() - theta) > 5 * np.sqrt(theta * (1 - theta) / group.size):
-                return (f"respondents whose truth is {value} keep it in {group.mean():.0%} of the reports: each "
-                        "respondent, whatever the truth, must answer truthfully with probability θ and give the "
-                        "opposite answer otherwise.")
-    return implementations.draws_from_rng(
-        randomize, "warner_randomize",
-        lambda rng: (_warner_case(*WARNER_CASES[0], 0)[0], WARNER_CASES[0][1], rng))
+        calls.append(call(randomize, "warner_randomize", (x, theta, np.random.default_rng(k))))
+    x = _warner_case(*WARNER_CASES[0], 0)[0][:INDEPENDENCE_N]
+    calls += [call(randomize, "warner_randomize", (x, INDEPENDENCE_THETA, np.random.default_rng(100 + run)))
+              for run in range(INDEPENDENCE_RUNS)]
+    return calls + implementations.rng_calls(
+        randomize, "warner_randomize", lambda rng: (_warner_case(*WARNER_CASES[0], 0)[0], WARNER_CASES[0][1], rng))
 
 
-def _judge_warner_estimate(estimate) -> str | None:
+def _judge_warner_randomize(results) -> str | None:
+    """None when the randomizer's reports (``results`` of :func:`_warner_randomize_calls`) are
+    Warner's device on every hidden case; else the hint."""
+    for k, (pi, theta, n) in enumerate(WARNER_CASES):
+        x, _ = _warner_case(pi, theta, n, k)
+        hint = _warner_survey_hint(results[k], x, theta)
+        if hint:
+            return hint
+    x = _warner_case(*WARNER_CASES[0], 0)[0][:INDEPENDENCE_N]
+    runs = [results[len(WARNER_CASES) + r] for r in range(INDEPENDENCE_RUNS)]
+    for returned in runs:
+        hint = _reports_shape_hint(returned.value, x)
+        if hint:
+            return hint
+    first = len(WARNER_CASES) + INDEPENDENCE_RUNS
+    hint = implementations.draws_from_rng("warner_randomize", *(results[first + i].value for i in range(3)))
+    if hint:  # a generator of its own with a fixed seed also makes every survey alike: say why
+        return hint
+    return _independence_hint(np.array([np.sum(r.value == x) for r in runs]), INDEPENDENCE_N, INDEPENDENCE_THETA)
+
+
+def _reports_shape_hint(out: np.ndarray, x: np.ndarray) -> str | None:
+    if out.shape != x.shape:
+        what = "an empty array" if out.size == 0 else "one number" if out.ndim == 0 else f"shape {out.shape}"
+        return ("warner_randomize must return one 0/1 report per respondent (an array of the same shape as x, "
+                f"{x.shape}); it returned {what}.")
+    if not np.isin(out, (0, 1)).all():
+        return ("warner_randomize must return one 0/1 report per respondent; it returned values other than 0 "
+                "and 1.")
+    return None
+
+
+def _warner_survey_hint(returned, x: np.ndarray, theta: float) -> str | None:
+    """The hint for one hidden survey's reports, or None when they are Warner's device."""
+    if 0 in returned.changed:
+        return "warner_randomize changes x in place: return a new array of reports."
+    out = returned.value
+    hint = _reports_shape_hint(out, x)
+    if hint:
+        return hint
+    kept = out == x
+    se = np.sqrt(theta * (1 - theta) / x.size)
+    if kept.all() or not kept.any():
+        return ("every respondent got the same coin: each respondent tosses their own (one random number per "
+                "respondent).")
+    if abs(kept.mean() - (1 - theta)) <= 5 * se and abs(theta - 0.5) > 0.1:
+        return ("the reports keep the truth with probability 1 − θ: the wrong θ (θ is the probability of "
+                "answering TRUTHFULLY).")
+    for value in (0, 1):  # the device must treat both truths alike
+        group = kept[x == value]
+        if abs(group.mean() - theta) > 5 * np.sqrt(theta * (1 - theta) / group.size):
+            return (f"respondents whose truth is {value} keep it in {group.mean():.0%} of the reports: each "
+                    "respondent, whatever the truth, must answer truthfully with probability θ and give the "
+                    "opposite answer otherwise.")
+    return None
+
+
+def _independence_hint(truthful: np.ndarray, n: int, theta: float) -> str | None:
+    """None when the numbers of truthful answers in repeated surveys spread as independent coins
+    do (Binomial(n, θ)); else the hint."""
+    from scipy.stats import chi2
+    statistic = float(np.sum((truthful - truthful.mean()) ** 2) / (n * theta * (1 - theta)))
+    dof = truthful.size - 1
+    if statistic < chi2.ppf(INDEPENDENCE_ALPHA, dof):
+        return ("the number of truthful answers is (nearly) the same in every survey: the coins are not "
+                "independent. Each respondent tosses their own coin, whatever the others' coins say; making a "
+                "fixed share of the respondents truthful is not Warner's device (its ε and its variance are not "
+                "the ones claimed).")
+    if statistic > chi2.ppf(1 - INDEPENDENCE_ALPHA, dof):
+        return ("the number of truthful answers varies more from survey to survey than independent coins allow: "
+                "do respondents share a coin? Each respondent tosses their own.")
+    return None
+
+
+def _warner_estimate_calls(estimate) -> list:
+    return [implementations.Call(estimate, "warner_estimate", (reports, theta))
+            for reports, theta in _warner_estimate_cases()]
+
+
+def _judge_warner_estimate(results) -> str | None:
     """None when the estimator is Warner's unbiased estimate on every hidden case; else the hint."""
     _, reference = warner_reference()
-    for reports, theta in _warner_estimate_cases():
-        got = implementations.call(estimate, "warner_estimate", reports.copy(), theta)
-        if np.ndim(got) != 0 or not np.isrealobj(got) or isinstance(got, (str, bytes)):
-            return f"warner_estimate must return one number (the estimated share); got {type(got).__name__}."
-        got = float(got)
-        if not np.isfinite(got):
-            return "warner_estimate returned a value that is not finite (NaN or infinite)."
+    for i, (reports, theta) in enumerate(_warner_estimate_cases()):
+        got = results[i].value
+        value = implementations.one_number(got, "warner_estimate", "the estimated share")
         ref = float(reference(reports, theta))
-        if not _same(got, ref):
-            return _warner_estimate_mistake(got, reports, theta, ref)
+        if not _same(value, ref):
+            return implementations.low_precision_hint(got, "warner_estimate") \
+                or _warner_estimate_mistake(value, reports, theta, ref)
     return None
 
 
@@ -275,8 +344,8 @@ def _warner_estimate_cases() -> list:
 
 
 def _same(got: float, value: float) -> bool:
-    """Equal to 1e-9, relative to the value (absolute below 1)."""
-    return abs(got - value) <= 1e-9 * max(1.0, abs(value))
+    """Equal as float rounding allows (float32 passes)."""
+    return implementations.same_number(got, value)
 
 
 def _warner_estimate_mistake(got: float, reports, theta: float, ref: float) -> str:
@@ -301,9 +370,117 @@ def _warner_estimate_mistake(got: float, reports, theta: float, ref: float) -> s
 
 def judge_03_5(answer) -> Verdict:
     return implementations.judge_randomizer_and_estimator(
-        answer, NAMES_03_5, "03.5", FMT_03_5, _judge_warner_randomize, _judge_warner_estimate,
-        "both pass on hidden surveys (θ on both sides of 1/2, and a survey whose estimate is "
-        "negative): your device is Warner's, and your estimate is unbiased.")
+        answer, NAMES_03_5, "03.5", FMT_03_5, (_warner_randomize_calls, _judge_warner_randomize),
+        (_warner_estimate_calls, _judge_warner_estimate),
+        "both pass on hidden surveys (θ on both sides of 1/2, independent coins, and a survey whose estimate "
+        "is negative): your device is Warner's, and your estimate is unbiased.")
+
+
+# 03.6 (transfer): Section 4.1's estimate of a conjunction on data notebook 03 never used, yes/no
+# questions about the people of Agrawal & Srikant's synthetic bank customers (generated).
+FMT_03_6 = "a function all_yes_share(disguised, theta)"
+NAMES_03_6 = ("all_yes_share",)
+ALL_YES_SOURCE = """\
+def all_yes_share(disguised, theta):
+    \"\"\"The share of respondents whose TRUE answers are all yes (Du & Zhan 2003, Section 4.1). Each
+    record was sent unchanged with probability theta, or with every answer flipped, so with
+    E = yes to all and Ebar = no to all:  P*(E) = theta P(E) + (1 - theta) P(Ebar)  and
+    P*(Ebar) = theta P(Ebar) + (1 - theta) P(E). Solve for P(E).\"\"\"
+    d = np.asarray(disguised)
+    p_e = np.mean(np.all(d == 1, axis=1))      # P*(E): disguised records saying yes to every question
+    p_ebar = np.mean(np.all(d == 0, axis=1))   # P*(Ebar): saying no to every question
+    return (theta * p_e - (1 - theta) * p_ebar) / (2 * theta - 1)
+
+
+answer = all_yes_share
+"""
+all_yes_reference = implementations.register("03.6", ALL_YES_SOURCE, NAMES_03_6)
+#: the yes/no questions, each a column of Agrawal's generator and the value from which it is "yes"
+BANK_QUESTIONS = (("salary", 75_000), ("age", 40), ("loan", 250_000), ("hvalue", 500_000))
+#: the notebook's example: the first three questions for 10,000 customers of Function 1
+#: (data seed 3), disguised with θ = 0.7 (seed 4)
+BANK_EXAMPLE = (10_000, 3, 0.7, 3, 4)
+#: hidden surveys: (questions, θ, customers, data seed); θ on both sides of 1/2
+BANK_CASES = ((2, 0.8, 20_000, 11), (3, 0.25, 20_000, 12), (4, 0.65, 20_000, 13), (3, 0.9, 5_000, 14))
+BANK_SEED = 30_603
+
+
+def bank_survey(n: int, questions: int, rng) -> np.ndarray:
+    """True yes/no answers (n × ``questions``, 0/1) of ``n`` customers drawn by Agrawal's generator
+    (Function 1): the first ``questions`` of :data:`BANK_QUESTIONS`.
+
+    Parameters
+    ----------
+    n : int
+        Customers.
+    questions : int
+        How many of the questions (1 to 4).
+    rng : None, int or numpy.random.Generator
+        The data's randomness.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (n, questions)
+        1 for yes.
+    """
+    from ..datasets import agrawal
+    X, _ = agrawal(n, 1, rng=rng)
+    return np.column_stack([(X[column].to_numpy() >= value).astype(int)
+                            for column, value in BANK_QUESTIONS[:questions]])
+
+
+@lru_cache(maxsize=None)
+def _bank_case(case: int):
+    """(true answers, disguised answers, θ) of hidden survey ``case``."""
+    from ..randomized_response import mrr_disguise
+    k, theta, n, seed = BANK_CASES[case]
+    data_rng, noise_rng = np.random.SeedSequence([BANK_SEED, seed]).spawn(2)
+    truth = bank_survey(n, k, np.random.default_rng(data_rng))
+    return truth, mrr_disguise(truth, theta, rng=np.random.default_rng(noise_rng)).astype(int), theta
+
+
+def judge_03_6(answer) -> Verdict:
+    (share,) = implementations.as_functions(answer, NAMES_03_6, "03.6", FMT_03_6)
+    cases = [_bank_case(case) for case in range(len(BANK_CASES))]
+    results = implementations.run_calls(
+        [implementations.Call(share, "all_yes_share", (disguised, theta)) for _, disguised, theta in cases], "03.6")
+    reference = all_yes_reference()
+    try:
+        for i, (_, disguised, theta) in enumerate(cases):
+            hint = _all_yes_hint(results[i], disguised, theta, float(reference(disguised, theta)))
+            if hint:
+                return Verdict(False, implementations.with_note(hint, results))
+    except implementations.StudentError as error:
+        return Verdict(False, implementations.with_note(str(error), results))
+    return Verdict(True, implementations.with_note(
+        "on hidden surveys of two to four questions, with θ on both sides of 1/2, your estimates are Du & Zhan's.",
+        results))
+
+
+def _all_yes_hint(returned, disguised: np.ndarray, theta: float, expected: float) -> str | None:
+    """None when ``returned`` is Section 4.1's estimate on this survey; else the hint."""
+    value = implementations.one_number(returned.value, "all_yes_share", "the estimated share")
+    if _same(value, expected):
+        return None
+    p_e = float(np.mean(np.all(disguised == 1, axis=1)))
+    p_ebar = float(np.mean(np.all(disguised == 0, axis=1)))
+    if _same(value, p_e):
+        return ("biased: that is the share of disguised records saying yes to every question; a record that was "
+                "all no and got flipped says yes to every question too.")
+    if _same(value, (p_e - (1 - theta)) / (2 * theta - 1)):
+        return ("that treats 'yes to all' as one question under Warner's device, but a disguised record says yes to "
+                "all only when it was all yes and sent unchanged, or all NO and flipped: use the share saying no "
+                "to all as well (the 2 × 2 system of Section 4.1).")
+    if _same(value, ((1 - theta) * p_e - theta * p_ebar) / (1 - 2 * theta)):
+        return "θ and 1 − θ are swapped: θ is the probability that a record was sent unchanged."
+    per_question = (np.mean(disguised, axis=0) - (1 - theta)) / (2 * theta - 1)
+    if _same(value, float(np.prod(per_question))):
+        return ("that multiplies the questions' estimated shares, as if the answers were independent: estimate the "
+                "conjunction itself from the records that say yes (and no) to every question.")
+    if _same(value, min(1.0, max(0.0, expected))):
+        return "clipped to [0, 1]: the question asks for the unbiased estimate, which may leave [0, 1]."
+    return ("not Section 4.1's estimate: solve P*(E) = θP(E) + (1 − θ)P(Ē), P*(Ē) = θP(Ē) + (1 − θ)P(E) for "
+            "P(E), with E yes to every question and Ē no to every question.")
 
 
 EXERCISES = (
@@ -336,6 +513,14 @@ EXERCISES = (
              f"{NB}, §1 'The survey problem and Warner's device' and §2 'Estimating the share'",
              FMT_03_5, judge_03_5, warner_reference,
              tolerance="the functions are run on hidden surveys and seeds: the device's truthful share within 5 "
-                       "standard errors of θ for each truth, the estimate equal to the unbiased one to 1e-9",
+                       "standard errors of θ for each truth, its coins independent (the spread of the truthful count "
+                       "over 200 surveys within the χ² test's 1e-6 tails), the estimate equal to the unbiased one as "
+                       "float rounding allows (1e-5 relative, 1e-6 absolute: float32 passes)",
+             precision=EXACT),
+    Exercise("03.6", "Transfer: a bank's survey", "structured",
+             f"{NB}, §6 'Many questions at once: multivariate randomized response (Section 4.1)'",
+             FMT_03_6, judge_03_6, all_yes_reference,
+             tolerance="the function is run on hidden surveys (two to four questions, θ on both sides of 1/2): equal to "
+                       "Section 4.1's estimate as float rounding allows (1e-5 relative, 1e-6 absolute)",
              precision=EXACT),
 )

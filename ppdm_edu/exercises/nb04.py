@@ -8,7 +8,7 @@ from .checking import Exercise, Precision, Verdict, as_number, as_numbers, as_se
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 04"
-P_ACC = Precision(decimals=3, what="accuracies")
+P_ACC = Precision(decimals=3, what="accuracies", ratio_of_counts=True)
 P_04_1 = (None, None, None, P_ACC, P_ACC)  # the seed and the leaf counts are exact
 P_04_2 = Precision(decimals=2)
 P_04_4 = (None, None, None, P_ACC, P_ACC)  # the seed and the reconstruction counts are exact

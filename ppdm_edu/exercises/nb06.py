@@ -5,12 +5,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from .checking import Exercise, Precision, Verdict, as_choice, as_number, within
+from . import _implementations as implementations
+from .checking import EXACT, Exercise, Precision, Verdict, as_choice, as_number, within
 
 __all__ = ["EXERCISES"]  # the reference functions are reached through check/reference_answer
 
 NB = "notebook 06"
-P_06_1 = (None, Precision(decimals=2, what="accuracies"), Precision(decimals=2, what="accuracies"))
+P_06_1 = (None, Precision(decimals=2, what="accuracies", ratio_of_counts=True),
+          Precision(decimals=2, what="accuracies", ratio_of_counts=True))
 NOISE_SEEDS = tuple(range(3, 13))  # the exercise uses rng=3; ten seeds measure the spread
 
 
@@ -127,6 +129,128 @@ def threshold_model_answer() -> tuple[str, ...]:
     )
 
 
+# 06.5 (transfer): Section 5's naive Bayes on data notebook 06 never used, the customers of
+# Agrawal & Srikant's synthetic bank (generated), money in thousands.
+FMT_06_5 = "a function classify_original(W_train, y_train, noise_sd, X_new)"
+NAMES_06_5 = ("classify_original",)
+CLASSIFY_SOURCE = """\
+def classify_original(W_train, y_train, noise_sd, X_new):
+    \"\"\"Gaussian naive Bayes for ORIGINAL records, trained on perturbed ones (Liu et al. 2009,
+    Section 5.2): per class, the mean of W estimates the mean of X, and the variance of W minus
+    the noise's variance estimates the variance of X (kept at least 1 % of the variance of W).\"\"\"
+    W, y, X = np.asarray(W_train, dtype=float), np.asarray(y_train), np.asarray(X_new, dtype=float)
+    classes = np.unique(y)
+    scores = []
+    for c in classes:                                          # a loop over the classes, not the records
+        Wc = W[y == c]
+        s2 = Wc.var(axis=0, ddof=1)
+        var = np.maximum(s2 - np.asarray(noise_sd) ** 2, 0.01 * s2)   # S^2 - sigma_R^2, Section 5.2
+        log_likelihood = -0.5 * (np.log(2 * np.pi * var) + (X - Wc.mean(axis=0)) ** 2 / var).sum(axis=1)
+        scores.append(np.log(len(Wc) / len(W)) + log_likelihood)     # Eq. 8 in logs
+    return classes[np.argmax(scores, axis=0)]
+
+
+answer = classify_original
+"""
+classify_reference = implementations.register("06.5", CLASSIFY_SOURCE, NAMES_06_5)
+#: the bank customers' attributes (Agrawal's generator) and the unit each is given in: money in
+#: thousands, so that every attribute's variance is of one order and no smoothing term decides
+CUSTOMER_COLUMNS = ("salary", "commission", "age", "hvalue", "hyears", "loan")
+CUSTOMER_UNITS = (1_000, 1_000, 1, 1_000, 1, 1_000)
+#: the notebook's example: Function 2, 4,000 customers to train on and 2,000 new ones (data seed
+#: 21), Gaussian noise at SNR 1 on every attribute (noise seed 22)
+CUSTOMER_EXAMPLE = (2, 4_000, 2_000, 1.0, 21, 22)
+#: hidden cases: (function, SNR, data seed); each trains on 4,000 and classifies 2,000 new customers
+CUSTOMER_CASES = ((1, 0.5, 1), (3, 0.5, 2), (5, 0.5, 3), (2, 1.0, 4))
+#: the share of the new customers whose class must match the reference's: a hand-written model
+#: (n - 1 or n in the variance) or PerturbedGaussianNB agrees on 99.85 % or more of them on these
+#: cases (measured); the model without the correction on 76 % to 83 %
+AGREEMENT = 0.99
+CUSTOMER_SEED = 60_605
+
+
+def customers(function: int, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y): ``n`` customers of Agrawal's generator with the attributes of
+    :data:`CUSTOMER_COLUMNS` in the units of :data:`CUSTOMER_UNITS`, and their class (Group A = 1).
+
+    Parameters
+    ----------
+    function : int
+        Agrawal & Srikant's classification function (1-5).
+    n : int
+        Customers.
+    rng : None, int or numpy.random.Generator
+        The data's randomness.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        X (n × 6 floats) and y (n ints).
+    """
+    from ..datasets import agrawal
+    X, y = agrawal(n, function, rng=rng)
+    return X[list(CUSTOMER_COLUMNS)].to_numpy(float) / np.array(CUSTOMER_UNITS, dtype=float), np.asarray(y)
+
+
+@lru_cache(maxsize=None)
+def _customer_case(case: int):
+    """(W_train, y_train, noise_sd, X_new) of hidden case ``case``."""
+    function, snr, seed = CUSTOMER_CASES[case]
+    data_rng, noise_rng = np.random.SeedSequence([CUSTOMER_SEED, seed]).spawn(2)
+    X, y = customers(function, 6_000, np.random.default_rng(data_rng))
+    X_train, y_train, X_new = X[:4_000], y[:4_000], X[4_000:]
+    noise_sd = X_train.std(axis=0) / np.sqrt(snr)   # SNR = var(X) / var(R), every attribute
+    W_train = X_train + np.random.default_rng(noise_rng).normal(0.0, noise_sd, X_train.shape)
+    return W_train, y_train, noise_sd, X_new
+
+
+def _uncorrected(W, y, X):
+    """The same model with the variances of W (the noise left in): the typical slip."""
+    classes = np.unique(y)
+    scores = [np.log(np.mean(y == c)) - 0.5 * (np.log(2 * np.pi * W[y == c].var(axis=0, ddof=1))
+                                                + (X - W[y == c].mean(axis=0)) ** 2 / W[y == c].var(axis=0, ddof=1)).sum(1)
+              for c in classes]
+    return classes[np.argmax(scores, axis=0)]
+
+
+def judge_06_5(answer) -> Verdict:
+    (classify,) = implementations.as_functions(answer, NAMES_06_5, "06.5", FMT_06_5)
+    cases = [_customer_case(case) for case in range(len(CUSTOMER_CASES))]
+    results = implementations.run_calls([implementations.Call(classify, "classify_original", case) for case in cases],
+                                        "06.5")
+    reference = classify_reference()
+    try:
+        for i, (W, y, noise_sd, X_new) in enumerate(cases):
+            hint = _classify_hint(results[i].value, reference(W, y, noise_sd, X_new), W, y, X_new)
+            if hint:
+                return Verdict(False, implementations.with_note(hint, results))
+    except implementations.StudentError as error:
+        return Verdict(False, implementations.with_note(str(error), results))
+    return Verdict(True, implementations.with_note(
+        f"on four hidden banks (Functions 1, 2, 3 and 5, SNR 1 and 0.5) your classes are Section 5's naive Bayes for "
+        f"original records (at least {AGREEMENT:.0%} of the new customers on each).", results))
+
+
+def _classify_hint(got: np.ndarray, expected: np.ndarray, W, y, X_new) -> str | None:
+    """None when ``got`` matches the reference's classes on :data:`AGREEMENT` of the new customers."""
+    if got.shape != expected.shape:
+        what = "an empty array" if got.size == 0 else "one number" if got.ndim == 0 else f"shape {got.shape}"
+        return (f"classify_original must return one class per new customer (shape {expected.shape}, the rows of "
+                f"X_new); it returned {what}.")
+    if not np.isin(got, np.unique(y)).all():
+        return "classify_original must return class labels taken from y_train (here 0 and 1)."
+    agreement = float(np.mean(got == expected))
+    if agreement >= AGREEMENT:
+        return None
+    if np.mean(got == _uncorrected(W, y, X_new)) >= AGREEMENT:
+        return ("the variances still include the noise: a class's variance of W is the variance of X plus σ_R² "
+                "(Section 5.2); subtract the noise's variance to classify original records.")
+    if np.mean(got == 1 - expected) >= AGREEMENT:
+        return "the classes are swapped: predict the class with the LARGEST posterior."
+    return (f"your classes match Section 5's naive Bayes on {agreement:.0%} of a hidden bank's new customers: per "
+            "class, the mean of W, the variance of W minus σ_R², the class's share as its prior (Eq. 8).")
+
+
 EXERCISES = (
     Exercise("06.1", "Variances on the floor", "structured", f"{NB}, 'Naive Bayes on perturbed data (Section 5)'",
              "a triple (floored attribute name, test accuracy corrected, test accuracy uncorrected)",
@@ -149,6 +273,12 @@ EXERCISES = (
     Exercise("06.4", "The best threshold", "rubric", f"{NB}, 'Try it: threshold and SNR' and Figures 1-2",
              rubric=("I recorded the accuracy on original records for several thresholds, Gaussian and uniform.",
                      "I compared the best threshold with the paper's 0.3 and with Figures 1-2.",
-                     "I can explain why low thresholds hurt with uniform noise (the shift α(1 − 2θ)).",
+                     "I can explain what a low threshold does to the split points with uniform noise (the shift α(1 − 2θ)).",
                      "I said how much one sample and one noise draw decide (the figures' error bars).")),
+    Exercise("06.5", "Transfer: a bank's customers", "structured", f"{NB}, 'Naive Bayes on perturbed data (Section 5)'",
+             FMT_06_5, judge_06_5, classify_reference,
+             tolerance=f"the function is run on four hidden banks (Functions 1, 2, 3, 5; SNR 1 and 0.5): its classes must "
+                       f"match Section 5's naive Bayes on {AGREEMENT:.0%} of the new customers (a hand-written model "
+                       "or PerturbedGaussianNB: 99.85 % or more; the model without the correction: 83 % or less)",
+             precision=EXACT),
 )

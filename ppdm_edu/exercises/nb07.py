@@ -214,78 +214,145 @@ def _grr_p(k: int, epsilon: float) -> float:
     return math.exp(epsilon) / (math.exp(epsilon) + k - 1)
 
 
-def _judge_grr_randomize(randomize) -> str | None:
-    for case, (k, eps, n) in enumerate(GRR_CASES):
-        x, _ = _grr_case(k, eps, n, case)
-        original = x.copy()
-        out = np.asarray(implementations.call(randomize, "grr_randomize", x, k, eps, np.random.default_rng(case)))
-        if not np.array_equal(x, original):
-            return "grr_randomize changes x in place: return a new array of reports."
-        if out.shape != x.shape or not np.issubdtype(out.dtype, np.integer) and not np.array_equal(out, np.round(out)) \
-                or out.min() < 0 or out.max() > k - 1:
-            return (f"grr_randomize must return one category 0 .. k − 1 per respondent (an array of the same shape "
-                    f"as x); got shape {out.shape}, values {out.min():g} to {out.max():g}.")
-        kept = out == x
-        p = _grr_p(k, eps)
-        se = math.sqrt(p * (1 - p) / n)
-        if abs(kept.mean() - p) > 5 * se:
-            warner = math.exp(eps) / (1 + math.exp(eps))
-            if abs(kept.mean() - warner) <= 5 * se:
-                return ("the wrong θ: that keeps the truth with binary randomized response's e^ε / (1 + e^ε); with "
-                        "k categories GRR keeps it with p = e^ε / (e^ε + k − 1).")
-            if abs(kept.mean() - (p + (1 - p) / k)) <= 5 * se:
-                return ("when it does not keep the truth, GRR reports one of the OTHER k − 1 categories: drawing "
-                        "from all k gives the truth extra weight, so the ε is not the one claimed.")
-            return (f"the reports keep the true category in {kept.mean():.1%} of cases: GRR keeps it with "
-                    "p = e^ε / (e^ε + k − 1).")
-        lies = out[~kept]
-        truth = x[~kept]
-        # a lie moves to each of the other k − 1 categories alike: its offset (out − x) mod k is uniform on 1..k−1
-        offsets = np.bincount((lies - truth) % k, minlength=k)[1:]
-        expected = lies.size / (k - 1)
-        if np.abs(offsets - expected).max() > 5 * math.sqrt(expected):
-            return ("the false reports are not spread evenly over the other k − 1 categories: GRR's ε needs every "
-                    "other category to be equally likely.")
-    return implementations.draws_from_rng(
+# Small surveys with empty categories (the top one among them, so that counting only up to the
+# largest category reported gives too few entries): (k, ε, reports).
+GRR_SMALL = ((5, 1.0, (0, 1, 1, 2, 0, 3, 1, 0, 2, 2, 1, 0, 3, 1, 1, 0, 2, 1, 0, 1)),
+             (6, 0.5, (0, 2, 3, 3, 0, 2, 2, 0, 3, 0, 2, 3)))
+
+
+def _grr_randomize_calls(randomize) -> list:
+    """The hidden calls of the randomizer: the three surveys, two tiny ones (shape only), and the
+    three calls of the rng check (the judge reads them in this order)."""
+    call = implementations.Call
+    calls = [call(randomize, "grr_randomize", (_grr_case(k, eps, n, case)[0], k, eps, np.random.default_rng(case)))
+             for case, (k, eps, n) in enumerate(GRR_CASES)]
+    calls += [call(randomize, "grr_randomize", (np.array(x), k, eps, np.random.default_rng(50 + i)))
+              for i, (k, eps, x) in enumerate(GRR_SMALL)]
+    return calls + implementations.rng_calls(
         randomize, "grr_randomize", lambda rng: (_grr_case(*GRR_CASES[0], 0)[0], GRR_CASES[0][0], GRR_CASES[0][1], rng))
 
 
-def _judge_grr_estimate(estimate) -> str | None:
-    _, reference = grr_reference()
+def _grr_reports_hint(out: np.ndarray, x: np.ndarray, k: int) -> str | None:
+    if out.shape != x.shape:
+        what = "an empty array" if out.size == 0 else "one number" if out.ndim == 0 else f"shape {out.shape}"
+        return (f"grr_randomize must return one category 0 .. k − 1 per respondent (an array of the same shape as "
+                f"x, {x.shape}); it returned {what}.")
+    if out.dtype.kind == "c" or not np.array_equal(out, np.round(out)) or out.min() < 0 or out.max() > k - 1:
+        return (f"grr_randomize must return one category 0 .. k − 1 per respondent (k = {k}); it returned values "
+                f"from {out.real.min():g} to {out.real.max():g}" + ("" if np.array_equal(out, np.round(out))
+                                                                    else ", not all whole numbers") + ".")
+    return None
+
+
+def _judge_grr_randomize(results) -> str | None:
     for case, (k, eps, n) in enumerate(GRR_CASES):
-        _, reports = _grr_case(k, eps, n, case)
-        got = np.asarray(implementations.call(estimate, "grr_estimate", reports.copy(), k, eps), dtype=float)
-        ref = reference(reports, k, eps)
+        x, _ = _grr_case(k, eps, n, case)
+        returned = results[case]
+        if 0 in returned.changed:
+            return "grr_randomize changes x in place: return a new array of reports."
+        hint = _grr_reports_hint(returned.value, x, k) or _grr_survey_hint(returned.value.astype(int), x, k, eps)
+        if hint:
+            return hint
+    for i, (k, _eps, x) in enumerate(GRR_SMALL):
+        hint = _grr_reports_hint(results[len(GRR_CASES) + i].value, np.array(x), k)
+        if hint:
+            return hint
+    first = len(GRR_CASES) + len(GRR_SMALL)
+    return implementations.draws_from_rng("grr_randomize", *(results[first + i].value for i in range(3)))
+
+
+def _grr_survey_hint(out: np.ndarray, x: np.ndarray, k: int, eps: float) -> str | None:
+    """The hint for one large hidden survey's reports, or None when they are GRR's."""
+    kept = out == x
+    p = _grr_p(k, eps)
+    se = math.sqrt(p * (1 - p) / x.size)
+    if abs(kept.mean() - p) > 5 * se:
+        warner = math.exp(eps) / (1 + math.exp(eps))
+        if abs(kept.mean() - warner) <= 5 * se:
+            return ("the wrong θ: that keeps the truth with binary randomized response's e^ε / (1 + e^ε); with "
+                    "k categories GRR keeps it with p = e^ε / (e^ε + k − 1).")
+        if abs(kept.mean() - (p + (1 - p) / k)) <= 5 * se:
+            return ("when it does not keep the truth, GRR reports one of the OTHER k − 1 categories: drawing "
+                    "from all k gives the truth extra weight, so the ε is not the one claimed.")
+        return (f"the reports keep the true category in {kept.mean():.1%} of cases: GRR keeps it with "
+                "p = e^ε / (e^ε + k − 1).")
+    lies = out[~kept]
+    truth = x[~kept]
+    # a lie moves to each of the other k − 1 categories alike: its offset (out − x) mod k is uniform on 1..k−1
+    offsets = np.bincount((lies - truth) % k, minlength=k)[1:]
+    expected = lies.size / (k - 1)
+    if np.abs(offsets - expected).max() > 5 * math.sqrt(expected):
+        return ("the false reports are not spread evenly over the other k − 1 categories: GRR's ε needs every "
+                "other category to be equally likely.")
+    return None
+
+
+def _grr_estimate_cases() -> list:
+    """Hidden surveys (reports, k, ε): the reference device on :data:`GRR_CASES`, then the small
+    surveys of :data:`GRR_SMALL`, whose top categories nobody reported."""
+    cases = [(_grr_case(k, eps, n, case)[1], k, eps) for case, (k, eps, n) in enumerate(GRR_CASES)]
+    return cases + [(np.array(reports), k, eps) for k, eps, reports in GRR_SMALL]
+
+
+def _grr_estimate_calls(estimate) -> list:
+    return [implementations.Call(estimate, "grr_estimate", case) for case in _grr_estimate_cases()]
+
+
+def _judge_grr_estimate(results) -> str | None:
+    _, reference = grr_reference()
+    for i, (reports, k, eps) in enumerate(_grr_estimate_cases()):
+        got = results[i].value
         if got.shape != (k,):
-            return f"grr_estimate must return k = {k} frequencies, one per category; got shape {got.shape}."
+            return _grr_estimate_shape_hint(got, reports, k)
+        if got.dtype.kind == "c":
+            return "grr_estimate returned complex numbers: frequencies are real."
+        returned, got = got, got.astype(float)
         if not np.isfinite(got).all():
             return "grr_estimate returned values that are not finite (NaN or infinite)."
-        if np.allclose(got, ref, rtol=0, atol=1e-9):
-            continue
-        shares = np.bincount(reports, minlength=k) / len(reports)
-        if np.allclose(got, shares, atol=1e-9):
-            return ("biased: these are the shares of the reports, pulled towards the uniform 1/k by the device; "
-                    "solve E[share of v] = q + (p − q) f_v for f_v.")
-        clipped = np.clip(ref, 0, None)
-        if clipped.sum() > 0 and np.allclose(got, clipped / clipped.sum(), atol=1e-9):
-            return ("clipped and renormalised: that makes the estimate biased; the exercise asks for the unbiased "
-                    "one, whose entries may be negative.")
-        warner = math.exp(eps) / (1 + math.exp(eps))
-        if np.allclose(got, (shares - (1 - warner)) / (2 * warner - 1), atol=1e-9):
-            return "the wrong θ: p = e^ε / (e^ε + k − 1) and q = 1 / (e^ε + k − 1), not binary RR's θ."
-        if abs(got.sum() - 1) > 1e-6:
-            return (f"not a distribution: the estimated frequencies sum to {got.sum():.4g}, not 1 (the unbiased "
-                    "estimate sums to exactly 1, though single entries may be negative).")
-        return ("biased: these are not the unbiased frequencies; solve E[share of v] = q + (p − q) f_v with "
-                "p = e^ε / (e^ε + k − 1), q = 1 / (e^ε + k − 1).")
+        if not implementations.close(got, reference(reports, k, eps)):
+            return implementations.low_precision_hint(returned, "grr_estimate") \
+                or _grr_estimate_mistake(got, reports, k, eps, reference(reports, k, eps))
     return None
+
+
+def _grr_estimate_shape_hint(got: np.ndarray, reports: np.ndarray, k: int) -> str:
+    what = "an empty array" if got.size == 0 else "one number" if got.ndim == 0 else f"shape {got.shape}"
+    if got.ndim == 1 and got.size == reports.max() + 1 < k:
+        return (f"grr_estimate returned {got.size} frequencies for k = {k} categories, on a small survey where "
+                "nobody reported the top categories: a category nobody reported still gets its frequency. Count "
+                "the reports of every category 0 .. k − 1 (a count of length k), not only up to the largest one "
+                "reported.")
+    return f"grr_estimate must return k = {k} frequencies, one per category; it returned {what}."
+
+
+def _grr_estimate_mistake(got: np.ndarray, reports: np.ndarray, k: int, eps: float, ref: np.ndarray) -> str:
+    """The hint for finite frequencies of the right shape that are not the unbiased ones: a known
+    slip (each one recomputed here and compared), else what kind of wrong it is."""
+    close = implementations.close
+    shares = np.bincount(reports, minlength=k) / len(reports)
+    if close(got, shares):
+        return ("biased: these are the shares of the reports, pulled towards the uniform 1/k by the device; "
+                "solve E[share of v] = q + (p − q) f_v for f_v.")
+    clipped = np.clip(ref, 0, None)
+    if clipped.sum() > 0 and close(got, clipped / clipped.sum()):
+        return ("clipped and renormalised: that makes the estimate biased; the exercise asks for the unbiased "
+                "one, whose entries may be negative.")
+    warner = math.exp(eps) / (1 + math.exp(eps))
+    if close(got, (shares - (1 - warner)) / (2 * warner - 1)):
+        return "the wrong θ: p = e^ε / (e^ε + k − 1) and q = 1 / (e^ε + k − 1), not binary RR's θ."
+    if abs(got.sum() - 1) > 1e-4:
+        return (f"not a distribution: the estimated frequencies sum to {got.sum():.4g}, not 1 (the unbiased "
+                "estimate sums to exactly 1, though single entries may be negative).")
+    return ("biased: these are not the unbiased frequencies; solve E[share of v] = q + (p − q) f_v with "
+            "p = e^ε / (e^ε + k − 1), q = 1 / (e^ε + k − 1).")
 
 
 def judge_07_7(answer) -> Verdict:
     return implementations.judge_randomizer_and_estimator(
-        answer, NAMES_07_7, "07.7", FMT_07_7, _judge_grr_randomize, _judge_grr_estimate,
-        "both pass on hidden data (three k, three ε): your randomizer is GRR with the claimed ε, "
-        "and your estimate is unbiased.")
+        answer, NAMES_07_7, "07.7", FMT_07_7, (_grr_randomize_calls, _judge_grr_randomize),
+        (_grr_estimate_calls, _judge_grr_estimate),
+        "both pass on hidden data (three k, three ε, and small surveys with categories nobody reported): "
+        "your randomizer is GRR with the claimed ε, and your estimate is unbiased.")
 
 
 EXERCISES = (
@@ -312,7 +379,9 @@ EXERCISES = (
              tolerance="exact: the exercise fixes rng=0, so the audit's outcome is deterministic", precision=EXACT),
     Exercise("07.7", "Write GRR yourself", "structured", f"{NB}, §5 'ε: local differential privacy'",
              FMT_07_7, judge_07_7, grr_reference,
-             tolerance="the functions are run on hidden data and seeds: the kept share within 5 standard errors of "
-                       "p, the lies even over the other categories, the estimate equal to the unbiased one to 1e-9",
+             tolerance="the functions are run on hidden data and seeds (and small surveys with empty categories): "
+                       "the kept share within 5 standard errors of p, the lies even over the other categories, the "
+                       "estimate equal to the unbiased one as float rounding allows (1e-5 relative, 1e-6 absolute: "
+                       "float32 passes)",
              precision=EXACT),
 )

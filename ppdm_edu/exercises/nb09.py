@@ -102,16 +102,19 @@ def _decoder_mistake(guess: np.ndarray, secret: np.ndarray, A, a) -> str | None:
     return None
 
 
-def _judge_decoder(decode_bits) -> str | None:
+def _judge_decoder(results) -> str | None:
+    """None when the decoder's guesses (``results`` of one call per hidden release, in order) recover
+    enough bits on every release; else the hint."""
     for case in range(len(DECODER_CASES)):
         secret, A, a = _decoder_case(case)
-        queries, answers = A.copy(), a.copy()
-        guess = np.asarray(implementations.call(decode_bits, "decode_bits", queries, answers))
-        if not (np.array_equal(queries, A) and np.array_equal(answers, a)):
+        returned = results[case]
+        if returned.changed:
             return "decode_bits changes the queries or the answers in place: work on copies."
+        guess = returned.value
         if guess.shape != secret.shape:
+            what = "an empty array" if guess.size == 0 else "one number" if guess.ndim == 0 else f"shape {guess.shape}"
             return (f"decode_bits must return one guess per person ({secret.size} here, the columns of the "
-                    f"queries); got shape {guess.shape}.")
+                    f"queries); it returned {what}.")
         if guess.dtype.kind not in "biuf" or not np.isin(guess, (0, 1)).all():
             return ("decode_bits must return 0/1 guesses, not the continuous estimate: round each estimate at 1/2 "
                     "(1 above, 0 below).")
@@ -127,14 +130,18 @@ def _judge_decoder(decode_bits) -> str | None:
 
 def judge_09_2(answer) -> Verdict:
     (decode_bits,) = implementations.as_functions(answer, NAMES_09_2, "09.2", FMT_09_2)
+    calls = [implementations.Call(decode_bits, "decode_bits", _decoder_case(case)[1:])
+             for case in range(len(DECODER_CASES))]
+    results = implementations.run_calls(calls, "09.2")
     try:
-        hint = _judge_decoder(decode_bits)
+        hint = _judge_decoder(results)
     except implementations.StudentError as error:
-        return Verdict(False, str(error))
+        return Verdict(False, implementations.with_note(str(error), results))
     if hint:
-        return Verdict(False, hint)
-    return Verdict(True, f"on {len(DECODER_CASES)} hidden releases (E from 0 to √n) your decoder rebuilds every "
-                         "secret at E = 0 and as many bits as least squares or the L1 program elsewhere.")
+        return Verdict(False, implementations.with_note(hint, results))
+    return Verdict(True, implementations.with_note(
+        f"on {len(DECODER_CASES)} hidden releases (E from 0 to √n) your decoder rebuilds every secret at E = 0 and "
+        "as many bits as least squares or the L1 program elsewhere.", results))
 
 
 # 09.3 (open question): 1,000 counts about a class of 300

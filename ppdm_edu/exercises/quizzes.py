@@ -24,7 +24,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .checking import CheckResult
+import numpy as np
+
+from .checking import CheckResult, foreign_object
 
 __all__ = ["Question", "RangeQuestion", "QUIZZES", "quiz", "quiz_ids", "check_quiz", "is_quiz_id",
            "quiz_statistics"]
@@ -626,6 +628,41 @@ def _letters(answer, q: Question) -> str | None:
     return "".join(sorted(chosen))
 
 
+# A number as the site's quiz reads a typed answer: a decimal comma is a point ("0,67").
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def range_value(answer) -> float | None:
+    """A wrap-up answer as a float: a real number (not a bool), or text that is one ("0.67",
+    "0,67", " 2/3" is not); None for anything else. A whole number too large for a float is
+    ±inf (a number, and outside every range).
+
+    Parameters
+    ----------
+    answer : object
+        Plain data (see ``checking.foreign_object``).
+
+    Returns
+    -------
+    float or None
+        The number, or None when the answer is not one.
+
+    Examples
+    --------
+    >>> range_value("0,67"), range_value(" 0.67 "), range_value("two thirds"), range_value(10**400)
+    (0.67, 0.67, None, inf)
+    """
+    if isinstance(answer, str):
+        text = answer.strip().replace(",", ".", 1)
+        return float(text) if _NUMBER.fullmatch(text) else None
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
+        return None
+    try:
+        return float(answer)
+    except OverflowError:  # 10**400: a number, too large for a float (numbers.Real orders with 0)
+        return math.inf if answer > 0 else -math.inf  # type: ignore[operator]
+
+
 def check_quiz(question_id: str, answer) -> CheckResult:
     """Check one quiz answer: a letter ("b"), several letters ("ab", "a, b" or ["a", "b"]) for a
     "choose all that apply" question, or a number for a wrap-up question.
@@ -636,7 +673,7 @@ def check_quiz(question_id: str, answer) -> CheckResult:
         "NN.qk".
     answer : str, sequence of str, number or None
         The chosen letter(s) (case, spaces and "b)" ignored) or an option's full text; a number
-        for a range question.
+        for a range question, or the number as text as the site's quiz takes it ("0.67", "0,67").
 
     Returns
     -------
@@ -657,24 +694,25 @@ def check_quiz(question_id: str, answer) -> CheckResult:
     if question_id.strip() not in _BY_ID:
         raise ValueError(f"question_id {question_id!r} is not a quiz question; allowed: {', '.join(_BY_ID)}"[:2000])
     q = _BY_ID[question_id.strip()]
+    foreign = foreign_object(answer)  # an object of the student's own type is never read
     if isinstance(q, RangeQuestion):
         fmt = f"a number, to {q.decimals} decimal" + "s" * (q.decimals != 1)
         if answer is None:
             return CheckResult(q.id, False, "quiz", f"write {fmt}.")
-        if isinstance(answer, (bool, str)) or not isinstance(answer, numbers.Real) \
-                or not math.isfinite(float(answer)):
-            return CheckResult(q.id, False, "quiz", f"the answer must be {fmt}; got {type(answer).__name__} "
-                                                    f"{answer!r}"[:200] + ".")
-        return CheckResult(q.id, True, "quiz", q.why) if q.accepts(float(answer)) else CheckResult(q.id, False, "quiz", q.hint)
+        value = None if foreign else range_value(answer)
+        if value is None or math.isnan(value) or (math.isinf(value) and not isinstance(answer, int)):
+            got = foreign or f"{type(answer).__name__} {answer!r}"[:200]
+            return CheckResult(q.id, False, "quiz", f"the answer must be {fmt}; got {got}.")
+        return CheckResult(q.id, True, "quiz", q.why) if q.accepts(value) else CheckResult(q.id, False, "quiz", q.hint)
     what = "all the letters that apply" if q.multiple else "one of the letters"
     if answer is None:
         return CheckResult(q.id, False, "quiz", f"choose {what} {', '.join(q.letters)}.")
-    letters = _letters(answer, q)
+    letters = None if foreign else _letters(answer, q)
     if letters is None or (len(letters) > 1 and not q.multiple):
         example = f'"{q.letters[0]}{q.letters[2]}"' if q.multiple else f'"{q.letters[0]}"'
+        got = foreign or f"{type(answer).__name__} {answer!r}"
         return CheckResult(q.id, False, "quiz", f"the answer must be {what} {', '.join(q.letters)} (a string "
-                                                f"such as {example}); got {type(answer).__name__} {answer!r}"[:200]
-                                                + ".")
+                                                f"such as {example}); got {got}"[:200] + ".")
     if letters == q.answer:
         return CheckResult(q.id, True, "quiz", q.why)
     return CheckResult(q.id, False, "quiz", q.hint)

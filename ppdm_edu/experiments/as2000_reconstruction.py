@@ -31,6 +31,7 @@ from ..random_state import spawn_rngs
 from ..randomization import GaussianNoise, Noise, UniformNoise, perturb
 from ..reconstruction import (
     DEFAULT_TOL,
+    MAX_ITER,
     Reconstruction,
     interval_distribution,
     reconstruct,
@@ -216,8 +217,9 @@ def fig2_case(shape: str = "plateau", noise="gaussian", n: int = FIG2_N,
 
 @result_shape(lambda kw: Record(
     shape=Exactly(kw["shape"]), noise=Exactly(kw["noise"]), seed=Exactly(kw["run_seed"]),
-    tv_randomized=Float(0), tv_bayes=Float(0), tv_em=Float(0), tv_bayes_em=Float(0), iter_bayes=Int(0),
-    iter_em=Int(0), **(dict(tv_cv=Float(0), iter_cv=Int(0)) if kw.get("cross_validation") else {})))
+    tv_randomized=Float(0, 1), tv_bayes=Float(0, 1), tv_em=Float(0, 1), tv_bayes_em=Float(0, 1),
+    iter_bayes=Int(0, MAX_ITER), iter_em=Int(0, MAX_ITER),
+    **(dict(tv_cv=Float(0, 1), iter_cv=Int(0, MAX_ITER)) if kw.get("cross_validation") else {})))
 def fig2_row(shape: str, noise: str, run_seed: int, n: int = FIG2_N, width: float = FIG2_WIDTH,
              tol: float = DEFAULT_TOL, cross_validation: bool = False) -> dict:
     """One run of one Fig. 2 panel (a task): TV distances and iterations, as a row."""

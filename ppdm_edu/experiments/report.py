@@ -36,15 +36,19 @@ MODES = ("quick", "full")
 #: where per-task results are kept under an output folder (a re-run resumes from them)
 CHECKPOINTS = ".checkpoints"
 
-VERDICTS = ("reproduced", "not reproduced", "no number in the paper")
+VERDICTS = ("reproduced", "not reproduced", "too few runs to tell", "no number in the paper")
+# A theory comparison counts a miss of more than this share of the theory as not reproducing it.
+THEORY_MISS = 0.2
 
 
 @dataclass(frozen=True)
 class Comparison:
     """One cell of a paper's table or one claim, with our measurement beside it.
 
-    ``ours`` is a mean and ``ours_sd`` its standard deviation over repeats (None for one run).
-    ``tolerance`` is how far ours may be from the paper's number and still count as reproduced.
+    ``ours`` is a mean and ``ours_sd`` its standard deviation over ``runs`` repeats (None for one
+    run). ``tolerance`` is how far ours may be from the paper's number and still count as
+    reproduced; with repeats, :func:`verdict` asks the whole 95 % interval of the mean to stay
+    within it.
 
     Attributes
     ----------
@@ -64,10 +68,13 @@ class Comparison:
         Largest ``|ours - paper|`` (same unit) still counted as reproduced; None for claims
         and for items without a number in the paper.
     verdict : str, default ""
-        One of ``"reproduced"``, ``"not reproduced"``, ``"no number in the paper"``, or
-        ``""`` (not judged); see :func:`verdict`.
+        One of ``"reproduced"``, ``"not reproduced"``, ``"too few runs to tell"``, ``"no
+        number in the paper"``, or ``""`` (not judged); see :func:`verdict`.
     note : str, default ""
         Free text shown in the report's last column (scale, seeds, caveats).
+    runs : int or None, default None
+        How many repeats `ours` averages (shown beside it in the report); None for one run or
+        a computation without repeats.
 
     Raises
     ------
@@ -90,10 +97,13 @@ class Comparison:
     tolerance: float | None = None
     verdict: str = ""
     note: str = ""
+    runs: int | None = None
 
     def __post_init__(self):
         if self.verdict and self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.runs is not None and (isinstance(self.runs, bool) or not isinstance(self.runs, int) or self.runs < 1):
+            raise ValueError(f"runs must be a whole number >= 1 (the repeats ours averages), got {self.runs!r}")
 
 
 def check_plan(mode, seed) -> tuple[str, int]:
@@ -226,9 +236,10 @@ def with_task_counts(result: "Reproduction", done) -> "Reproduction":
     Returns
     -------
     Reproduction
-        A copy with ``tasks_computed`` and ``tasks_resumed`` set.
+        A copy with ``tasks_computed``, ``tasks_resumed`` and ``tasks_verified`` set.
     """
-    return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed))
+    return dataclasses.replace(result, tasks_computed=len(done.computed), tasks_resumed=len(done.resumed),
+                               tasks_verified=len(done.verified))
 
 
 def run_reproduction(tasks, assemble: Callable, out_dir, *, desc: str, n_jobs=None, checkpoint: bool = True,
@@ -362,8 +373,16 @@ def documented_as(step: str, **parameters: tuple[str, str]) -> Callable:
 
     return decorate
 
-def verdict(paper, ours, tolerance) -> str:
+def verdict(paper, ours, tolerance, *, se=None) -> str:
     """The verdict of one comparison: is our number within `tolerance` of the paper's?
+
+    Without `se` (one run, or an exact computation) the rule is plain: within the tolerance or
+    not. With the standard error `se` of a mean over repeats, a verdict must rest on enough
+    runs to tell a hit from a miss (an equivalence test, the "two one-sided tests" of
+    Schuirmann 1987): *reproduced* when the whole 95 % interval ``ours ± 2 se`` lies within the
+    tolerance, *not reproduced* when it lies wholly outside, and *too few runs to tell* when it
+    straddles the tolerance's edge. For a theory, :data:`THEORY_MISS` of it is the tolerance: a
+    verdict then tells the theory from a 20 % miss.
 
     Parameters
     ----------
@@ -374,17 +393,20 @@ def verdict(paper, ours, tolerance) -> str:
     tolerance : float
         Largest absolute difference ``|ours - paper|`` that still counts as reproduced
         (same unit, >= 0). Ignored when `paper` is None.
+    se : float or None, default None
+        Standard error of `ours` (sd / sqrt(runs)), >= 0; None for one run.
 
     Returns
     -------
     str
-        ``"reproduced"`` if ``|ours - paper| <= tolerance``, ``"not reproduced"`` otherwise,
-        and ``"no number in the paper"`` if `paper` is None.
+        ``"reproduced"``, ``"not reproduced"``, ``"too few runs to tell"``, or ``"no number
+        in the paper"`` if `paper` is None.
 
     Raises
     ------
     ValueError
-        If `paper` or `ours` is NaN or infinite, or `tolerance` is negative or not finite.
+        If `paper` or `ours` is NaN or infinite, or `tolerance` or `se` is negative or not
+        finite.
     TypeError
         If one of them is not a real number (text, a bool, an array).
 
@@ -394,6 +416,12 @@ def verdict(paper, ours, tolerance) -> str:
     'reproduced'
     >>> verdict(84.0, 80.0, 2.0)
     'not reproduced'
+    >>> verdict(84.0, 82.5, 2.0, se=0.2)
+    'reproduced'
+    >>> verdict(84.0, 82.5, 2.0, se=1.0)
+    'too few runs to tell'
+    >>> verdict(76.6, 104.5, 0.2 * 76.6, se=15.8)    # a ratio from 10 runs against its theory
+    'too few runs to tell'
     >>> verdict(None, 80.0, 2.0)
     'no number in the paper'
     """
@@ -405,17 +433,30 @@ def verdict(paper, ours, tolerance) -> str:
     tolerance = check_real(tolerance, "tolerance")
     if tolerance < 0:
         raise ValueError(f"tolerance must be >= 0 (the largest |ours - paper| that reproduces), got {tolerance}")
-    return "reproduced" if abs(ours - paper) <= tolerance else "not reproduced"
+    miss = abs(ours - paper)
+    if se is None:
+        return "reproduced" if miss <= tolerance else "not reproduced"
+    se = check_real(se, "se")
+    if se < 0:
+        raise ValueError(f"se must be >= 0 (the standard error of ours), got {se}")
+    if miss + 2 * se <= tolerance:
+        return "reproduced"
+    if miss - 2 * se > tolerance:
+        return "not reproduced"
+    return "too few runs to tell"
 
 
-def _fmt(value, sd=None) -> str:
+def _fmt(value, sd=None, runs=None) -> str:
     if value is None:
         return "—"
     if isinstance(value, str):
-        return value
-    text = f"{value:.2f}"
-    if sd is not None:
-        text += f" ± {sd:.2f}"
+        text = value
+    else:
+        text = f"{value:.2f}"
+        if sd is not None:
+            text += f" ± {sd:.2f}"
+    if runs is not None:
+        text += f" ({runs} runs)"
     return text
 
 
@@ -448,6 +489,8 @@ class Reproduction:
         Tasks computed in this run; None when the run was not split into tasks.
     tasks_resumed : int, default 0
         Tasks whose results came from checkpoints of an earlier run.
+    tasks_verified : int, default 0
+        Resumed tasks computed again and found equal to their checkpoints.
 
     Examples
     --------
@@ -466,6 +509,7 @@ class Reproduction:
     mode: str = "quick"
     tasks_computed: int | None = None
     tasks_resumed: int = 0
+    tasks_verified: int = 0
 
     def table(self) -> pd.DataFrame:
         """The comparisons as a table, one row per :class:`Comparison`.
@@ -490,14 +534,15 @@ class Reproduction:
         Returns
         -------
         dict of str to int
-            ``{"reproduced": n1, "not reproduced": n2, "no number in the paper": n3}``, every
-            verdict present (0 if unused); comparisons without a verdict are not counted.
+            ``{"reproduced": n1, "not reproduced": n2, "too few runs to tell": n3, "no number in
+            the paper": n4}``, every verdict present (0 if unused); comparisons without a verdict
+            are not counted.
 
         Examples
         --------
         >>> Reproduction("demo", "A demo", [Comparison("Fig. 1", "x", None, 1.1,
         ...                                            verdict="no number in the paper")]).counts()
-        {'reproduced': 0, 'not reproduced': 0, 'no number in the paper': 1}
+        {'reproduced': 0, 'not reproduced': 0, 'too few runs to tell': 0, 'no number in the paper': 1}
         """
         out = {v: 0 for v in VERDICTS}
         for c in self.comparisons:
@@ -537,7 +582,8 @@ class Reproduction:
             if self.tasks_computed is not None:
                 tasks = f", {self.tasks_computed + self.tasks_resumed} tasks"
                 if self.tasks_resumed:
-                    tasks += f" ({self.tasks_resumed} resumed from checkpoints)"
+                    checked = f", {self.tasks_verified} of them recomputed and equal" if self.tasks_verified else ""
+                    tasks += f" ({self.tasks_resumed} resumed from checkpoints{checked})"
             lines.append(f"Mode `{self.mode}`, {self.seconds:.0f} s{tasks}.")
             lines.append("")
         if self.comparisons:
@@ -545,7 +591,7 @@ class Reproduction:
             lines.append("| --- | --- | --- | --- | --- | --- |")
             for c in self.comparisons:
                 lines.append(
-                    f"| {c.experiment} | {c.item} | {_fmt(c.paper)} | {_fmt(c.ours, c.ours_sd)} "
+                    f"| {c.experiment} | {c.item} | {_fmt(c.paper)} | {_fmt(c.ours, c.ours_sd, c.runs)} "
                     f"| {c.verdict} | {c.note} |"
                 )
             lines.append("")

@@ -121,7 +121,8 @@ def _complete_verdict(c: Comparison) -> Comparison:
         return dataclasses.replace(c, verdict="no number in the paper")
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (c.paper, c.ours))
     if numeric and c.tolerance is not None:
-        return dataclasses.replace(c, verdict=verdict(c.paper, c.ours, c.tolerance))
+        se = c.ours_sd / c.runs ** 0.5 if c.ours_sd is not None and c.runs else None
+        return dataclasses.replace(c, verdict=verdict(c.paper, c.ours, c.tolerance, se=se))
     return c
 
 
@@ -141,6 +142,8 @@ def _one_line(outcome: RunOutcome) -> str:
         missed = [f"{c.experiment} {c.item}" for c in comps if c.verdict == "not reproduced"]
         more = f", +{len(missed) - 3} more" if len(missed) > 3 else ""
         parts.append(f"not reproduced: {'; '.join(missed[:3])}{more}")
+    if counts["too few runs to tell"]:
+        parts.append(f"{counts['too few runs to tell']} with too few runs to tell")
     if counts["no number in the paper"]:
         parts.append(f"{counts['no number in the paper']} without a paper number")
     if unknown:
@@ -179,18 +182,18 @@ def summary_markdown(outcomes: list[RunOutcome]) -> str:
     -------
     str
         A Markdown table: per reproduction the number of cells, how many are reproduced, not
-        reproduced or without a paper number, its compute time and an overall verdict (a failed
+        reproduced, have too few runs to tell, or have no paper number, its compute time and an overall verdict (a failed
         reproduction shows the last line of its error instead).
 
     Examples
     --------
     >>> rep = Reproduction("demo", "Demo", [Comparison("Fig. 1", "x", 1.0, 1.1, tolerance=0.2)])
     >>> print(summary_markdown([RunOutcome("demo", rep, 3.0)]).splitlines()[-1])
-    | Demo (`demo`) | 1 | 1 | 0 | 0 | 3 s | reproduced |
+    | Demo (`demo`) | 1 | 1 | 0 | 0 | 0 | 3 s | reproduced |
     """
     lines = [
-        "| reproduction | cells | reproduced | not reproduced | no paper number | time | verdict |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| reproduction | cells | reproduced | not reproduced | too few runs | no paper number | time | verdict |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for o in outcomes:
         if o.ok:
@@ -198,10 +201,10 @@ def summary_markdown(outcomes: list[RunOutcome]) -> str:
             n = {v: sum(c.verdict == v for c in comps) for v in VERDICTS}
             title = o.result.title or o.name
             lines.append(f"| {title} (`{o.name}`) | {len(comps)} | {n['reproduced']} | "
-                         f"{n['not reproduced']} | {n['no number in the paper']} | {o.seconds:.0f} s | "
-                         f"{_overall(o)} |")
+                         f"{n['not reproduced']} | {n['too few runs to tell']} | {n['no number in the paper']} | "
+                         f"{o.seconds:.0f} s | {_overall(o)} |")
         else:
-            lines.append(f"| `{o.name}` | — | — | — | — | {o.seconds:.0f} s | {_one_line(o)} |")
+            lines.append(f"| `{o.name}` | — | — | — | — | — | {o.seconds:.0f} s | {_one_line(o)} |")
     return "\n".join(lines)
 
 
@@ -259,8 +262,11 @@ def report_markdown(outcomes: list[RunOutcome], mode: str, seed: int, seconds: f
         f"on {os.cpu_count()} CPUs (Python {platform.python_version()}; {_versions()}).",
         "",
         "Every cell: the paper's number, ours (mean ± sd over repeats where there are repeats) and "
-        "a verdict — *reproduced* when ours is within the stated tolerance of the paper's, "
-        "*not reproduced* otherwise, *no number in the paper* for our own measurements. "
+        "a verdict — *reproduced* when ours is within the stated tolerance of the paper's (over repeats: when "
+        "the whole 95 % interval of our mean is, so that the runs can tell a hit from a miss; against a "
+        "theory the tolerance is a 20 % miss), *not reproduced* when it is outside (the whole interval), "
+        "*too few runs to tell* when the interval straddles the tolerance's edge, *no number in the paper* "
+        "for our own measurements. "
         + ("`--quick` runs smaller samples and fewer repeats than the papers: a *not reproduced* "
            "here can be sampling noise; the paper-scale verdicts are in `reports/full/REPORT.md`."
            if mode == "quick" else "`--full` runs at the papers' scale."),
@@ -436,7 +442,8 @@ def _assemble_one(name: str, tasks: list, done: TaskRun, span: tuple[int, int], 
         mine = {tuple(t.key) for t in tasks}
         rep = with_task_counts(rep, TaskRun(results=results,
                                             computed=tuple(k for k in done.computed if k in mine),
-                                            resumed=tuple(k for k in done.resumed if k in mine)))
+                                            resumed=tuple(k for k in done.resumed if k in mine),
+                                            verified=tuple(k for k in done.verified if k in mine)))
         rep = dataclasses.replace(rep, seconds=seconds, mode=mode)
         (out_dir / f"{name}.md").write_text(rep.to_markdown())
         return RunOutcome(name, rep, seconds)

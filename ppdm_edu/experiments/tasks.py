@@ -1,28 +1,28 @@
 """Reproductions as independent tasks: every core, a dask cluster, the same numbers, resumable.
 
-A reproduction is split into :class:`Task` objects (paper x configuration x run). Each task is a
-module-level function with plain keyword arguments, so it can run in this process, in a loky
-worker process or on a dask worker. :func:`run_tasks` runs them with joblib and
+A reproduction is split into :class:`Task` objects (paper x configuration x run): a module-level
+function with plain keyword arguments, run in this process, in loky worker processes or on dask
+workers (joblib; choose with :func:`execution`). :func:`run_tasks`
 
-* gives the same results whatever the parallelism: a task draws its randomness only from
-  streams keyed by *what* it computes (:func:`task_rng`: ``SeedSequence(seed)`` with a
-  ``spawn_key`` derived from the key, e.g. ``("data", function, run)``), never from a
-  generator shared with other tasks or from its position in a worker; results are put back in
-  task order;
-* limits BLAS/OpenMP threads to one per worker (loky: ``inner_max_num_threads``; dask and
-  others: :mod:`threadpoolctl` around each task), so N workers use N cores;
+* gives the same results whatever the parallelism: a task draws its randomness only from streams
+  keyed by *what* it computes (:func:`task_rng`), never from a generator shared with other tasks
+  or from its position in a worker; results come back in task order;
+* limits BLAS/OpenMP threads to one per worker, so N workers use N cores;
 * shows one progress bar (``tqdm.auto``: terminal or notebook) with an ETA;
-* keeps a checkpoint per finished task (``checkpoint_dir``, one JSON file per task, named by the
-  hash of the task's key, function, arguments and seed, the package version and the source of
-  the code it runs): Ctrl-C stops the workers and keeps what is finished, a re-run computes only
-  the missing tasks, ``fresh=True`` ignores them. A checkpoint is data, never code (no pickle):
-  plain JSON checked on load against the shape the task function declares with
-  :func:`~ppdm_edu.experiments.shapes.result_shape` (field names, types, ranges, lengths); one
-  that does not fit is recomputed with a note naming the file;
+* keeps a checkpoint per finished task (``checkpoint_dir``): Ctrl-C keeps what is finished, a
+  re-run computes only the missing tasks, ``fresh=True`` ignores them;
+* before it trusts resumed results, recomputes ``verify`` of them, chosen at random, and raises
+  :class:`CheckpointMismatch`, naming the file, if one differs;
 * computes a task that appears twice (same key and arguments) once.
 
+What a library does safely is left to it: joblib and loky run the processes (through
+``joblib.parallel_config``), dask's ``distributed.comm.connect`` probes a scheduler, tqdm draws
+the bar. Checkpoints stay ours: plain JSON checked against the shape the task declares
+(:mod:`~ppdm_edu.experiments.shapes`), never a pickle (joblib's and dask's format): a pickle runs
+code when it is loaded, and a file in an output folder may have been written by someone else.
+
 joblib, dask and tqdm are imported inside the functions: ``import ppdm_edu`` starts no process
-or thread (it must work under Pyodide).
+or thread, and under Pyodide the tasks run in this process.
 
 Examples
 --------
@@ -37,8 +37,7 @@ True
 from __future__ import annotations
 
 import contextlib
-import errno
-import functools
+import contextvars
 import hashlib
 import json
 import math
@@ -48,24 +47,22 @@ import sys
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import cast
 
 import numpy as np
 
-from .._imports import imports_in
 from .._validation import check_bool
-from .outputs import disk_fault
-from .shapes import result_shape, shape_of
+from ._backends import SchedulerUnreachable, check_scheduler_address
+from ._checkpoints import CheckpointError, Store, fingerprint
 
 __all__ = [
     "Task",
     "TaskFailed",
-    "WorkerDied",
-    "SchedulerUnreachable",
-    "CheckpointError",
-    "result_shape",
     "TaskRun",
+    "WorkerDied",
+    "CheckpointMismatch",
+    "CheckpointError",
+    "SchedulerUnreachable",
     "run_tasks",
     "task_rng",
     "task_seed_sequence",
@@ -75,9 +72,16 @@ __all__ = [
     "check_scheduler_address",
     "max_jobs",
     "BACKENDS",
+    "VERIFY",
 ]
 
 BACKENDS = ("loky", "dask")
+
+#: resumed tasks recomputed by default before their checkpoints are trusted (see run_tasks)
+VERIFY = 3
+
+# (verify, verify_key) of the execution() block this context is in
+_VERIFY: contextvars.ContextVar = contextvars.ContextVar("ppdm_edu_verify", default=(VERIFY, None))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,7 +180,7 @@ def task_rng(seed: int, *key) -> np.random.Generator:
 
 
 # ---------------------------------------------------------------------------------------------
-# tasks
+# tasks and what running them gives
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class Task:
@@ -184,10 +188,10 @@ class Task:
 
     ``func`` must be a module-level function (it is pickled to the workers) and ``kwargs``
     plain values (ints, floats, strings, tuples): they, the key, the function's name, the
-    package version and the source of the code it runs make the checkpoint's hash, so changing
-    any of them recomputes the task. ``cost`` is a rough
-    relative run time: the longest tasks are started first, so that no long task is left
-    alone at the end (it changes the order of work, never the results).
+    package version and the source of the code it runs name its checkpoint, so changing any of
+    them recomputes the task. ``cost`` is a rough relative run time: the longest tasks are
+    started first, so that no long task is left alone at the end (it changes the order of
+    work, never the results).
 
     Parameters
     ----------
@@ -223,72 +227,15 @@ class Task:
         str
             24 hex digits; equal for tasks that compute the same thing with the same code.
         """
-        from .. import __version__
-
-        func = f"{self.func.__module__}.{self.func.__qualname__}"
-        code = _code_digest(self.func.__module__)
-        text = repr((tuple(self.key), func, sorted(self.kwargs.items()), __version__, code))
-        return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-# ---------------------------------------------------------------------------------------------
-# the code a task runs: its module and the ppdm_edu modules that module imports
-# ---------------------------------------------------------------------------------------------
-def _module_file(name: str) -> Path | None:
-    """The source file of a module: ppdm_edu's from the package folder (nothing is imported)."""
-    if name == "ppdm_edu" or name.startswith("ppdm_edu."):
-        root = Path(__file__).resolve().parents[1]       # .../ppdm_edu
-        parts = name.split(".")[1:]
-        for path in (root.joinpath(*parts, "__init__.py"), root.joinpath(*parts[:-1], f"{parts[-1]}.py")
-                     if parts else None):
-            if path is not None and path.is_file():
-                return path
-        return None
-    origin = getattr(sys.modules.get(name), "__file__", None)
-    return Path(origin) if origin and str(origin).endswith(".py") else None
-
-
-def _imports_of(name: str, path: Path) -> set[str]:
-    """The ``ppdm_edu`` modules imported anywhere in ``path`` (module ``name``), by AST."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    try:
-        found = imports_in(path.read_bytes(), package)  # "from . import x": x may be a module
-    except (OSError, SyntaxError, ValueError):
-        return set()
-    out: set[str] = set()
-    for mod in found:
-        if mod == "ppdm_edu" or mod.startswith("ppdm_edu."):
-            # keep the module and the packages above it (importing it runs their __init__)
-            parts = mod.split(".")
-            out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    return {m for m in out if _module_file(m) is not None}
-
-
-@functools.lru_cache(maxsize=None)
-def _code_digest(module_name: str) -> str:
-    """SHA-256 of the source of ``module_name`` and of every ppdm_edu module it imports."""
-    seen, todo = set(), [module_name]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        path = _module_file(name)
-        if path is not None and (name == "ppdm_edu" or name.startswith("ppdm_edu.")):
-            todo.extend(_imports_of(name, path) - seen)
-    digest = hashlib.sha256()
-    for name in sorted(seen):
-        path = _module_file(name)
-        try:
-            source = path.read_bytes() if path is not None else b""
-        except OSError:
-            source = b""
-        digest.update(name.encode() + b"\0" + hashlib.sha256(source).digest())
-    return digest.hexdigest()
+        return fingerprint(self)
 
 
 class WorkerDied(RuntimeError):
     """A worker process died during :func:`run_tasks` (killed, or out of memory)."""
+
+
+class CheckpointMismatch(ValueError):
+    """A resumed task, recomputed to check its checkpoint, gave another result: nothing is used."""
 
 
 @dataclass(frozen=True)
@@ -326,6 +273,10 @@ class TaskRun:
     notes : tuple of str
         What was said about the checkpoints (an unusable file recomputed, old pickles ignored,
         a result that could not be stored), also printed to stderr.
+    verified : tuple of tuple
+        Keys of the resumed tasks recomputed to check their checkpoints (all agreed).
+    verify_key : int or None
+        The seed that chose them (``verify_key=`` repeats the choice); None if none was resumed.
     """
 
     results: list
@@ -334,6 +285,8 @@ class TaskRun:
     failed: tuple = ()
     seconds: tuple = ()
     notes: tuple = ()
+    verified: tuple = ()
+    verify_key: int | None = None
 
 
 def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
@@ -356,106 +309,16 @@ def _call(index: int, task: Task, limit_threads: bool, keep_errors: bool):
     return index, value, time.perf_counter() - start
 
 
-# ---------------------------------------------------------------------------------------------
-# checkpoints: JSON checked against the task's result shape (never pickle: a pickle runs code)
-# ---------------------------------------------------------------------------------------------
-_FORMAT = "ppdm-edu task checkpoint"
-_FORMAT_VERSION = 2
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file that does not parse or does not fit its task (the task is recomputed)."""
-
-
-def _reject_constant(name):
-    raise CheckpointError(f"{name} is not JSON")
-
-
-def _json_key(task: Task) -> list:
-    """The task's key as it reads back from JSON (tuples in it become lists; a non-finite float,
-    such as the ε = ∞ of a noise-free row, becomes its name, which strict JSON can hold)."""
-
-    def plain(part):
-        if isinstance(part, (list, tuple)):
-            return [plain(p) for p in part]
-        if isinstance(part, float) and not math.isfinite(part):
-            return repr(part)  # 'inf', '-inf', 'nan'
-        return part
-
-    return json.loads(json.dumps(plain(list(task.key)), allow_nan=False))
-
-
-class _Checkpoints:
-    """One JSON file per finished task under ``folder``, written atomically, read only if it
-    fits the task's key and result shape (:mod:`~ppdm_edu.experiments.shapes`)."""
-
-    def __init__(self, folder):
-        self.folder = Path(folder)
-        if self.folder.exists() and not self.folder.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "the checkpoint folder is a file", str(self.folder))
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.notes: list[str] = []
-        old = sorted(self.folder.glob("*.pkl"))
-        if old:
-            self._note(f"{len(old)} pickle checkpoint(s) of an older version in {self.folder} are "
-                       "ignored (a pickle can run code when loaded; they are never opened): "
-                       "delete them")
-
-    def _note(self, text: str) -> None:
-        self.notes.append(text)
-        print(f"note: {text}", file=sys.stderr, flush=True)
-
-    def path(self, task: Task) -> Path:
-        return self.folder / f"{task.fingerprint()}.json"
-
-    def load(self, task: Task):
-        """``(True, result)`` from a checkpoint that fits ``task``; else ``(False, None)``."""
-        path = self.path(task)
-        if not os.path.lexists(path):
-            return False, None
-        try:
-            if not path.is_file():
-                raise CheckpointError("it is not a regular file")
-            data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
-            if not isinstance(data, dict) or data.get("format") != _FORMAT:
-                raise CheckpointError("not a ppdm-edu task checkpoint")
-            if data.get("version") != _FORMAT_VERSION:
-                raise CheckpointError(f"format version {data.get('version')!r}, expected {_FORMAT_VERSION}")
-            if data.get("key") != _json_key(task):
-                raise CheckpointError("it belongs to another task")
-            value = shape_of(task.func, task.kwargs).load(data.get("result"))
-        except (OSError, ValueError, RecursionError) as exc:  # ShapeError, CheckpointError, bad UTF-8
-            self._note(f"checkpoint {path} is unusable ({type(exc).__name__}: {str(exc)[:160]}); "
-                       f"recomputing task {task.name}")
-            return False, None
-        return True, value
-
-    def save(self, task: Task, result) -> None:
-        try:
-            body = {"format": _FORMAT, "version": _FORMAT_VERSION, "key": _json_key(task), "task": task.name,
-                    "result": shape_of(task.func, task.kwargs).dump(result)}
-            text = json.dumps(body, allow_nan=False, separators=(",", ":"))
-        except (ValueError, TypeError) as exc:   # ShapeError: the result does not fit its shape
-            self._note(f"task {task.name} is not checkpointed: its result does not fit its shape ({exc})")
-            return
-        path = self.path(task)
-        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-        try:
-            with open(tmp, "x", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
-        except OSError as exc:
-            if disk_fault(exc) is not None:   # a full or read-only disk stops the run (one line)
-                raise
-            self._note(f"task {task.name} is not checkpointed: cannot write {path} ({exc.strerror or exc})")
-        finally:  # a full disk must not leave a half-written file behind
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-
-
 def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, progress: bool = True,
-              desc: str | None = None, errors: str = "raise") -> TaskRun:
+              desc: str | None = None, errors: str = "raise", verify=None, verify_key=None) -> TaskRun:
     """Run independent tasks with joblib; results in task order, whatever the parallelism.
+
+    A resumed run trusts a checkpoint that parses, names its task and fits the task's declared
+    shape; it cannot tell a forged number of the right type from a computed one. So ``verify``
+    resumed tasks, chosen at random (seeded by ``verify_key``), are computed again and compared
+    with their checkpoints before any result is returned: one forged task among N resumed is
+    caught with probability ``verify / N``; a forgery spread over a fraction f of them, with
+    probability about ``1 - (1 - f) ** verify``.
 
     Parameters
     ----------
@@ -475,21 +338,36 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     errors : {"raise", "keep"}
         "keep": a task that raises gives a :class:`TaskFailed` in its place (not checkpointed)
         and the others go on.
+    verify : int or None
+        Resumed tasks to recompute and compare (0: none); None: the value of the active
+        :func:`execution` block, else :data:`VERIFY`.
+    verify_key : int or None
+        Seed of their choice; None: the active :func:`execution` block's, else fresh (it is
+        reported in :attr:`TaskRun.verify_key` and on stderr).
 
     Returns
     -------
     TaskRun
-        ``results`` (one per task, in order), the keys ``computed`` and ``resumed`` (from
-        checkpoints) and ``failed``.
+        ``results`` (one per task, in order), the keys ``computed``, ``resumed`` (from
+        checkpoints), ``failed`` and ``verified``.
+
+    Raises
+    ------
+    CheckpointMismatch
+        If a recomputed task disagrees with its checkpoint (the message names the file).
     """
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
     if n_jobs is not None:
         n_jobs = check_jobs(n_jobs)
     fresh, progress = check_bool(fresh, "fresh"), check_bool(progress, "progress")
+    default_verify, default_key = _VERIFY.get()
+    verify = _check_count(default_verify if verify is None else verify, "verify")
+    verify_key = _check_key(default_key if verify_key is None else verify_key, "verify_key")
     tasks = _check_tasks(tasks)
-    store = _Checkpoints(checkpoint_dir) if checkpoint_dir is not None else None
-    results, todo, resumed, same_as = _resume_or_schedule(tasks, store, fresh)
+    store = Store(checkpoint_dir) if checkpoint_dir is not None else None
+    results, todo, resumed, same_as, stored = _resume_or_schedule(tasks, store, fresh)
+    checks, verify_key = _choose(resumed, verify, verify_key)
 
     from joblib import Parallel, delayed, effective_n_jobs
     from tqdm.auto import tqdm
@@ -502,29 +380,36 @@ def run_tasks(tasks, *, n_jobs=None, checkpoint_dir=None, fresh: bool = False, p
     computed: list[int] = []
     failed: list[int] = []
     seconds = [0.0] * len(tasks)
-    distinct = len(tasks) - len(same_as)
-    with tqdm(total=distinct, initial=len(resumed), desc=desc, unit="task", disable=not progress,
-              smoothing=0.05) as bar:
-        if todo:
-            todo.sort(key=lambda i: -tasks[i].cost)   # stable: equal costs keep their order
-            calls = (delayed(_call)(i, tasks[i], workers != 1, errors == "keep") for i in todo)
-            # results come back as they finish: the bar moves and each one is saved at once, so
-            # an interrupt (KeyboardInterrupt stops the workers) loses only the running tasks
-            with _worker_death_reported(store, lambda: len(computed) + len(resumed)):
-                for i, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
+    todo.sort(key=lambda i: -tasks[i].cost)   # stable: equal costs keep their order
+    runs = [(i, False) for i in todo] + [(i, True) for i in checks]
+    with tqdm(total=len(tasks) - len(same_as) + len(checks), initial=len(resumed), desc=desc, unit="task",
+              disable=not progress, smoothing=0.05) as bar:
+        calls = (delayed(_call)(n, tasks[i], workers != 1, errors == "keep") for n, (i, _) in enumerate(runs))
+        # results come back as they finish: the bar moves and each one is saved at once, so
+        # an interrupt (KeyboardInterrupt stops the workers) loses only the running tasks
+        with _worker_death_reported(store, lambda: len(computed) + len(resumed)):
+            for n, value, secs in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls) if runs else ():
+                i, check = runs[n]
+                if check:
+                    _compare(store, tasks[i], stored[i], value)
+                elif isinstance(value, TaskFailed):
                     results[i], seconds[i] = value, secs
-                    if isinstance(value, TaskFailed):
-                        failed.append(i)
-                    else:
-                        computed.append(i)
-                        if store is not None:
-                            store.save(tasks[i], value)
-                    bar.update()
+                    failed.append(i)
+                else:
+                    results[i], seconds[i] = value, secs
+                    computed.append(i)
+                    if store is not None:
+                        store.save(tasks[i], value)
+                bar.update()
+    if checks:
+        print(f"checked {len(checks)} of {len(resumed)} resumed tasks by recomputing them: each agrees "
+              f"with its checkpoint (verify key {verify_key})", file=sys.stderr, flush=True)
     for i, j in same_as.items():
         results[i] = results[j]
     keys = lambda idx: tuple(tuple(tasks[i].key) for i in sorted(idx))  # noqa: E731
     return TaskRun(results=results, computed=keys(computed), resumed=keys(resumed), failed=keys(failed),
-                   seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else ())
+                   seconds=tuple(seconds), notes=tuple(store.notes) if store is not None else (),
+                   verified=keys(checks), verify_key=verify_key if resumed else None)
 
 
 def _check_tasks(tasks) -> list[Task]:
@@ -536,23 +421,29 @@ def _check_tasks(tasks) -> list[Task]:
     return tasks
 
 
-def _resume_or_schedule(tasks: list[Task], store: _Checkpoints | None, fresh: bool):
+def _check_count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= 1_000_000:
+        raise ValueError(f"{name} must be a whole number of tasks from 0 to 1,000,000, got {value!r}")
+    return int(value)
+
+
+def _check_key(value, name: str) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)
+                              or not 0 <= int(value) < 2**63):
+        raise ValueError(f"{name} must be None or an integer from 0 to 2**63 - 1, got {value!r}")
+    return None if value is None else int(value)
+
+
+def _resume_or_schedule(tasks: list[Task], store: Store | None, fresh: bool):
     """What each task needs: nothing (a duplicate of an earlier task), its checkpoint, or a run.
 
-    Returns
-    -------
-    results : list
-        One slot per task, filled for the tasks resumed from a checkpoint.
-    todo : list of int
-        The tasks to run.
-    resumed : list of int
-        The tasks read from a checkpoint.
-    same_as : dict of int to int
-        Each duplicate task (same fingerprint) and the earlier task whose result it takes.
+    Returns the results (filled for the resumed tasks), the tasks to run, the resumed tasks, each
+    duplicate with the earlier task whose result it takes, and each resumed task's JSON data.
     """
     results: list = [None] * len(tasks)
     first: dict[str, int] = {}          # fingerprint -> first task with it
     same_as: dict[int, int] = {}
+    stored: dict[int, object] = {}
     todo, resumed = [], []
     for i, task in enumerate(tasks):
         fp = task.fingerprint()
@@ -560,23 +451,49 @@ def _resume_or_schedule(tasks: list[Task], store: _Checkpoints | None, fresh: bo
             same_as[i] = first[fp]
             continue
         first[fp] = i
-        found, value = store.load(task) if store is not None and not fresh else (False, None)
-        if found:
-            results[i] = value
-            resumed.append(i)
-        else:
+        found = store.load(task) if store is not None and not fresh else None
+        if found is None:
             todo.append(i)
-    return results, todo, resumed, same_as
+        else:
+            results[i], stored[i] = found
+            resumed.append(i)
+    return results, todo, resumed, same_as, stored
+
+
+def _choose(resumed: list[int], verify: int, key: int | None) -> tuple[list[int], int]:
+    """``verify`` of the resumed tasks, chosen at random by ``key`` (fresh entropy if None)."""
+    if key is None:
+        key = int(cast(int, np.random.SeedSequence().entropy)) % 2**63
+    k = min(verify, len(resumed))
+    picked = np.random.default_rng(key).choice(len(resumed), size=k, replace=False).tolist() if k else []
+    return sorted(resumed[j] for j in picked), key
+
+
+def _compare(store: Store | None, task: Task, data, value) -> None:
+    """Raise :class:`CheckpointMismatch` unless ``value`` (recomputed) agrees with the checkpoint."""
+    assert store is not None   # only resumed tasks are checked
+    why = f"recomputing it raised:\n{value.error}" if isinstance(value, TaskFailed) else \
+        store.difference(task, data, value)
+    if why is None:
+        return
+    raise CheckpointMismatch(
+        f"checkpoint {store.path(task)} of task {task.name} does not hold what the task computes now "
+        f"({why.splitlines()[0][:200]}): it was changed after it was written, or the task is not "
+        "deterministic; nothing was published; delete that file (or run with --fresh) and run again")
 
 
 @contextlib.contextmanager
-def _worker_death_reported(store: _Checkpoints | None, n_finished: Callable[[], int]):
+def _worker_death_reported(store: Store | None, n_finished: Callable[[], int]):
     """A worker process that dies (loky's TerminatedWorkerError) becomes one :class:`WorkerDied`
     saying what was kept; ``n_finished()`` counts the finished tasks when it happens."""
     try:
         yield
     except Exception as exc:
-        if type(exc).__name__ != "TerminatedWorkerError":   # loky's; joblib re-exports it
+        if sys.platform == "emscripten":   # no worker process there (and loky does not import)
+            raise
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+        if not isinstance(exc, TerminatedWorkerError):
             raise
         kept = (f"the {n_finished()} finished tasks are kept in {store.folder}: "
                 "run the same command again to resume" if store is not None
@@ -629,161 +546,9 @@ def check_jobs(n_jobs, name: str = "n_jobs") -> int:
     return int(n_jobs)
 
 
-class SchedulerUnreachable(ConnectionError):
-    """No dask scheduler answered at the given address within the timeout."""
-
-
-#: the largest handshake a dask scheduler sends (its own is under 100 bytes)
-_HANDSHAKE_MAX = 64 * 1024
-
-
-def _read_exactly(sock, n: int, deadline: float) -> bytes:
-    """``n`` bytes from ``sock`` before ``deadline`` (time.monotonic), or fewer if it closes."""
-    import time
-
-    data = b""
-    while len(data) < n:
-        sock.settimeout(max(0.01, deadline - time.monotonic()))
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-def _dask_handshake(message: bytes) -> bool:
-    """Whether ``message`` (after its 8-byte length) is dask's handshake: its frame count and
-    sizes, then a msgpack map with ``python`` and ``pickle-protocol`` (``handshake_info`` of
-    ``distributed.comm.core``), read without msgpack (not a dependency of the package)."""
-    import struct
-
-    try:
-        (n_frames,) = struct.unpack_from("<Q", message)
-        if not 1 <= n_frames <= 16:
-            return False
-        sizes = struct.unpack_from(f"<{n_frames}Q", message, 8)
-    except struct.error:
-        return False
-    start = 8 * (1 + n_frames)
-    if start + sum(sizes) != len(message):
-        return False
-    first = message[start:start + sizes[0]]
-    # a msgpack map (fixmap 0x80-0x8f or map16 0xde) holding the keys "python" and
-    # "pickle-protocol" as msgpack strings (0xa0 | length, then the bytes)
-    return (len(first) > 0 and (0x80 <= first[0] <= 0x8F or first[0] == 0xDE)
-            and b"\xa6python" in first and b"\xafpickle-protocol" in first)
-
-
-def check_scheduler_address(address: str) -> tuple[str, int] | None:
-    """Check a scheduler address before a run touches its output folder.
-
-    Parameters
-    ----------
-    address : str
-        ``tcp://HOST:PORT`` (or ``HOST:PORT``); another scheme is left to dask.
-
-    Returns
-    -------
-    tuple of (str, int) or None
-        ``(host, port)`` of a tcp address; None for a scheme dask connects to itself.
-
-    Raises
-    ------
-    SchedulerUnreachable
-        For an address that can never work (tls:// without certificates, no port).
-
-    Examples
-    --------
-    >>> check_scheduler_address("tcp://127.0.0.1:8786")
-    ('127.0.0.1', 8786)
-    """
-    scheme, _, rest = address.rpartition("://")
-    if scheme in ("tls", "wss"):
-        raise SchedulerUnreachable(
-            f"--scheduler {address!r}: a {scheme}:// scheduler needs TLS certificates, which this "
-            "command does not take; use a tcp:// address (e.g. through an SSH tunnel), or connect a "
-            "dask Client with its Security yourself and call run_tasks inside joblib.parallel_config")
-    if scheme not in ("", "tcp"):
-        return None
-    host, _, port = rest.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit():
-        raise SchedulerUnreachable(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
-    return host, int(port)
-
-
-def _probe_scheduler(address: str, timeout: float) -> None:
-    """Fail within ``timeout``, in one line, unless a dask scheduler answers at a tcp ``address``.
-
-    dask's own connect waits for ever on a listener that accepts and never answers (or on the
-    dashboard's HTTP port), and reads whatever a server says first as a message length (an SSH
-    banner asks it for exbibytes). A scheduler sends its handshake as soon as a connection
-    opens: an 8-byte length, then msgpack frames (:func:`_dask_handshake`); nothing else passes.
-    """
-    import socket
-    import time
-
-    target = check_scheduler_address(address)
-    if target is None:
-        return  # inproc://, ucx://, ...: dask's own connect (with its timeout) decides
-    host, port = target
-    deadline = time.monotonic() + timeout
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
-            head = _read_exactly(sock, 8, deadline)
-            size = int.from_bytes(head, "little") if len(head) == 8 else 0
-            body = _read_exactly(sock, size, deadline) if 16 <= size <= _HANDSHAKE_MAX else b""
-    except TimeoutError:
-        raise SchedulerUnreachable(
-            f"no dask scheduler answered at {address} within {timeout:g} s (something may listen "
-            "there, e.g. the dashboard on 8787, but it is not a scheduler: its default port is 8786); "
-            "check the address or raise --timeout") from None
-    except OSError as exc:
-        raise SchedulerUnreachable(f"cannot reach a dask scheduler at {address}: "
-                                   f"{exc.strerror or exc}") from None
-    if not head:
-        raise SchedulerUnreachable(f"the server at {address} closed the connection without "
-                                   "answering: it is not a dask scheduler")
-    if len(body) != size or not _dask_handshake(body):
-        said = ((head + body)[:40].decode("ascii", "replace").splitlines() or [""])[0]
-        raise SchedulerUnreachable(f"the server at {address} is not a dask scheduler: it did not answer "
-                                   f"dask's handshake (it said {said!r}); check the address (a scheduler "
-                                   "listens on port 8786 by default)")
-
-
-def _exit_with_parent(parent: int, interval: float = 0.25) -> None:
-    """Worker initializer: end this worker as soon as the process that started it is gone.
-
-    After its parent is killed (SIGKILL, the OOM killer), a loky worker waits for its idle
-    timeout and then up to 30 s for the parent to release it, and loky's resource tracker waits
-    for the workers: they lived 40-50 s. An orphan is adopted by another process, so its
-    parent's id changes: a daemon thread polls it and exits at once (the tracker follows).
-    """
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(interval)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def _stop_loky_workers() -> None:
-    """Shut down loky's reusable workers of this process, if it started any (none linger)."""
-    try:
-        from joblib.externals.loky import reusable_executor
-    except ImportError:  # pragma: no cover
-        return
-    executor = getattr(reusable_executor, "_executor", None)
-    if executor is not None:
-        with contextlib.suppress(Exception):
-            executor.shutdown(wait=True, kill_workers=True)
-
-
-def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, timeout: float = 30.0):
-    """Where :func:`run_tasks` (with ``n_jobs=None``) runs inside this ``with`` block.
+def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, timeout: float = 30.0,
+              verify: int = VERIFY, verify_key: int | None = None):
+    """Where and how :func:`run_tasks` (with ``n_jobs=None``) runs inside this ``with`` block.
 
     Parameters
     ----------
@@ -798,6 +563,10 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
         Address of a running dask scheduler (dask only).
     timeout : float, default 30
         Seconds to wait for the scheduler to answer; then :class:`SchedulerUnreachable`.
+    verify : int, default VERIFY
+        Resumed tasks :func:`run_tasks` recomputes to check their checkpoints (0: none).
+    verify_key : int or None
+        Seed of that choice (None: fresh each run, reported).
 
     Returns
     -------
@@ -817,42 +586,17 @@ def execution(n_jobs=-1, backend: str = "loky", scheduler: str | None = None, ti
     n_jobs = check_jobs(n_jobs)
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not 0 < timeout < math.inf:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    return _execution(n_jobs, backend, scheduler, float(timeout))   # checked now, not at `with`
+    checks = (_check_count(verify, "verify"), _check_key(verify_key, "verify_key"))
+    return _execution(n_jobs, backend, scheduler, float(timeout), checks)   # checked now, not at `with`
 
 
 @contextlib.contextmanager
-def _execution(n_jobs: int, backend: str, scheduler: str | None, timeout: float):
-    from joblib import parallel_config
+def _execution(n_jobs: int, backend: str, scheduler: str | None, timeout: float, checks: tuple):
+    from ._backends import configured
 
-    if backend == "loky":
-        # idle workers exit after 10 s (loky's default: 300 s), and at once if this process dies
-        with parallel_config(backend="loky", n_jobs=int(n_jobs), inner_max_num_threads=1,
-                             idle_worker_timeout=10, initializer=_exit_with_parent, initargs=(os.getpid(),)):
-            try:
-                yield
-            finally:
-                _stop_loky_workers()
-        return
+    token = _VERIFY.set(checks)
     try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("backend='dask' needs dask.distributed: pip install 'ppdm-edu[cluster]'") from None
-    with contextlib.ExitStack() as stack:
-        if scheduler is None:
-            workers = os.cpu_count() if n_jobs == -1 else int(n_jobs)
-            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,
-                                                       processes=True, dashboard_address=None))
-            client = stack.enter_context(Client(cluster, set_as_default=False))
-        else:
-            _probe_scheduler(str(scheduler), float(timeout))
-            try:
-                client = Client(scheduler, set_as_default=False, timeout=float(timeout))
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise SchedulerUnreachable(
-                    f"no dask scheduler answered at {scheduler} within {float(timeout):g} s "
-                    f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no reply'}); "
-                    "check the address (a scheduler listens on port 8786 by default, its dashboard "
-                    "on 8787) or raise --timeout") from None
-            stack.enter_context(client)
-        with parallel_config(backend="dask", client=client):
+        with configured(n_jobs, backend, scheduler, timeout):
             yield
+    finally:
+        _VERIFY.reset(token)

@@ -26,10 +26,13 @@ For each mechanism, estimator and privacy level the reproduction measures
     correction on the six continuous attributes with additive noise (record-level ε = 6 ε over
     the attributes; the class label is sent in the clear).
 
-Each row names its estimator (:data:`ppdm_edu.tradeoff.ESTIMATORS`): mechanisms are compared with
-an efficient estimator each (the unbiased inversion where it is well conditioned, the converged
-iterative Bayes for the additive noises on the histogram), and the early-stopped iterative Bayes
-is a row of its own: a shrinkage estimator, not a property of a mechanism.
+Each row names its estimator (:data:`ppdm_edu.mechanisms.ESTIMATION_METHODS`, all run by
+:meth:`~ppdm_edu.mechanisms.Mechanism.estimate`): mechanisms are compared with an efficient
+estimator each (the unbiased ``inversion`` where it is well conditioned; ``ibu``, the iterative
+Bayes run to its fixed point, the maximum-likelihood estimate, for the additive noises on the
+histogram), and the early-stopped iterative Bayes (``ibu-early``) is a row of its own: a
+shrinkage estimator, not a property of a mechanism. Every error row is one call of
+:func:`ppdm_edu.tradeoff.mechanism_row`, the function behind notebook 08's panel too.
 """
 from __future__ import annotations
 
@@ -42,22 +45,36 @@ import pandas as pd
 
 from .._validation import check_integer
 from ..audit import audit_delta, audit_epsilon
-from ..mechanisms import GaussianNoiseMechanism, LaplaceMechanism, UniformNoiseMechanism, WarnerRR
+from ..mechanisms import (
+    IBU_MAX_ITER,
+    IBU_TOL,
+    GaussianNoiseMechanism,
+    LaplaceMechanism,
+    UniformNoiseMechanism,
+    WarnerRR,
+    project_to_simplex,
+)
+from ..reconstruction import DEFAULT_TOL
 from ..tradeoff import (
-    CONVERGED_ITER,
-    CONVERGED_TOL,
     DELTA_AUDIT_EPSILON,
-    EARLY_TOL,
     HISTOGRAM,
     UNIT,
-    audit_claim,
+    audit_mechanism,
     make_mechanism,
-    project_simplex,
-    run_error,
+    mechanism_row,
     task_data,
     theory_error,
 )
-from .report import Comparison, Reproduction, check_plan, documented_as, prepare_output, run_reproduction
+from .report import (
+    THEORY_MISS,
+    Comparison,
+    Reproduction,
+    check_plan,
+    documented_as,
+    prepare_output,
+    run_reproduction,
+    verdict,
+)
 from .shapes import Exactly, Float, List, Record, result_shape
 from .tasks import Task, task_rng
 
@@ -75,8 +92,8 @@ COLUMNS = ["mechanism", "estimator", "model", "task", "n", "epsilon", "delta", "
 UNIFORM_LEVELS = (0.5, 1.0, 2.0)
 #: the estimator each mechanism is compared with: the unbiased inversion (its error has a closed
 #: form), except for the additive noises on the histogram, where inverting a sensitivity-9 noise is
-#: so ill-conditioned that only the iterative Bayes run to convergence (the maximum-likelihood fit)
-#: gives an estimate worth drawing
+#: so ill-conditioned that only the iterative Bayes run to its fixed point (the maximum-likelihood
+#: estimate) gives an estimate worth drawing
 EFFICIENT = {"share": {}, "histogram": {"laplace": "ibu", "gaussian": "ibu", "uniform": "ibu"}}
 #: extra rows: the early-stopped iterative Bayes, a shrinkage estimator, beside the efficient one
 SHRINKAGE_ROWS = {"share": ("gaussian",), "histogram": ("laplace",)}
@@ -147,7 +164,7 @@ def _rr_naive_bayes_error(train, test, theta: float, rng) -> float:
                       for a in (0, 1)], axis=1)                         # (d, 2 values, 2 classes)
     Minv = np.linalg.inv(np.array([[theta, 1 - theta], [1 - theta, theta]]))
     F = np.einsum("ia,jab,kb->jik", Minv, joint, Minv).reshape(len(joint), 4)
-    F = np.array([project_simplex(row) for row in F]).reshape(-1, 2, 2) + 1e-4  # no log(0)
+    F = np.array([project_to_simplex(row) for row in F]).reshape(-1, 2, 2) + 1e-4  # no log(0)
     F /= F.sum(axis=(1, 2), keepdims=True)
     prior = F.mean(axis=0).sum(axis=0)                                  # P(class)
     cond = F / F.sum(axis=1, keepdims=True)                             # P(x_j = a | class)
@@ -184,7 +201,7 @@ def _classifier_error(seed: int, name: str, param: float, run: int) -> float:
     return 1.0 - float(model.score(Xt, yt))
 
 
-@result_shape(lambda kw: List(Float(), length=kw["runs"]))
+@result_shape(lambda kw: List(Float(0, 1e3), length=kw["runs"]))   # distances between frequencies
 def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs: int,
                estimator: str | None = None) -> list:
     """Errors of one mechanism on one task at one n, for each run (a reproduction task).
@@ -207,7 +224,7 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     runs : int
         Repetitions.
     estimator : str, optional
-        One of :data:`ppdm_edu.tradeoff.ESTIMATORS` (default :data:`EFFICIENT`'s choice).
+        One of :data:`ppdm_edu.mechanisms.ESTIMATION_METHODS` (default :data:`EFFICIENT`'s choice).
 
     Returns
     -------
@@ -220,19 +237,20 @@ def task_error(seed: int, task: str, mechanism: str, param: float, n: int, runs:
     if task == "classifier":
         return [_classifier_error(seed, mechanism, param, run) for run in range(runs)]
     estimator = _estimator(task, mechanism) if estimator is None else estimator
-    mech = make_mechanism(mechanism, param, task)
-    out = []
-    for run in range(runs):
-        # the same records for every mechanism (paired comparison), from the data's own stream
-        x = task_data(task, n, task_rng(seed, "data", task, n, run))
-        out.append(run_error(task, mech, param, x, task_rng(seed, "noise", task, mechanism, param, n, run),
-                             estimator=estimator))
-    return out
+    # the same records for every mechanism (paired comparison), from the data's own stream
+    records = [task_data(task, n, task_rng(seed, "data", task, n, run)) for run in range(runs)]
+    rngs = [task_rng(seed, "noise", task, mechanism, param, n, run) for run in range(runs)]
+    row = mechanism_row(task, mechanism, param, records, rngs, estimator=estimator)
+    if estimator == "ibu" and not row.converged:
+        # the table calls these estimates the fixed point: it is never published otherwise
+        raise RuntimeError(f"{mechanism} on the {task} at {param:g}, n = {n:,}: the iterative Bayes did not reach "
+                           f"its fixed point within {IBU_MAX_ITER:,} iterations")
+    return list(row.errors)
 
 
-@result_shape(Record(epsilon=Float(nan=True), delta=Float(0, 1, nan=True)))
+@result_shape(Record(epsilon=Float(-1e3, 1e3, nan=True), delta=Float(0, 1, nan=True)))
 def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) -> dict:
-    """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_claim`).
+    """The audited claim of one mechanism configuration (:func:`ppdm_edu.tradeoff.audit_mechanism`).
 
     Parameters
     ----------
@@ -254,17 +272,12 @@ def audit_task(seed: int, task: str, mechanism: str, param: float, trials: int) 
         ``epsilon``: the 95 % lower bound on ε at the claimed δ; ``delta``: on δ at the claimed
         ε (uniform noise: ε at δ = 0, δ at ε = :data:`~ppdm_edu.tradeoff.DELTA_AUDIT_EPSILON`).
     """
-    gen = task_rng(seed, "audit", task, mechanism, param)
-    if mechanism == "central-laplace":
-        sens = 1.0 if task == "share" else 2.0
-        claim = audit_claim(LaplaceMechanism(param, bounds=(0.0, sens)), 0.0, sens, trials=trials, rng=gen)
-    else:
-        k = 2 if task == "share" else _K
-        claim = audit_claim(make_mechanism(mechanism, param, task), 0, k - 1, trials=trials, rng=gen)
+    claim = audit_mechanism(task, mechanism, param, trials=trials, rng=task_rng(seed, "audit", task, mechanism, param))
     return {"epsilon": claim.epsilon, "delta": claim.delta}
 
 
-@result_shape(lambda kw: Record(warner_ln3=Float(nan=True), uniform=List(Float(nan=True), length=len(kw["trials"])),
+@result_shape(lambda kw: Record(warner_ln3=Float(-1e3, 1e3, nan=True),
+                                uniform=List(Float(-1e3, 1e3, nan=True), length=len(kw["trials"])),
                                 uniform_delta=List(Float(0, 1, nan=True), length=len(kw["trials"])),
                                 trials=Exactly([int(t) for t in kw["trials"]])))
 def calibration_task(seed: int, trials: tuple) -> dict:
@@ -301,7 +314,7 @@ def calibration_task(seed: int, trials: tuple) -> dict:
             "trials": [int(t) for t in trials]}
 
 
-@result_shape(Float(0))
+@result_shape(Float(0, 1))   # a difference of two probabilities
 def ibu_task(seed: int, iterations: int = 300) -> float:
     """Max |difference| between GRR's iterative Bayes (``reconstruct_counts``) and the textbook IBU.
 
@@ -503,9 +516,10 @@ def _comparisons(df: pd.DataFrame, mode: str, extra=None) -> list[Comparison]:
         out.append(Comparison(
             experiment="local vs central", item="share, ε = 1, n = 10,000: mean error of local Warner RR / central "
                                                 f"Laplace ({int(loc.runs)} runs)",
-            paper=f"{theory:.1f} (theory: 0.766 √n, Warner 1965 / Dwork et al. 2006)", ours=f"{r:.1f} ± {se:.1f}",
-            verdict="reproduced" if abs(r - theory) <= 2 * se else "not reproduced",
-            note="criterion: within 2 standard errors of the theory"))
+            paper=f"{theory:.1f} (theory: 0.766 √n, Warner 1965 / Dwork et al. 2006)", ours=f"{r:.1f} ± {se:.1f} (se)",
+            runs=int(loc.runs), verdict=verdict(theory, r, THEORY_MISS * theory, se=se),
+            note=f"criterion: the 95 % interval of the ratio within {THEORY_MISS:.0%} of the theory; a ratio of means "
+                 "from few runs is also biased upward"))
     for eps in sorted(set(df.loc[(df.task == "histogram") & (df.mechanism == "grr"), "epsilon"])):
         g, o = _row(df, "histogram", "grr", 100_000, eps), _row(df, "histogram", "oue", 100_000, eps)
         if g is None or o is None:
@@ -514,15 +528,16 @@ def _comparisons(df: pd.DataFrame, mode: str, extra=None) -> list[Comparison]:
         predicted = "OUE" if o.theory < g.theory else "GRR"
         ours = "OUE" if o.error < g.error else "GRR"
         se = math.hypot(g.error_sd, o.error_sd) / math.sqrt(g.runs)
-        tie = abs(g.error - o.error) <= 2 * se
+        resolved = abs(g.error - o.error) > 2 * se          # the runs tell which one is better
         out.append(Comparison(
             experiment="Wang et al. 2017 §5", item=f"k = 10 histogram, ε = {eps:g}, n = 100,000: better of GRR/OUE "
                                                    "(unbiased inversion)",
             paper=f"{predicted} by the exact variances (TV {g.theory:.4f} vs {o.theory:.4f}); rule k > 3e^ε + 2 "
                   f"= {3 * math.exp(eps) + 2:.1f}: {rule}",
-            ours=f"{ours} (TV {g.error:.4f} vs {o.error:.4f}, difference ± {se:.4f})",
-            verdict="reproduced" if ours == predicted or tie else "not reproduced",
-            note="a difference within 2 standard errors counts as a tie"))
+            ours=f"{ours} (TV {g.error:.4f} vs {o.error:.4f}, difference ± {se:.4f})", runs=int(g.runs),
+            verdict=("too few runs to tell" if not resolved else "reproduced" if ours == predicted
+                     else "not reproduced"),
+            note="a difference within 2 standard errors cannot tell the two apart"))
     return out
 
 
@@ -568,9 +583,11 @@ def assemble(mode: str, out_dir, seed: int, tasks, results) -> Reproduction:
         "Adult record, so the record-level ε is 15 ε (RR naive Bayes: 14 attributes and the class, each its "
         "own coin) or 6 ε (naive Bayes on additive noise: six attributes, the class sent in the clear; "
         "Gaussian δ composes to 6 × 1e-5).",
-        "Estimators: `inversion` unbiased (not projected), `ibu` the iterative Bayes run to convergence "
-        f"(tol {CONVERGED_TOL:g}, at most {CONVERGED_ITER:,} iterations), `ibu-early` stopped at tol {EARLY_TOL:g} "
-        "(a shrinkage estimator).",
+        "Estimators (ppdm_edu.mechanisms.Mechanism.estimate): `inversion` unbiased (not projected); `ibu` "
+        f"the iterative Bayes run to its fixed point, the maximum-likelihood estimate (stopped when one more "
+        f"iteration would move it by less than {IBU_TOL:g} in L1, at most {IBU_MAX_ITER:,} iterations; no "
+        f"estimate of this table needed that many); `ibu-early` the same iteration stopped by Agrawal & "
+        f"Srikant's χ² rule at {DEFAULT_TOL:g} of its threshold (a shrinkage estimator).",
     ]
     return Reproduction(name="tradeoff", title="The privacy/accuracy trade-off: mechanisms, estimators, theory",
                         comparisons=_comparisons(df, mode, extra), files=files, remarks=remarks, mode=mode)

@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.colors import to_rgba
 from matplotlib.ticker import FormatStrFormatter, MaxNLocator, MultipleLocator, NullFormatter
 
-from ..randomized_response import epsilon, warner_std_error
+from ..randomized_response import rr_epsilon, warner_std_error
 
 __all__ = [
     "plot_sampling_distribution",
@@ -217,7 +217,7 @@ def plot_theta_tradeoff(pi: float = 0.3, n: int = 1_000, axes=None, thetas=None)
     ax.set_title(f"cost: Warner SE at n = {n:,}, P(A) = {pi:.2f}")
     ax.legend(fontsize="small", loc="upper left")
     ax = axes[1]
-    eps = epsilon(np.clip(thetas, 1e-6, 1 - 1e-6))
+    eps = rr_epsilon(np.clip(thetas, 1e-6, 1 - 1e-6))
     for side in (thetas < 0.5, thetas > 0.5):
         ax.plot(thetas[side], eps[side], color="C1")
     ax.axvline(0.5, color="C3", ls="--", lw=1)

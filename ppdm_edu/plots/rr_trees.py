@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
 
-from ..randomized_response import epsilon
+from ..randomized_response import rr_epsilon
 
 __all__ = [
     "plot_mean_accuracy",
@@ -272,7 +272,7 @@ class PanelAccuracyDrawing:
 
     @staticmethod
     def _title(theta: float) -> str:
-        eps = epsilon(theta)
+        eps = rr_epsilon(theta)
         return f"θ = {theta:.2f}, ε = " + ("∞" if np.isinf(eps) else f"{eps:.2f}")
 
     def update(self, original: float, accuracy: float, estimated: float, theta: float) -> None:

@@ -30,23 +30,14 @@ _CSS = (_HERE / "_slider.css").read_text(encoding="utf-8")
 _FORMATS = ("d", ".0f", ".1f", ".2f", ".3f", ".4f", ".1g", ".2g", ".3g", ".4g")
 
 
-class _NamedSlider(anywidget.AnyWidget):
-    """What the three sliders add to their ipywidgets model: the view, a unit, the label width."""
+class _Named(anywidget.AnyWidget):
+    """What a named control adds to its ipywidgets model: an anywidget view and the label width."""
 
-    _esm = _ESM
-    _css = _CSS
-    #: the unit said after the value ("% of the range", "records"); empty for a pure number
-    unit = Unicode("").tag(sync=True)
-    _kind = Unicode("float").tag(sync=True)
-    # the label column's width (ipywidgets' SliderStyle.description_width), copied here because
-    # the view draws its own label (ipywidgets' style view may run before the label exists)
+    # the label column's width (ipywidgets' style's description_width), copied here because the
+    # view draws its own label (ipywidgets' style view may run before the label exists)
     _label_width = Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs):
-        fmt = kwargs.get("readout_format")
-        if fmt is not None and fmt not in _FORMATS:
-            raise ValueError(f"readout_format={fmt!r} is not one the slider's view formats; "
-                             f"use one of {', '.join(_FORMATS)}")
         super().__init__(**kwargs)
         self._follow_style({"new": self.style})
         self.observe(self._follow_style, names="style")
@@ -57,6 +48,23 @@ class _NamedSlider(anywidget.AnyWidget):
 
     def _copy_width(self, change) -> None:
         self._label_width = change["new"] or ""
+
+
+class _NamedSlider(_Named):
+    """What the three sliders add to their ipywidgets model: the view, a unit, the label width."""
+
+    _esm = _ESM
+    _css = _CSS
+    #: the unit said after the value ("% of the range", "records"); empty for a pure number
+    unit = Unicode("").tag(sync=True)
+    _kind = Unicode("float").tag(sync=True)
+
+    def __init__(self, **kwargs):
+        fmt = kwargs.get("readout_format")
+        if fmt is not None and fmt not in _FORMATS:
+            raise ValueError(f"readout_format={fmt!r} is not one the slider's view formats; "
+                             f"use one of {', '.join(_FORMATS)}")
+        super().__init__(**kwargs)
 
     def value_text(self) -> str:
         """The value as the slider says it: its read-out, then :attr:`unit` (``aria-valuetext``).
@@ -88,6 +96,47 @@ class NamedFloatLogSlider(_NamedSlider, widgets.FloatLogSlider):
 
     _kind = Unicode("log").tag(sync=True)
 
+
+class NamedToggleButtons(_Named, widgets.ToggleButtons):
+    """An :class:`ipywidgets.ToggleButtons` whose view is a group named by what the control
+    means, of buttons that say which one is pressed (``_toggles.js``; ipywidgets' own buttons
+    carry no pressed state and no group name)."""
+
+    _esm = (_HERE / "_toggles.js").read_text(encoding="utf-8")
+    # every panel sizes its buttons to their text (button_width "auto", _layout.align_labels);
+    # the view draws its own buttons, so that is said here, with the focus ring every control has
+    _css = (".ppdm-toggles .widget-toggle-button { width: auto; padding: 0 0.8em; }\n"
+            ".ppdm-toggles .widget-toggle-button:focus-visible { outline: 3px solid #0b57d0; "
+            "outline-offset: 2px; }\n")
+
+
+_CHOICES = (_HERE / "_choices.js").read_text(encoding="utf-8")
+
+
+class NamedDropdown(_Named, widgets.Dropdown):
+    """An :class:`ipywidgets.Dropdown` whose ``<select>`` is named by what the control means."""
+
+    _esm = _CHOICES
+    _kind = Unicode("dropdown").tag(sync=True)
+
+
+class NamedSelectMultiple(_Named, widgets.SelectMultiple):
+    """An :class:`ipywidgets.SelectMultiple` whose list is named by what the control means."""
+
+    _esm = _CHOICES
+    _kind = Unicode("multiple").tag(sync=True)
+
+
+class NamedCheckbox(_Named, widgets.Checkbox):
+    """An :class:`ipywidgets.Checkbox` whose box is named by what the control means."""
+
+    _esm = _CHOICES
+    _kind = Unicode("checkbox").tag(sync=True)
+
+
+#: the named control for each ipywidgets choice control the panels use
+NAMED_CHOICES = {widgets.Dropdown: NamedDropdown, widgets.SelectMultiple: NamedSelectMultiple,
+                 widgets.Checkbox: NamedCheckbox, widgets.ToggleButtons: NamedToggleButtons}
 
 #: the named slider for each ipywidgets slider the panels use
 NAMED = {widgets.IntSlider: NamedIntSlider, widgets.FloatSlider: NamedFloatSlider,

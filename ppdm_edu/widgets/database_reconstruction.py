@@ -20,7 +20,7 @@ from ..database_reconstruction import (
 from ..plots.database_reconstruction import DECODER_STYLE, BitsDrawing, RecoveryCurveDrawing
 from ..random_state import spawn_rngs
 from ..randomization import UniformNoise
-from .panel import Panel, figure_margins, measure_tick_labels_once, slider
+from .panel import Panel, choice, figure_margins, measure_tick_labels_once, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["ReconstructionAttackPanel"]
@@ -143,14 +143,14 @@ class ReconstructionAttackPanel(Panel):
 
     def build_controls(self) -> dict:
         return {
-            "n": widgets.Dropdown(options=[(str(n), n) for n in PEOPLE], value=100,
+            "n": choice(widgets.Dropdown, options=[(str(n), n) for n in PEOPLE], value=100,
                                   description="n (people)", style={"description_width": "initial"}),
-            "queries": widgets.Dropdown(options=[(f"m = {k}n" if k > 1 else "m = n", k) for k in QUERIES_PER_PERSON],
+            "queries": choice(widgets.Dropdown, options=[(f"m = {k}n" if k > 1 else "m = n", k) for k in QUERIES_PER_PERSON],
                                         value=4,
                                         description="queries m", style={"description_width": "initial"}),
             "error": slider(widgets.FloatSlider, value=0.5, min=0.0, max=2.0, step=0.25,
                             description="error E / √n", readout_format=".2f"),
-            "decoder": widgets.Dropdown(options=[("least squares", "least-squares"), ("L1 linear program", "l1")],
+            "decoder": choice(widgets.Dropdown, options=[("least squares", "least-squares"), ("L1 linear program", "l1")],
                                         value="least-squares", description="decoder",
                                         style={"description_width": "initial"}),
         }

@@ -46,13 +46,21 @@ from ..lecture import is_lecture_mode
 from ..plots.alt_text import figure_description
 from . import _layout, _stand_in
 from ._kept import KeptFigures
-from ._layout import figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider
+from ._layout import (
+    choice,
+    figure_margins,
+    margin_axes,
+    measure_tick_labels_once,
+    pin_title,
+    slider,
+    toggle_buttons,
+)
 from ._names import UNITS, accessible_name
 from ._stand_in import KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_picture, static_readout
 
 __all__ = ["Panel"]
 # the helpers every panel module imports from here (defined in the modules above)
-_SHARED = (figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider,
+_SHARED = (choice, figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider, toggle_buttons,
            KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_picture, static_readout)
 
 
@@ -111,8 +119,10 @@ class Panel(KeptFigures, abc.ABC):
         self.figure = self._new_figure()
         width_px = round(size[0] * dpi)
         # shown at exactly the rendered width (never stretched); narrower only on a narrow window
+        # no margin: ipywidgets' 2 px on each side would push a figure narrowed to its output
+        # area's width (max-width 100%) 4 px past it
         self.image = _NamedImage(format="png", layout=widgets.Layout(
-            width=f"{width_px}px", max_width="100%", height="auto"))
+            width=f"{width_px}px", max_width="100%", height="auto", margin="0"))
         self.message = widgets.HTML()
         self.readout = widgets.HTML(layout=widgets.Layout(max_width=f"{max(width_px, 400)}px"))
         self.result = None
@@ -481,7 +491,7 @@ def epsilon_text(eps: float) -> str:
     Parameters
     ----------
     eps : float
-        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.epsilon` of theta).
+        Epsilon of the setting (e.g. :func:`ppdm_edu.randomized_response.rr_epsilon` of theta).
 
     Returns
     -------

@@ -20,7 +20,7 @@ from ..datasets import ADULT_CONTINUOUS
 from ..random_state import spawn_rngs
 from ..randomization import NOISE_KINDS, noise_for_snr
 from ..trees.c45 import C45, PPDTC45
-from .panel import Panel, figure_margins, measure_tick_labels_once, pin_title, slider
+from .panel import Panel, figure_margins, measure_tick_labels_once, pin_title, slider, toggle_buttons
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["PerturbedTreePanel", "PerturbedTreeResult"]
@@ -120,7 +120,7 @@ class PerturbedTreePanel(Panel):
                                 description="threshold", readout_format=".2f"),
             "snr": slider(widgets.FloatSlider, value=1.7, min=0.2, max=5.0, step=0.1, description="SNR",
                           readout_format=".1f"),
-            "kind": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
+            "kind": toggle_buttons(options=["gaussian", "uniform"], value="gaussian",
                                           description="noise"),
         }
 

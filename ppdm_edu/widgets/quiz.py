@@ -13,6 +13,14 @@ import ipywidgets as w
 
 __all__ = ["quiz_widget"]
 
+#: the colour of the quiz's focus ring: 6.4:1 on the white page and 5.5:1 on a button's light grey
+#: face (#eeeeee), so the ring is seen against everything next to it (WCAG 2.4.7, 1.4.11: 3:1)
+FOCUS_COLOUR = "#0b57d0"
+#: the quiz's focus ring, here and on the website (site/_quiz.py): 3 px, on every control of the
+#: quiz, also after a click (ipywidgets' own is 1 px of light blue, 2.4:1 on white)
+FOCUS_CSS = (f".ppdm-quiz :focus {{outline: 3px solid {FOCUS_COLOUR} !important; "
+             "outline-offset: 2px !important; box-shadow: none !important;}")
+
 
 def _input(q):
     """The answer control of one question and a function that reads the answer from it."""
@@ -72,4 +80,6 @@ def quiz_widget(questions, check) -> w.VBox:
         button.on_click(on_click)
         prompt = w.HTML(value=f"<b>{html.escape(q.id)}.</b> {html.escape(q.prompt)}")
         blocks.append(w.VBox([prompt, control, w.HBox([button]), verdict]))
-    return w.VBox(blocks)
+    quiz = w.VBox([*blocks, w.HTML(f"<style>{FOCUS_CSS}</style>")])  # last: the questions come first
+    quiz.add_class("ppdm-quiz")
+    return quiz

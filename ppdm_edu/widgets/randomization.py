@@ -18,7 +18,7 @@ from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
-from .panel import Panel, margin_axes, slider
+from .panel import Panel, choice, margin_axes, slider, toggle_buttons
 
 __all__ = ["RandomizationPanel"]
 
@@ -133,9 +133,9 @@ class RandomizationPanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "attribute": widgets.Dropdown(options=list(ATTRIBUTES), value="age (Adult)",
+            "attribute": choice(widgets.Dropdown, options=list(ATTRIBUTES), value="age (Adult)",
                                           description="attribute", style=style),
-            "kind": widgets.ToggleButtons(options=["uniform", "gaussian"], value="uniform",
+            "kind": toggle_buttons(options=["uniform", "gaussian"], value="uniform",
                                           description="noise", style=style),
             "level": slider(widgets.FloatSlider, value=50.0, min=0.0, max=200.0, step=5.0,
                             description="privacy (%)", tooltip="privacy level: width of the noise interval at this confidence, in % of the range",

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..lecture import OKABE_ITO
 from ..plots.randomized_response import SAMPLING_XLIM, SamplingDistributionDrawing
-from ..randomized_response import epsilon, sample_size_factor
+from ..randomized_response import rr_epsilon, sample_size_factor
 from ..rr_simulation import simulate_warner_surveys
 from .panel import Panel, epsilon_text, margin_axes, slider
 
@@ -77,7 +77,7 @@ class WarnerSurveyPanel(Panel):
         return True
 
     def summary(self, result) -> str:
-        eps_text = epsilon_text(epsilon(result.theta))
+        eps_text = epsilon_text(rr_epsilon(result.theta))
         factor = sample_size_factor(result.truth, result.theta) if 0 < result.truth < 1 else float("nan")
         factor_text = "—" if factor != factor else f"{factor:.1f}×"
         off = int(np.sum((result.estimates < SAMPLING_XLIM[0]) | (result.estimates > SAMPLING_XLIM[1])))

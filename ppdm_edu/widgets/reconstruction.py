@@ -17,7 +17,7 @@ from ..reconstruction import (
     sample_total_variation,
     total_variation,
 )
-from .panel import Panel, margin_axes, slider
+from .panel import Panel, margin_axes, slider, toggle_buttons
 
 __all__ = ["ReconstructionPanel", "ReconstructionIterationsPanel"]
 
@@ -156,9 +156,9 @@ class ReconstructionPanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "shape": widgets.ToggleButtons(options=list(_SHAPES), value="plateau",
+            "shape": toggle_buttons(options=list(_SHAPES), value="plateau",
                                            description="original", style=style),
-            "noise": widgets.ToggleButtons(options=["gaussian", "uniform"], value="gaussian",
+            "noise": toggle_buttons(options=["gaussian", "uniform"], value="gaussian",
                                            description="noise", style=style),
             "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
                               description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
@@ -166,10 +166,10 @@ class ReconstructionPanel(Panel):
                         description="n (records)"),
             "n_intervals": slider(widgets.IntSlider, value=20, min=5, max=100, step=1,
                                   description="intervals"),
-            "method": widgets.ToggleButtons(options=["bayes", "em"], value="bayes",
+            "method": toggle_buttons(options=["bayes", "em"], value="bayes",
                                             description="method", style=style),
             # the paper's chi^2 rule, or iterations chosen by held-out likelihood (notebook 02)
-            "stop": widgets.ToggleButtons(options=[("paper's rule", "paper"),
+            "stop": toggle_buttons(options=[("paper's rule", "paper"),
                                                    ("cross-validation", "cross-validation")],
                                           value="paper", description="stop", style=style),
         }

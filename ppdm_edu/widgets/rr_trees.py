@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from ..plots.rr_trees import PanelAccuracyDrawing
-from ..randomized_response import epsilon, mrr_disguise
+from ..randomized_response import mrr_disguise, rr_epsilon
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from .panel import Panel, epsilon_text, slider
+from .panel import Panel, choice, epsilon_text, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
@@ -107,7 +107,7 @@ class RRTreePanel(Panel):
             "theta": slider(widgets.FloatSlider, value=0.7, min=0.0, max=1.0, step=0.01,
                             description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
                             readout_format=".2f"),
-            "disguised_label": widgets.Checkbox(value=True, description="class label disguised too",
+            "disguised_label": choice(widgets.Checkbox, value=True, description="class label disguised too",
                                                 style=style),
         }
 
@@ -175,7 +175,7 @@ class RRTreePanel(Panel):
         return True
 
     def summary(self, result) -> str:
-        eps_text = epsilon_text(epsilon(result.theta))
+        eps_text = epsilon_text(rr_epsilon(result.theta))
         return (
             f"<b>θ = {result.theta:.2f}</b>, ε = {eps_text}; "
             f"accuracy {100 * result.accuracy:.1f} % (original ID3 {100 * result.original_accuracy:.1f} %), "

@@ -9,18 +9,9 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..plots.tradeoff import MechanismErrorsDrawing
-from ..tradeoff import (
-    DELTA_AUDIT_EPSILON,
-    LOCAL_MECHANISMS,
-    AuditedClaim,
-    audit_claim,
-    make_mechanism,
-    run_error,
-    task_data,
-    theory_error,
-)
+from ..tradeoff import DELTA_AUDIT_EPSILON, LOCAL_MECHANISMS, MechanismRow, mechanism_row, task_data
 from ._layout import widest_label
-from .panel import Panel, margin_axes, measure_tick_labels_once, slider
+from .panel import Panel, choice, margin_axes, measure_tick_labels_once, slider
 from .precompute import AheadCache, log_slider_neighbours
 
 __all__ = ["TradeoffPanel"]
@@ -35,15 +26,6 @@ _ERROR_LABEL = {"share": "absolute error of the share (log scale)",
                 "histogram": "total variation of the k = 10 histogram (log scale)"}
 
 
-@functools.lru_cache(maxsize=256)
-def _audited(task: str, mechanism: str, param: float, trials: int, seed: int) -> AuditedClaim:
-    """Audited ε at the claimed δ and δ at the claimed ε of one configuration (cached: moving
-    back to an ε costs nothing)."""
-    mech = make_mechanism(mechanism, param, task)
-    x1 = 1 if task == "share" else 9
-    return audit_claim(mech, 0, x1, trials=trials, rng=seed)
-
-
 @functools.lru_cache(maxsize=8)
 def _records(task: str, n: int, runs: int, seed: int) -> tuple:
     """The records of every run (they do not depend on ε: drawn once per task)."""
@@ -51,16 +33,14 @@ def _records(task: str, n: int, runs: int, seed: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=1024)
-def _run_errors(task: str, mechanism: str, param: float, estimator: str, n: int, runs: int,
-                seed: int) -> np.ndarray:
-    """The error of each run of one mechanism at ``param`` (cached: uniform noise is run at 100 %
-    privacy at every ε, so its runs are the same at every position of the slider)."""
-    mech = make_mechanism(mechanism, param, task)  # built once (the registry caches it)
-    errors = np.array([run_error(task, mech, param, x, rng=np.random.default_rng([seed, 2, run]),
-                                 estimator=estimator)
-                       for run, x in enumerate(_records(task, n, runs, seed))])
-    errors.flags.writeable = False  # shared by every result that shows it
-    return errors
+def _row(task: str, mechanism: str, param: float, estimator: str, n: int, runs: int, trials: int | None,
+         seed: int) -> MechanismRow:
+    """One mechanism's row at ``param`` (cached: uniform noise is run at 100 % privacy at every ε,
+    so its row is the same at every position of the slider, and moving back to an ε costs
+    nothing)."""
+    noise = [np.random.default_rng([seed, 2, run]) for run in range(runs)]
+    return mechanism_row(task, mechanism, param, _records(task, n, runs, seed), noise, estimator=estimator,
+                         trials=trials, audit_rng=seed)
 
 
 class TradeoffPanel(Panel):
@@ -68,19 +48,20 @@ class TradeoffPanel(Panel):
 
     An ε slider (log scale) and a task dropdown (the share of a binary attribute, or a k = 10
     histogram). Every update draws ``n`` = 10,000 records ``runs`` times (the same seed at every
-    update), runs each mechanism on them with a named estimator
-    (:func:`ppdm_edu.tradeoff.run_error`: the unbiased inversion, whose error
+    update), runs each mechanism on them with a named estimator and audits each local
+    mechanism's claim: one :func:`ppdm_edu.tradeoff.mechanism_row` per mechanism, the row
+    function of the reproduction too (the unbiased inversion, whose error
     :func:`ppdm_edu.tradeoff.theory_error` gives in closed form; the early-stopped iterative
-    Bayes for the additive noises on the histogram, labelled so) and audits each local mechanism's
-    claim with :func:`ppdm_edu.tradeoff.audit_claim` (ε at its δ, δ at its ε; 20,000 runs per
-    input, 95 % confidence). Additive uniform noise has no ε: it is shown at 100 % privacy
+    Bayes for the additive noises on the histogram, labelled so; the audit
+    :func:`ppdm_edu.tradeoff.audit_claim`: ε at its δ, δ at its ε, 20,000 runs per input, 95 %
+    confidence). Additive uniform noise has no ε: it is shown at 100 % privacy
     (Agrawal & Srikant), with its audited δ at ε = 1 in the read-out.
 
     Every result is kept (per ε to 6 decimals and task): moving back to a position costs only
     the drawing, which updates the bars in place while the task stays
-    (:class:`~ppdm_edu.plots.tradeoff.MechanismErrorsDrawing`). The runs and the audit of each
-    mechanism are kept per parameter too: uniform noise, at 100 % privacy at every ε, is run and
-    audited once per task. While the room looks at the
+    (:class:`~ppdm_edu.plots.tradeoff.MechanismErrorsDrawing`). The row of each mechanism is
+    kept per parameter too: uniform noise, at 100 % privacy at every ε, is run and audited once
+    per task. While the room looks at the
     figure, the positions one ε step right and left and the other task are computed ahead in a
     background thread (:class:`~ppdm_edu.widgets.precompute.AheadCache`); under Pyodide nothing
     is computed ahead (no thread), every position is computed when the slider reaches it.
@@ -117,7 +98,7 @@ class TradeoffPanel(Panel):
         return {
             "epsilon": slider(widgets.FloatLogSlider, value=1.0, base=10, min=-1, max=math.log10(5),
                               step=0.05, description="ε (claimed)", readout_format=".2f"),
-            "task": widgets.Dropdown(options=[("share of a yes/no attribute", "share"),
+            "task": choice(widgets.Dropdown, options=[("share of a yes/no attribute", "share"),
                                               ("k = 10 histogram", "histogram")],
                                      value="share", description="task",
                                      style={"description_width": "initial"}),
@@ -137,20 +118,16 @@ class TradeoffPanel(Panel):
             raise ValueError(f"task must be one of {', '.join(LOCAL_MECHANISMS)}, got {task!r}")
         rows = []
         for name in LOCAL_MECHANISMS[task] + ("central-laplace",):
-            param = 1.0 if name == "uniform" else eps
-            mech = make_mechanism(name, param, task)  # built once (the registry caches it)
-            estimator = _PANEL_ESTIMATOR.get((task, name), "inversion")
-            errors = _run_errors(task, name, param, estimator, self.n, self.runs, self.seed)
-            claim = None if name == "central-laplace" else \
-                _audited(task, name, round(param, 6), self.trials, self.seed)
+            row = _row(task, name, 1.0 if name == "uniform" else eps, _PANEL_ESTIMATOR.get((task, name), "inversion"),
+                       self.n, self.runs, None if name == "central-laplace" else self.trials, self.seed)
             label = "uniform (100%)" if name == "uniform" else name
-            if estimator == "ibu-early":
+            if row.estimator == "ibu-early":
                 label += " (early IBU)"
-            rows.append({"mechanism": label, "error": float(errors.mean()),
-                         "error_sd": float(errors.std(ddof=1)), "epsilon": mech.epsilon, "delta": mech.delta,
-                         "audited_epsilon": math.nan if claim is None else claim.epsilon,
-                         "audited_delta": math.nan if claim is None else claim.delta,
-                         "theory": theory_error(task, name, param, self.n) if estimator == "inversion" else math.nan})
+            rows.append({"mechanism": label, "error": row.error, "error_sd": row.error_sd,
+                         "epsilon": row.epsilon, "delta": row.delta,
+                         "audited_epsilon": math.nan if row.audit is None else row.audit.epsilon,
+                         "audited_delta": math.nan if row.audit is None else row.audit.delta,
+                         "theory": row.theory})
         result = {"epsilon": eps, "task": task, "rows": rows}
         self._latest[task] = result
         return result
