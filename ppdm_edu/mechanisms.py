@@ -614,8 +614,7 @@ class AdditiveNoiseMechanism(Mechanism):
         # outer bins (a far tail) are counted in the outermost bins
         idx = w - self.w_edges[0]
         idx /= self._width
-        np.floor(idx, out=idx)
-        np.clip(idx, 0, self.w_edges.size - 2, out=idx)
+        np.clip(idx, 0, self.w_edges.size - 2, out=idx)  # (then the integer part is the floor)
         return np.bincount(idx.astype(np.intp), minlength=self.w_edges.size - 1).astype(float)
 
     def _unbiased(self, N: np.ndarray, n: int) -> np.ndarray:

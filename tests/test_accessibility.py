@@ -165,6 +165,23 @@ def test_every_toggle_group_is_named_and_says_which_button_is_pressed(panels):
     assert seen >= 7
 
 
+def test_every_choice_control_is_named_by_what_it_means(panels):
+    """Drop-downs, multiple selections and check boxes: ipywidgets names the native control by
+    its short label alone; the panels' are the named ones (aria-label: label, then meaning)."""
+    from ppdm_edu.widgets._slider import NAMED_CHOICES
+
+    seen = 0
+    for name, panel in panels.items():
+        for key, control in panel.controls.items():
+            for plain, named in NAMED_CHOICES.items():
+                if isinstance(control, plain):
+                    assert isinstance(control, named), f"{name}.{key}: a plain {plain.__name__}"
+                    assert 'aria-label' in control._esm and len(control.tooltip.split()) >= 3, f"{name}.{key}"
+                    seen += 1
+    assert seen == sum(1 for panel in panels.values() for c in panel.controls.values()
+                       if not isinstance(c, (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider)))
+
+
 def test_a_slider_refuses_a_readout_format_its_view_cannot_show():
     from ppdm_edu.widgets._slider import NamedFloatSlider
 

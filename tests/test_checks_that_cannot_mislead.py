@@ -188,7 +188,9 @@ def test_a_range_answer_is_taken_as_text_as_the_site_takes_it(q):
             assert check(q.id, typed).correct, typed
     wrong = f"{q.high + 3 * 10.0 ** -q.decimals:.{q.decimals}f}"
     assert check(q.id, wrong).message == q.hint
-    for bad in ("two thirds", "1/2", "0.6.7", "", "nan"):
+    # not numbers: text that is not one, a bool (not the number 1), NaN (kills the mutants that
+    # take True as 1 or give NaN the hint)
+    for bad in ("two thirds", "1/2", "0.6.7", "", "nan", True, np.True_, float("nan")):
         result = check(q.id, bad)
         assert not result.correct and result.message.startswith("the answer must be a number"), (bad, result)
 
@@ -211,8 +213,9 @@ def test_several_letters_for_a_one_answer_question_get_the_format_message():
     """Kills the mutant that judges "ab" against a one-answer question (it would get the hint)."""
     for q in (q for qs in QUIZZES.values() for q in qs if not isinstance(q, RangeQuestion) and not q.multiple):
         wrong = next(x for x in q.letters if x not in q.answer)
-        result = check(q.id, q.answer + wrong)
-        assert not result.correct and result.message.startswith("the answer must be one of the letters"), result
+        for answer in (q.answer + wrong, f"{q.answer}, {wrong}", [q.answer, wrong]):  # "ab", "a, b", ["a", "b"]
+            result = check(q.id, answer)
+            assert not result.correct and result.message.startswith("the answer must be one of the letters"), result
 
 
 @pytest.mark.parametrize("q", RANGES, ids=lambda q: q.id)
@@ -223,3 +226,46 @@ def test_accepted_texts_are_exactly_the_accepted_roundings(q):
     texts = [f"{k / step:.{q.decimals}f}" for k in range(round(q.low * step) - 5, round(q.high * step) + 6)]
     assert q.accepted_texts() == [t for t in texts if q.accepts(float(t))]
     assert q.accepted_texts()[0] == f"{q.low:.{q.decimals}f}" and q.accepted_texts()[-1] == f"{q.high:.{q.decimals}f}"
+
+
+# --- the judges' other mutants (tools/mutation/mutants.toml): each answer is just outside what the
+# --- judge states, and inside what its mutant would accept ----------------------------------------
+def test_02_1_half_a_hundredth_off_is_refused():
+    """Kills "judge-02.1-tolerance-1e-2": the exercise asks for 3 decimals."""
+    p1, p2 = reference_answer("02.1")
+    assert not check("02.1", (round(p1, 3) + 0.005, round(p2, 3) - 0.005)).correct
+
+
+def test_01_4_two_tenths_off_is_refused():
+    """Kills "judge-01.4-five-percent": the interval privacy is stated to 2 significant figures."""
+    interval, alpha = reference_answer("01.4")
+    assert not check("01.4", (interval + 0.2, alpha)).correct
+
+
+def test_05_4_five_percent_off_is_refused():
+    """Kills "judge-05.4-ten-percent": 1 % relative (or half a unit of the 2nd figure) is the tolerance."""
+    assert not check("05.4", [1.05 * f for f in reference_answer("05.4")]).correct
+
+
+def test_03_5_a_device_that_favours_one_truth_slightly_is_refused():
+    """Kills "judge-03.5-device-may-favour-a-truth": 5 points off θ for the 0s is many standard errors."""
+    _, estimate = reference_answer("03.5")
+
+    def favours_ones(x, theta, rng):
+        x = np.asarray(x)
+        truthful = rng.random(x.shape) < np.where(x == 1, theta, theta - 0.05)
+        return np.where(truthful, x, 1 - x)
+    result = check("03.5", (favours_ones, estimate))
+    assert not result.correct and "whatever the truth" in result.message, result.message
+
+
+def test_03_5_a_device_that_overwrites_the_true_answers_is_refused():
+    """Kills "judge-03.5-in-place-change-accepted" (under the guard the change stays in the child;
+    the judge is still told)."""
+    randomize, estimate = reference_answer("03.5")
+
+    def in_place(x, theta, rng):
+        x[:] = randomize(x, theta, rng)
+        return x
+    result = check("03.5", (in_place, estimate))
+    assert not result.correct and "changes x in place" in result.message, result.message

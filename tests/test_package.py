@@ -207,7 +207,8 @@ def test_wheel_carries_license_py_typed_data_and_styles(tmp_path):
               "ppdm_edu/datasets/data/adult.data.gz", "ppdm_edu/datasets/data/adult.test.gz",
               "ppdm_edu/datasets/data/adult.names", f"ppdm_edu-{version}.dist-info/licenses/LICENSE",
               # the named sliders' view (anywidget front end), read at import
-              "ppdm_edu/widgets/_slider.js", "ppdm_edu/widgets/_slider.css", "ppdm_edu/widgets/_toggles.js"}
+              "ppdm_edu/widgets/_slider.js", "ppdm_edu/widgets/_slider.css", "ppdm_edu/widgets/_toggles.js",
+              "ppdm_edu/widgets/_choices.js"}
     assert wanted <= names, wanted - names
     # every module of the package, and nothing from outside it (tests, site, notebooks)
     modules = {str(p.relative_to(ROOT).as_posix()) for p in (ROOT / "ppdm_edu").rglob("*.py")}

@@ -27,7 +27,6 @@ import io
 import json
 import math
 import os
-import select
 import signal
 import sys
 import threading
@@ -388,6 +387,7 @@ def _run_in_child(calls: list[Call], exercise_id: str, limit: float) -> Results:
 def _collect(read_fd: int, limit: float) -> tuple[bytes, str]:
     """Read the child's frames until it closes the pipe; stop early at the time limit, at
     :data:`MAX_BYTES` or at Ctrl-C. Returns the bytes and why reading stopped ("" at the end)."""
+    import select  # only here: the forked child exists on Linux alone
     data = bytearray()
     deadline = _monotonic() + limit
     try:

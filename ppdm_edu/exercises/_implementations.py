@@ -27,7 +27,7 @@ from .checking import AnswerFormatError, Verdict
 FLOAT_RTOL, FLOAT_ATOL = 1e-5, 1e-6
 
 __all__ = ["REFERENCE_SOURCES", "register", "reference_functions", "as_functions", "StudentError", "Call",
-           "run_calls", "close", "same_number"]
+           "run_calls", "close", "same_number", "one_number"]
 
 REFERENCE_SOURCES: dict[str, str] = {}
 
@@ -141,6 +141,40 @@ def same_number(got: float, value: float) -> bool:
         Whether they agree within the tolerance.
     """
     return abs(got - value) <= FLOAT_ATOL + FLOAT_RTOL * abs(value)
+
+
+def one_number(got: np.ndarray, name: str, what: str) -> float:
+    """The one real, finite number a function returned.
+
+    Parameters
+    ----------
+    got : numpy.ndarray
+        What it returned, as numbers (a 0-d or one-element array).
+    name : str
+        The function's name in the exercise.
+    what : str
+        What the number is, for the message (e.g. "the estimated share").
+
+    Returns
+    -------
+    float
+        The number.
+
+    Raises
+    ------
+    StudentError
+        With a message that says what came back instead (an empty array, several values, a
+        complex number, NaN).
+    """
+    if got.size != 1:
+        shown = "an empty array" if got.size == 0 else f"an array of shape {got.shape}"
+        raise StudentError(f"{name} must return one number ({what}); it returned {shown}.")
+    if got.dtype.kind == "c":
+        raise StudentError(f"{name} returned a complex number: {what} is real.")
+    value = float(got.reshape(()))
+    if not np.isfinite(value):
+        raise StudentError(f"{name} returned a value that is not finite (NaN or infinite).")
+    return value
 
 
 def low_precision_hint(got: np.ndarray, name: str) -> str | None:

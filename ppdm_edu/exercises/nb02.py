@@ -254,14 +254,7 @@ def judge_02_6(answer) -> Verdict:
 
 def _share_hint(returned, truth: float, w, threshold) -> str | None:
     """None when ``returned`` is within :data:`SHARE_TOLERANCE` of the true share on this case; else the hint."""
-    got = returned.value
-    if got.size != 1 or got.dtype.kind == "c":
-        what = "an empty array" if got.size == 0 else f"an array of shape {got.shape}"
-        return f"share_at_least must return one number (a share from 0 to 1); it returned {what}."
-    value = float(got.reshape(()))
-    if not np.isfinite(value):
-        return ("share_at_least returned a value that is not finite (NaN or infinite): with uniform noise a "
-                "perturbed value can lie outside every interval's reach, so check the bounds and the denominators.")
+    value = implementations.one_number(returned.value, "share_at_least", "a share from 0 to 1")
     if within(value, truth, SHARE_TOLERANCE):
         return None
     if within(value, 100 * truth, 100 * SHARE_TOLERANCE):

@@ -325,14 +325,7 @@ def _judge_warner_estimate(results) -> str | None:
     _, reference = warner_reference()
     for i, (reports, theta) in enumerate(_warner_estimate_cases()):
         got = results[i].value
-        if got.ndim != 0:
-            what = "an empty array" if got.size == 0 else f"an array of shape {got.shape}"
-            return f"warner_estimate must return one number (the estimated share); it returned {what}."
-        if got.dtype.kind == "c":
-            return "warner_estimate returned a complex number: the estimate is a real share."
-        value = float(got)
-        if not np.isfinite(value):
-            return "warner_estimate returned a value that is not finite (NaN or infinite)."
+        value = implementations.one_number(got, "warner_estimate", "the estimated share")
         ref = float(reference(reports, theta))
         if not _same(value, ref):
             return implementations.low_precision_hint(got, "warner_estimate") \
@@ -466,13 +459,7 @@ def judge_03_6(answer) -> Verdict:
 
 def _all_yes_hint(returned, disguised: np.ndarray, theta: float, expected: float) -> str | None:
     """None when ``returned`` is Section 4.1's estimate on this survey; else the hint."""
-    got = returned.value
-    if got.size != 1 or got.dtype.kind == "c":
-        what = "an empty array" if got.size == 0 else f"an array of shape {got.shape}"
-        return f"all_yes_share must return one number (the estimated share); it returned {what}."
-    value = float(got.reshape(()))
-    if not np.isfinite(value):
-        return "all_yes_share returned a value that is not finite (NaN or infinite)."
+    value = implementations.one_number(returned.value, "all_yes_share", "the estimated share")
     if _same(value, expected):
         return None
     p_e = float(np.mean(np.all(disguised == 1, axis=1)))

@@ -1,4 +1,4 @@
-"""Exercises of notebook 08 (choosing a mechanism: the privacy/accuracy trade-off on one scale)."""
+"""Exercises of notebook 08 (choosing a mechanism: the privacy/accuracy trade-off)."""
 from __future__ import annotations
 
 import math

@@ -15,7 +15,7 @@ REPRODUCTIONS = {
     "as2000": "as2000_trees",  # Agrawal & Srikant Fig. 5, 6
     "du-zhan": "du_zhan",  # Du & Zhan Fig. 2
     "liu": "liu",  # Liu, Kantarcioglu & Thuraisingham Tables 1, 4, 5, 7, Fig. 1-2
-    "tradeoff": "tradeoff",  # every local randomizer vs central Laplace on one scale
+    "tradeoff": "tradeoff",  # every local randomizer vs central Laplace, error against epsilon
     "reconstruction-attack": "reconstruction_attack",  # Dinur & Nissim 2003: bits from noisy subset sums
 }
 

@@ -301,6 +301,35 @@ def toggle_buttons(**options):
     return NamedToggleButtons(**options)
 
 
+def choice(kind, **options):
+    """A drop-down, a multiple selection or a check box named for screen readers: the named
+    control of ``kind`` (:mod:`ppdm_edu.widgets._slider`: the same model, a view whose native
+    control is named by the control's label and meaning, not by its label alone).
+
+    Parameters
+    ----------
+    kind : type
+        :class:`ipywidgets.Dropdown`, :class:`ipywidgets.SelectMultiple` or
+        :class:`ipywidgets.Checkbox`.
+    **options
+        Its arguments.
+
+    Returns
+    -------
+    ipywidgets.ValueWidget
+        The new control (an instance of ``kind``).
+
+    Examples
+    --------
+    >>> d = choice(widgets.Dropdown, options=[("Function 1", 1), ("Function 2", 2)], value=2)
+    >>> d.value, d.index, isinstance(d, widgets.Dropdown)
+    (2, 1, True)
+    """
+    from ._slider import NAMED_CHOICES
+
+    return NAMED_CHOICES[kind](**options)
+
+
 def control_rows(controls) -> int:
     """Rows the controls take: one per slider, three per list box, two others per row.
 

@@ -110,6 +110,34 @@ class NamedToggleButtons(_Named, widgets.ToggleButtons):
             "outline-offset: 2px; }\n")
 
 
+_CHOICES = (_HERE / "_choices.js").read_text(encoding="utf-8")
+
+
+class NamedDropdown(_Named, widgets.Dropdown):
+    """An :class:`ipywidgets.Dropdown` whose ``<select>`` is named by what the control means."""
+
+    _esm = _CHOICES
+    _kind = Unicode("dropdown").tag(sync=True)
+
+
+class NamedSelectMultiple(_Named, widgets.SelectMultiple):
+    """An :class:`ipywidgets.SelectMultiple` whose list is named by what the control means."""
+
+    _esm = _CHOICES
+    _kind = Unicode("multiple").tag(sync=True)
+
+
+class NamedCheckbox(_Named, widgets.Checkbox):
+    """An :class:`ipywidgets.Checkbox` whose box is named by what the control means."""
+
+    _esm = _CHOICES
+    _kind = Unicode("checkbox").tag(sync=True)
+
+
+#: the named control for each ipywidgets choice control the panels use
+NAMED_CHOICES = {widgets.Dropdown: NamedDropdown, widgets.SelectMultiple: NamedSelectMultiple,
+                 widgets.Checkbox: NamedCheckbox, widgets.ToggleButtons: NamedToggleButtons}
+
 #: the named slider for each ipywidgets slider the panels use
 NAMED = {widgets.IntSlider: NamedIntSlider, widgets.FloatSlider: NamedFloatSlider,
          widgets.FloatLogSlider: NamedFloatLogSlider}

@@ -47,6 +47,7 @@ from ..plots.alt_text import figure_description
 from . import _layout, _stand_in
 from ._kept import KeptFigures
 from ._layout import (
+    choice,
     figure_margins,
     margin_axes,
     measure_tick_labels_once,
@@ -59,7 +60,7 @@ from ._stand_in import KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_pictur
 
 __all__ = ["Panel"]
 # the helpers every panel module imports from here (defined in the modules above)
-_SHARED = (figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider, toggle_buttons,
+_SHARED = (choice, figure_margins, margin_axes, measure_tick_labels_once, pin_title, slider, toggle_buttons,
            KERNEL_GONE_TEXT, LIVE_CLASS, STATIC_CLASS, static_picture, static_readout)
 
 

@@ -18,7 +18,7 @@ from ..plots.randomization import noise_label, plot_original_vs_perturbed
 from ..privacy import PrivacyMeasures, privacy_measures
 from ..random_state import spawn_rngs
 from ..randomization import Noise, noise_for_privacy, perturb
-from .panel import Panel, margin_axes, slider, toggle_buttons
+from .panel import Panel, choice, margin_axes, slider, toggle_buttons
 
 __all__ = ["RandomizationPanel"]
 
@@ -133,7 +133,7 @@ class RandomizationPanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "attribute": widgets.Dropdown(options=list(ATTRIBUTES), value="age (Adult)",
+            "attribute": choice(widgets.Dropdown, options=list(ATTRIBUTES), value="age (Adult)",
                                           description="attribute", style=style),
             "kind": toggle_buttons(options=["uniform", "gaussian"], value="uniform",
                                           description="noise", style=style),

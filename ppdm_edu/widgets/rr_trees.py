@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ..plots.rr_trees import PanelAccuracyDrawing
 from ..randomized_response import mrr_disguise, rr_epsilon
 from ..trees.id3 import ID3, RRID3, check_rr_theta, estimate_accuracy
-from .panel import Panel, epsilon_text, slider
+from .panel import Panel, choice, epsilon_text, slider
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["RRTreePanel", "RRTreeResult"]
@@ -107,7 +107,7 @@ class RRTreePanel(Panel):
             "theta": slider(widgets.FloatSlider, value=0.7, min=0.0, max=1.0, step=0.01,
                             description="θ (unchanged)", tooltip="probability that a record is sent unchanged",
                             readout_format=".2f"),
-            "disguised_label": widgets.Checkbox(value=True, description="class label disguised too",
+            "disguised_label": choice(widgets.Checkbox, value=True, description="class label disguised too",
                                                 style=style),
         }
 

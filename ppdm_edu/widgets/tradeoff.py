@@ -11,7 +11,7 @@ import numpy as np
 from ..plots.tradeoff import MechanismErrorsDrawing
 from ..tradeoff import DELTA_AUDIT_EPSILON, LOCAL_MECHANISMS, MechanismRow, mechanism_row, task_data
 from ._layout import widest_label
-from .panel import Panel, margin_axes, measure_tick_labels_once, slider
+from .panel import Panel, choice, margin_axes, measure_tick_labels_once, slider
 from .precompute import AheadCache, log_slider_neighbours
 
 __all__ = ["TradeoffPanel"]
@@ -98,7 +98,7 @@ class TradeoffPanel(Panel):
         return {
             "epsilon": slider(widgets.FloatLogSlider, value=1.0, base=10, min=-1, max=math.log10(5),
                               step=0.05, description="ε (claimed)", readout_format=".2f"),
-            "task": widgets.Dropdown(options=[("share of a yes/no attribute", "share"),
+            "task": choice(widgets.Dropdown, options=[("share of a yes/no attribute", "share"),
                                               ("k = 10 histogram", "histogram")],
                                      value="share", description="task",
                                      style={"description_width": "initial"}),

@@ -14,7 +14,7 @@ from ..datasets.synthetic import agrawal_bounds, agrawal_noise
 from ..plots.trees import ALGORITHM_STYLE, AlgorithmBarsDrawing
 from ..randomization import NOISE_KINDS, perturb
 from ..trees.as2000 import ALGORITHMS, make_classifier, train_and_score
-from .panel import Panel, figure_margins, slider, toggle_buttons
+from .panel import Panel, choice, figure_margins, slider, toggle_buttons
 from .precompute import AheadCache, slider_neighbours
 
 __all__ = ["TreesPanel", "TreesResult"]
@@ -128,13 +128,13 @@ class TreesPanel(Panel):
     def build_controls(self) -> dict:
         style = {"description_width": "initial"}
         return {
-            "function": widgets.Dropdown(options=[(f"Function {f}", f) for f in (1, 2, 3, 4, 5)],
+            "function": choice(widgets.Dropdown, options=[(f"Function {f}", f) for f in (1, 2, 3, 4, 5)],
                                          value=1, description="function", tooltip="classification function of Table 3", style=style),
             "noise": toggle_buttons(options=[("Gaussian", "gaussian"), ("Uniform", "uniform")],
                                            value="gaussian", description="noise", style=style),
             "privacy": slider(widgets.IntSlider, value=100, min=0, max=200, step=5,
                               description="privacy (%)", tooltip="privacy level: width of the 95 % confidence interval of the noise, in % of the range"),
-            "algorithms": widgets.SelectMultiple(
+            "algorithms": choice(widgets.SelectMultiple, 
                 options=[(ALGORITHM_STYLE[a][0], a) for a in ALGORITHMS],
                 value=("original", "randomized", "byclass"), rows=5,
                 description="algorithms", style=style),

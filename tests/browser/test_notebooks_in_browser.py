@@ -316,6 +316,14 @@ def _exercise_panel(page, panel, name: str, index: int) -> None:
             assert states == ["true" if k == j else "false" for k in range(len(states))], \
                 f"{name} panel {index}: {label} after button {j}: aria-pressed {states}"
 
+    # every other control (drop-down, list, check box) named by its label and what it means
+    for kind in ("select", "input[type=checkbox]"):
+        for named in panel.locator(kind).evaluate_all(
+                "els => els.map(e => [e.getAttribute('aria-label'), "
+                "(e.closest('.widget-inline-hbox') || e).innerText.trim().split('\\n')[0]])"):
+            assert named[0] and named[0].startswith(named[1]) and len(named[0].split()) >= len(named[1].split()) + 3, \
+                f"{name} panel {index}: {kind} named {named[0]!r} (label {named[1]!r})"
+
     dropdowns = panel.locator(".widget-dropdown")
     for i in range(dropdowns.count()):
         dropdown = dropdowns.nth(i)
