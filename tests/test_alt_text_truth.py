@@ -523,6 +523,17 @@ def test_a_filled_histogram_spans_where_it_has_height():
     assert not numbers_outside_the_data(fig, alt), alt
 
 
+def test_a_filled_band_spans_where_it_has_height():
+    # a band (sloped edges: not a histogram) over a grid wider than the data: zero height outside
+    fig = Figure()
+    ax = fig.add_subplot()
+    x = np.linspace(-22.5, 128, 61)
+    ax.fill_between(x, 0.0, np.where((x >= 17) & (x < 90), 1.0, 0.0), label="domain")
+    alt = figure_description(fig)
+    assert "shaded band 'domain' over x from 17.6 to 87.9, y from 0 to 1" in alt, alt   # grid points 17.6, 87.9
+    assert not numbers_outside_the_data(fig, alt) and not statements_not_true(fig, alt), alt
+
+
 def test_a_horizontal_band_is_read_on_the_y_axis():
     fig = Figure()
     ax = fig.add_subplot()
