@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -115,7 +116,7 @@ def _scale(mode: str) -> dict:
 #: ``ratio_runs`` (a ratio of two mean errors needs about a thousand runs before its 95 % interval
 #: can tell the theory, 0.766 √n, from a 20 % miss: the central error is one |Laplace| draw a run,
 #: whose sd is its mean)
-RATIO_CELL = dict(task="share", param=1.0, n=10_000)
+RATIO_CELL: dict[str, Any] = dict(task="share", param=1.0, n=10_000)
 RATIO_MECHANISMS = ("warner", "central-laplace")
 
 
