@@ -259,6 +259,13 @@ def test_03_5_a_device_that_favours_one_truth_slightly_is_refused():
     assert not result.correct and "whatever the truth" in result.message, result.message
 
 
+def test_03_5_an_estimate_a_little_off_the_unbiased_one_is_refused():
+    """Kills "judge-03.5-estimate-to-1e-2": 0.002 off is far beyond float rounding (the promise)."""
+    randomize, estimate = reference_answer("03.5")
+    result = check("03.5", (randomize, lambda reports, theta: estimate(reports, theta) + 0.002))
+    assert not result.correct, str(result)
+
+
 def test_03_5_a_device_that_overwrites_the_true_answers_is_refused():
     """Kills "judge-03.5-in-place-change-accepted" (under the guard the change stays in the child;
     the judge is still told)."""
