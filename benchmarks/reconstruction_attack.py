@@ -86,6 +86,26 @@ def _lp(seeds: int) -> dict:
     return out
 
 
+def _blas_threads(repeats: int = 10) -> dict:
+    """``numpy.linalg.lstsq`` on an 800 x 200 0/1 matrix with 17 answer columns (the panel's curve),
+    with the BLAS threads numpy starts with and with one, alternating (the same load for both)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    rng = np.random.default_rng(0)
+    A = rng.integers(0, 2, (800, 200)).astype(float)
+    B = rng.normal(size=(800, 17))
+    cpu: dict = {"default": [], "one": []}
+    for _ in range(repeats):
+        for label in ("default", "one"):
+            limit = threadpool_limits(1, "blas") if label == "one" else threadpool_limits(None)
+            with limit:
+                t = time.process_time()
+                np.linalg.lstsq(A, B, rcond=None)
+                cpu[label].append(time.process_time() - t)
+    threads = max((i.get("num_threads", 1) for i in threadpool_info() if i.get("user_api") == "blas"), default=1)
+    return {"blas_threads": threads, **{f"{k}_median_ms": 1000 * statistics.median(v) for k, v in cpu.items()}}
+
+
 def measure(seeds: int = 3) -> dict:
     ls = _moves("least-squares", seeds)
     l1 = _moves("l1", 1)
@@ -95,6 +115,7 @@ def measure(seeds: int = 3) -> dict:
         "panel_l1": {"moves": len(l1), "p50_ms": 1000 * statistics.median(l1),
                      "p95_ms": 1000 * float(np.percentile(l1, 95)), "max_ms": 1000 * max(l1)},
         "l1_program_n200_m800": _lp(seeds),
+        "lstsq_800x200": _blas_threads(),
         "load_average": os.getloadavg(), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
     }
 
@@ -115,6 +136,9 @@ def main(argv=None) -> int:
     for level, s in r["l1_program_n200_m800"].items():
         print(f"  E = {level} √n: CPU median {s['cpu_median_s']:.3f} s (max {s['cpu_max_s']:.3f}), "
               f"wall median {s['wall_median_s']:.3f} s (max {s['wall_max_s']:.3f})")
+    b = r["lstsq_800x200"]
+    print(f"lstsq 800 x 200, 17 columns: CPU median {b['default_median_ms']:.1f} ms with {b['blas_threads']} BLAS "
+          f"threads, {b['one_median_ms']:.1f} ms with one")
     worst = max(s["cpu_max_s"] for s in r["l1_program_n200_m800"].values())
     print(f"target: panel move (least squares) p50 <= {TARGET_MOVE_MS:g} ms CPU: "
           f"{'met' if r['panel_least_squares']['p50_ms'] <= TARGET_MOVE_MS else 'NOT met'}; "

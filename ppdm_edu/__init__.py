@@ -10,7 +10,7 @@ The common names are available from the top level, e.g.::
 
 Sub-modules (one per concept): ``randomization``, ``privacy``, ``reconstruction``,
 ``randomized_response``, ``trees``, ``naive_bayes``, ``datasets``, ``experiments``, ``attacks``,
-``ldp``, ``plots``, ``widgets``, ``lecture``, ``exercises``.
+``ldp``, ``database_reconstruction``, ``plots``, ``widgets``, ``lecture``, ``exercises``.
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ _SUBMODULES = {
     "randomization", "privacy", "reconstruction", "randomized_response", "trees", "naive_bayes",
     "datasets", "experiments", "attacks", "posterior", "ldp", "audit", "plots", "widgets", "lecture",
     "rr_simulation", "random_state",
-    "exercises", "mechanisms", "tradeoff",
+    "exercises", "mechanisms", "tradeoff", "database_reconstruction",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="parallel workers (default -1: every core; 1: in this process)")
     rep.add_argument("--backend", choices=["loky", "dask"], default="loky",
                      help="loky: processes on this machine (default); dask: a dask cluster "
-                          "(pip install 'ppdm-edu[cluster]')")
+                          "(pip install -e '.[cluster]' in the checkout)")
     rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
                      help="address of a running dask scheduler, e.g. tcp://10.0.0.5:8786 "
                           "(default with --backend dask: a LocalCluster with --jobs workers)")

@@ -185,3 +185,15 @@ def test_a_policy_must_be_a_policy():
         attack(10, 20, 0.5)
     with pytest.raises(TypeError, match="answerings must be"):
         recovered_shares(10, 20, BoundedError(1.0))
+
+
+def test_scipy_optimize_loads_highs_when_it_is_imported():
+    """Why the L1 program runs wherever ``scipy.optimize`` imports (notebook 09 §7 says so for
+    JupyterLite, which notebooks 07 and 08 already need it in): the module imports HiGHS's
+    compiled core at import time, not when ``linprog`` is first called."""
+    import subprocess
+    import sys
+
+    code = "import sys, scipy.optimize; print(any(m.startswith('scipy.optimize._highspy') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -239,7 +239,7 @@ def test_environment_yml_has_the_same_bounds_as_pyproject():
 
 
 def test_library_imports_need_no_lab_extra():
-    """`pip install ppdm-edu` (no extras) must be enough for everything but the widgets."""
+    """`pip install .` (no extras) must be enough for everything but the widgets."""
     project = _pyproject()["project"]
     runtime = set(_requirement_names(project["dependencies"])) | {"ppdm_edu"}
     import_names = {"scikit-learn": "sklearn"}
@@ -373,7 +373,7 @@ def test_widgets_without_ipywidgets_name_the_extra_to_install():
             "try:\n    import ppdm_edu.widgets\n"
             "except ModuleNotFoundError as err:\n    print(err)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert "pip install 'ppdm-edu[lab]'" in out.stdout, out.stdout + out.stderr
+    assert "pip install -e '.[lab]'" in out.stdout, out.stdout + out.stderr
 
 
 def test_plot_posterior_intervals_takes_rng_and_no_seed_alias():

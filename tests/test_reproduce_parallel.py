@@ -33,7 +33,7 @@ def tiny(monkeypatch):
     monkeypatch.setattr(liu, "_scale", lambda mode: dict(n_rep=1, n_train=800, n_curve=1,
                                                          fig1_train=800, fig2_train=800))
     monkeypatch.setattr(tradeoff, "_scale", lambda mode: dict(ns=(1_000, 10_000), runs=2, epsilons=(1.0,), trials=2_000,
-                                                              classifier_runs=2, classifier_n=(1_000,)))
+                                                              classifier_runs=2, classifier_n=(1_000,), ratio_runs=2))
     monkeypatch.setattr(reconstruction_attack, "_scale", lambda mode: TINY_RECONSTRUCTION_ATTACK)
 
 

@@ -38,7 +38,7 @@ def test_the_panel_shows_the_librarys_attack_on_the_same_release():
     ls = decode(A, answers, "least-squares").bits
     assert panel.result.curve[CURVE_LEVELS.index(1.0)] == np.mean(ls == secret)
     predicted = least_squares_prediction(100, 400, math.sqrt(100) / math.sqrt(3))
-    assert f"least squares predicted: {predicted:.1%}" in panel.readout.value
+    assert f"least squares predicted {predicted:.1%}" in panel.readout.value
     assert f"{panel.result.share:.0%}" in panel.alt_text and "100 people" in panel.alt_text
 
 

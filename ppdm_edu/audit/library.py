@@ -10,7 +10,7 @@ own map states. ``scale_factor`` builds a deliberately broken one: the caller st
 but the noise is ``scale_factor`` times what ε needs (the classic bug of a sensitivity or scale
 computed wrong, as in diffprivlib #104).
 
-OpenDP is an optional extra (``pip install ppdm-edu[audit-lib]``); it is imported only when a
+OpenDP is an optional extra (``pip install -e '.[audit-lib]'`` in the checkout); it is imported only when a
 function here is called. Its noise comes from the operating system's secure randomness: it
 cannot be seeded, so the ``rng`` an audit passes is not used (the audit warns when given one) and
 results vary between runs.
@@ -80,7 +80,7 @@ def _opendp():
     try:
         import opendp.prelude as dp
     except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError("auditing OpenDP needs the optional extra: pip install 'ppdm-edu[audit-lib]'"
+        raise ImportError("auditing OpenDP needs the optional extra: pip install -e '.[audit-lib]' in the ppdm-edu checkout"
                           ) from err
     dp.enable_features("contrib")
     return dp

@@ -124,7 +124,7 @@ def configured(n_jobs: int, backend: str, scheduler: str | None, timeout: float)
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("backend='dask' needs dask.distributed: pip install 'ppdm-edu[cluster]'") from None
+        raise ImportError("backend='dask' needs dask.distributed: pip install -e '.[cluster]' in the ppdm-edu checkout") from None
     with contextlib.ExitStack() as stack:
         if scheduler is None:
             workers = os.cpu_count() if n_jobs == -1 else int(n_jobs)

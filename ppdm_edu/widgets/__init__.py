@@ -8,14 +8,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-try:  # the panels need the [lab] extra; `pip install ppdm-edu` alone is the library
+try:  # the panels need the [lab] extra; `pip install .` alone is the library
     import ipywidgets  # noqa: F401
 except ModuleNotFoundError as err:
     if err.name != "ipywidgets":
         raise
     raise ModuleNotFoundError(
         "ppdm_edu.widgets needs ipywidgets, which comes with the notebooks' extra: "
-        "pip install 'ppdm-edu[lab]' (the rest of ppdm_edu works without it)", name="ipywidgets"
+        "pip install -e '.[lab]' in the ppdm-edu checkout, or make lab (the rest of ppdm_edu works without it)", name="ipywidgets"
     ) from None
 
 from .panel import Panel  # noqa: E402

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -178,14 +179,19 @@ def _stop(proc: subprocess.Popen, base_url: str, token: str) -> None:
         pass
 
 
+PANEL_STAND_IN = re.compile(r"<\w+Panel: static copy")
+
+
 def _write_lecture_notebooks(src: Path, dest: Path) -> None:
     import nbformat
 
     dest.mkdir(parents=True, exist_ok=True)
     for path in sorted(src.glob("[0-9][0-9]_*.ipynb")):
         nb = nbformat.read(path, as_version=4)
-        panels = [c for c in nb.cells if c.cell_type == "code" and "Panel(" in c.source
-                  and "from ppdm_edu.widgets" in c.source]
+        # the cells that show a panel: their saved output is its stand-in ("<TreesPanel: static copy,
+        # ...>"), whatever else in the notebook builds one for its numbers
+        panels = [c for c in nb.cells if c.cell_type == "code" and any(
+            PANEL_STAND_IN.search(str(o.get("data", {}).get("text/plain", ""))) for o in c.get("outputs", []))]
         if not panels:
             continue
         prose = next((c for c in nb.cells if c.cell_type == "markdown"), None)

@@ -38,6 +38,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,7 +107,8 @@ def apply(m: Mutant, text: str) -> str:
     # a replacement of several lines is written dedented in the list (its first line at column
     # 0); its lines take the indentation the code has where the snippet starts
     line_start = text.rfind("\n", 0, start) + 1
-    indent = re.match(r"[ \t]*", text[line_start:start])[0]
+    prefix = text[line_start:start]
+    indent = prefix[:len(prefix) - len(prefix.lstrip(" \t"))]
     lines = textwrap.dedent(m.replacement.strip("\n")).splitlines() or [""]
     replacement = "\n".join([lines[0].lstrip()] + [indent + line if line else line for line in lines[1:]])
     return text[:start] + replacement + text[end:]
@@ -126,6 +128,22 @@ def make_copy(dest: Path) -> None:
         shutil.copy2(REPO / name, target)
 
 
+#: process groups of the test runs going on now (stopped when the pass is interrupted)
+RUNNING: set[int] = set()
+
+
+def _stop_running() -> None:
+    for pid in list(RUNNING):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def run_tests(root: Path, tests: tuple[str, ...], budget: float) -> tuple[str, str, float]:
     """('passed' | 'failed' | 'timeout', the first failing test or the error's last line, seconds)."""
     env = dict(os.environ, PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1")
@@ -135,12 +153,15 @@ def run_tests(root: Path, tests: tuple[str, ...], budget: float) -> tuple[str, s
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)
+    RUNNING.add(proc.pid)
     try:
         out, _ = proc.communicate(timeout=budget)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return "timeout", f"over {budget:.0f} s", time.monotonic() - start
+    finally:
+        RUNNING.discard(proc.pid)
     seconds = time.monotonic() - start
     if proc.returncode == 0:
         return "passed", "", seconds
@@ -235,6 +256,49 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _in_pool(function, items, workers: Queue) -> Iterator:
+    """``function`` over ``items`` on one thread per worker, results in order; on an interrupt the
+    running tests are stopped at once (not waited for) and the rest is not started."""
+    pool = ThreadPoolExecutor(max_workers=workers.qsize())
+    try:
+        yield from pool.map(function, items)
+    except KeyboardInterrupt:
+        _stop_running()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _run_all(todo: list[Mutant], workers: Queue, args, outcomes: dict[str, Outcome]) -> None:
+    """The baseline of each distinct set of tests, then every mutant (into ``outcomes``)."""
+    def baseline(tests):
+        w = workers.get()
+        try:
+            return tests, run_tests(w.root, tests, args.budget)
+        finally:
+            workers.put(w)
+
+    failing: dict[tuple, str] = {}
+    if not args.no_baseline:
+        for tests, (status, by, seconds) in _in_pool(baseline, list(dict.fromkeys(m.tests for m in todo)), workers):
+            print(f"baseline   {status:<8} {seconds:5.0f} s  {' '.join(tests)}", flush=True)
+            if status != "passed":
+                failing[tests] = f"{status}: {by}"
+
+    def one(m: Mutant) -> Outcome:
+        if m.tests in failing:
+            return Outcome(m, "baseline-fails", failing[m.tests])
+        w = workers.get()
+        try:
+            return w.run(m, args.budget)
+        finally:
+            workers.put(w)
+
+    for o in _in_pool(one, todo, workers):
+        outcomes[o.mutant.id] = o
+        print(f"{o.status:<10} {o.seconds:5.0f} s  {o.mutant.id}  {o.by}", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-k", default="", help="only the mutants whose id contains this")
@@ -263,41 +327,20 @@ def main(argv=None) -> int:
             outcomes[m.id] = Outcome(m, "not-found", bad[m.id])
     todo = [m for m in mutants if m.id not in outcomes]
 
+    signal.signal(signal.SIGTERM, _interrupt)  # a kill ends like Ctrl-C: children stopped, copies removed
     workers: Queue[Worker] = Queue()
-    for _ in range(max(1, min(args.jobs, len(todo)))):
-        workers.put(Worker())
-
-    def baseline(tests):
-        w = workers.get()
-        try:
-            return tests, run_tests(w.root, tests, args.budget)
-        finally:
-            workers.put(w)
-
-    failing: dict[tuple, str] = {}
-    if not args.no_baseline:
-        groups = list(dict.fromkeys(m.tests for m in todo))
-        with ThreadPoolExecutor(max_workers=workers.qsize()) as pool:
-            for tests, (status, by, seconds) in pool.map(baseline, groups):
-                print(f"baseline   {status:<8} {seconds:5.0f} s  {' '.join(tests)}", flush=True)
-                if status != "passed":
-                    failing[tests] = f"{status}: {by}"
-
-    def one(m: Mutant) -> Outcome:
-        if m.tests in failing:
-            return Outcome(m, "baseline-fails", failing[m.tests])
-        w = workers.get()
-        try:
-            return w.run(m, args.budget)
-        finally:
-            workers.put(w)
-
-    with ThreadPoolExecutor(max_workers=workers.qsize()) as pool:
-        for o in pool.map(one, todo):
-            outcomes[o.mutant.id] = o
-            print(f"{o.status:<10} {o.seconds:5.0f} s  {o.mutant.id}  {o.by}", flush=True)
-    while not workers.empty():
-        workers.get().close()
+    try:
+        for _ in range(max(1, min(args.jobs, len(todo)))):
+            workers.put(Worker())
+        _run_all(todo, workers, args, outcomes)
+    except KeyboardInterrupt:
+        print("interrupted: the running tests are stopped and the temporary copies removed; nothing written",
+              file=sys.stderr)
+        return 130
+    finally:
+        _stop_running()
+        while not workers.empty():
+            workers.get().close()
 
     ordered = [outcomes[m.id] for m in mutants]
     for o in ordered:
