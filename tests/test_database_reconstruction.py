@@ -194,6 +194,8 @@ def test_scipy_optimize_loads_highs_when_it_is_imported():
     import subprocess
     import sys
 
-    code = "import sys, scipy.optimize; print(any(m.startswith('scipy.optimize._highspy') for m in sys.modules))"
+    # the wrapper sits in scipy.optimize._highspy in SciPy 1.17, in scipy.optimize._highs in 1.13
+    code = ("import sys, scipy.optimize; print(any(m.startswith('scipy.optimize._highs') "
+            "and m.endswith('._highs_wrapper') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"

@@ -14,7 +14,8 @@ import lite  # noqa: E402
 
 
 def test_every_extra_wheel_is_pinned_by_version_and_sha256():
-    assert set(lite.EXTRA_WHEELS) == {"seaborn", "ipywidgets", "comm", "jupyterlab_widgets"}
+    assert set(lite.EXTRA_WHEELS) == {"seaborn", "ipywidgets", "comm", "jupyterlab_widgets",
+                                   "anywidget", "psygnal"}     # anywidget draws the named sliders
     for version, sha in lite.EXTRA_WHEELS.values():
         assert re.fullmatch(r"\d+(\.\d+)+", version) and re.fullmatch(r"[0-9a-f]{64}", sha)
 
@@ -58,7 +59,7 @@ def test_matching_wheels_pass(tmp_path, monkeypatch):
     monkeypatch.setattr(lite, "EXTRA_WHEELS", {d: (v, hashlib.sha256(pins[d]).hexdigest())
                                                for d, (v, _) in lite.EXTRA_WHEELS.items()})
     _fake_pip(tmp_path, monkeypatch, lambda dist: pins[dist])
-    assert len(lite.download_pinned(tmp_path, ["pip"])) == 4
+    assert len(lite.download_pinned(tmp_path, ["pip"])) == len(lite.EXTRA_WHEELS) == 6
 
 
 def test_an_installed_version_other_than_the_pin_stops_the_build(tmp_path, monkeypatch):

@@ -81,14 +81,21 @@ def probe_scheduler(address: str, timeout: float) -> None:
                 "there, e.g. the dashboard on 8787, but it did not complete dask's handshake; a "
                 "scheduler listens on 8786 by default); check the address or raise --timeout") from None
         except OSError as exc:
+            if exc.__cause__ is not None and not isinstance(exc.__cause__, OSError):
+                # older distributed (2023.1, ci/constraints-oldest.txt) wraps a failed handshake (e.g. the MemoryError of an SSH
+                # banner read as a length) in an OSError that says "timed out": it did not.
+                raise _not_a_scheduler(address, exc.__cause__) from None
             cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else exc
             raise SchedulerUnreachable(f"cannot reach a dask scheduler at {address} within {timeout:g} s: "
                                        f"{cause.strerror or type(cause).__name__}") from None
         except Exception as exc:  # noqa: BLE001 - whatever the server said, it was not dask's handshake
-            raise SchedulerUnreachable(
-                f"the server at {address} is not a dask scheduler: it did not answer dask's handshake "
-                f"({type(exc).__name__}); check the address (a scheduler listens on port 8786 by "
-                "default)") from None
+            raise _not_a_scheduler(address, exc) from None
+
+
+def _not_a_scheduler(address: str, exc: BaseException) -> SchedulerUnreachable:
+    return SchedulerUnreachable(
+        f"the server at {address} is not a dask scheduler: it did not answer dask's handshake "
+        f"({type(exc).__name__}); check the address (a scheduler listens on port 8786 by default)")
 
 
 def _exit_with_parent(parent: int, interval: float = 0.25) -> None:
