@@ -506,6 +506,31 @@ def _kept_section(text: str) -> str:
     return text[at:] if at >= 0 else ""
 
 
+README_START = "<!-- bench: written by benchmarks/run.py from results.json; do not edit by hand -->"
+README_END = "<!-- end bench -->"
+
+
+def readme_sentence(res: dict) -> str:
+    """The README's one-sentence summary of a full run (``results.json``), between its markers."""
+    lat = [p["p95_ms"] for key in ("panels", "lecture_panels") for p in res["latency"][key]
+           if p.get("target_ms") is not None and p.get("p95_ms") is not None]
+    ratios = [row["ratio"] for row in res["trees"]["rows"]]
+    met = "every slider within its target" if not res.get("missed_targets") else \
+        f"{len(res['missed_targets'])} target(s) missed (RESULTS.md lists them)"
+    return (f"{README_START}Latest run ({res['machine']['date_utc']}): {met} (p95 "
+            f"{min(lat):.0f}-{max(lat):.0f} ms), our gini tree at most {max(ratios):.1f}x scikit-learn's "
+            f"training time, the nbval suite in {res['notebooks']['wall_seconds']:.0f} s.{README_END}")
+
+
+def write_readme(res: dict, readme: Path = REPO / "README.md") -> None:
+    """Replace the README's bench sentence (between its markers) with this run's."""
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise SystemExit(f"README.md has no {README_START} ... {README_END} sentence")
+    head, rest = text.split(README_START, 1)
+    readme.write_text(head + readme_sentence(res) + rest.split(README_END, 1)[1], encoding="utf-8")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default=",".join(SECTIONS),
@@ -542,6 +567,8 @@ def main(argv=None) -> int:
     _, missed = targets_table(res)
     res["missed_targets"] = missed
     (args.out / "results.json").write_text(json.dumps(res, indent=2, default=str) + "\n")
+    if args.out.resolve() == HERE and not args.quick and set(sections) == set(SECTIONS):
+        write_readme(res)          # only a full run into benchmarks/ speaks for the README
     print(md)
     _say(f"wrote {args.out / 'RESULTS.md'} and {args.out / 'results.json'} in {res['total_seconds']:.0f} s")
     return 0
