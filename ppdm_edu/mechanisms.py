@@ -15,8 +15,9 @@ behind one small surface, modelled on diffprivlib's ``mechanisms/base.py`` (an a
 * :meth:`Mechanism.estimate`, the original distribution from the reports, by one of four named
   estimators (:data:`ESTIMATION_METHODS`), each meaning one thing:
 
-  - ``"inversion"``: the unbiased estimate (solve ``A p = counts / n``; Wang et al. 2017 Eq. 1-2
-    in closed form for Warner, GRR and OUE); its entries may be negative;
+  - ``"inversion"``: the unbiased estimate (for Warner and GRR the solution of
+    ``A p = counts / n``, Wang et al. 2017 Eq. 1 in closed form; for OUE their Eq. 2, unbiased
+    but not that solution, since OUE's bits are not one report each); its entries may be negative;
   - ``"projected"`` (the default): that estimate projected onto the probability simplex
     (:func:`project_to_simplex`);
   - ``"ibu"``: the iterative Bayes of Agrawal & Srikant (Sec. 3, Eq. 3), the *iterative Bayesian
