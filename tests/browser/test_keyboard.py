@@ -91,10 +91,13 @@ def _keyboard_round(page, panel, shot: str) -> None:
     page.wait_for_function(f"([p, s]) => ({_STATE})(p).src !== s", arg=[panel.element_handle(), before["src"]],
                            timeout=30_000)
     _wait_kernel_idle(page, timeout=60)
-    try:  # poll until the read-out and the text alternative have followed the figure
+    # Poll until the figure's text alternative names the last of the three values: each press
+    # sends a value, and the kernel draws them one after another, so the first change seen (or
+    # an idle kernel between two messages) may still be 0.71 or 0.72 on a busy machine.
+    try:
         page.wait_for_function(f"([p, b]) => {{ const a = ({_STATE})(p); return a.readout !== b.readout"
-                               f" && a.name !== b.name; }}", arg=[panel.element_handle(), before],
-                               timeout=30_000)
+                               f" && a.name !== b.name && a.name.includes('θ = 0.73'); }}",
+                               arg=[panel.element_handle(), before], timeout=60_000)
     except Exception:
         pass  # the asserts below say which did not change
     after = panel.evaluate(_STATE)
