@@ -78,14 +78,14 @@ def readme_block(artifacts: Path) -> str:
     load = os.getloadavg()
     when = datetime.datetime.fromtimestamp((artifacts / "ci-stages.tsv").stat().st_mtime,
                                            datetime.timezone.utc)
-    test = sum(rows.get(k, 0) for k in ("lint", "types", "pytest"))
-    html = REPO / "site" / "_build" / "html"
+    test = sum(rows.get(k, 0) for k in ("lint", "types", "twins", "pytest"))   # make test's stages
+    html = artifacts.resolve().parent / "site" / "_build" / "html"     # the site that run built
     site_mb, lite_mb = _size_mb(html, skip="lite"), _size_mb(html / "lite")
     lines = [README_START,
              f"Measured by `CI=true bash .ci/run` in a fresh clone on {when:%Y-%m-%d %H:%M} UTC, "
              f"{os.cpu_count()} cores (load average {load[0]:.1f} when written; table in "
              "[benchmarks/ci.md](benchmarks/ci.md)):", "",
-             f"- `make test` (ruff, mypy, pytest on every core): {test / 60:.1f} min once `.venv` exists;",
+             f"- `make test` (ruff, mypy, the twins and pytest on every core): {test / 60:.1f} min once `.venv` exists;",
              f"- the whole `.ci/run` (three environments, site, JupyterLite, browser): "
              f"{rows.get('total', 0) / 60:.1f} min;",
              *newcomer_lines()]
@@ -124,15 +124,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("artifacts", nargs="?", type=Path, default=REPO / "artifacts")
     parser.add_argument("--title", default="A fresh clone's `.ci/run`")
-    parser.add_argument("--append", action="store_true", help="add to benchmarks/ci.md")
+    parser.add_argument("--append", action="store_true", help="add this run to benchmarks/ci.md (without it the table is only printed)")
     parser.add_argument("--readme", action="store_true", help="also rewrite README.md's measured block")
     args = parser.parse_args(argv)
     text = table(args.artifacts, args.title)
     out = REPO / "benchmarks" / "ci.md"
-    if args.append and out.exists():
-        text = out.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + text
-    out.write_text(text, encoding="utf-8")
     print(text)
+    if args.append or not out.exists():       # ci.md is a log of runs: never overwritten
+        if out.exists():
+            text = out.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + text
+        out.write_text(text, encoding="utf-8")
     if args.readme:
         write_readme(args.artifacts)
     return 0
